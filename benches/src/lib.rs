@@ -1,0 +1,1 @@
+//! Shared workload definitions for the criterion benches in `benches/benches/`.

@@ -1,0 +1,130 @@
+//! Procedural macros of the `ecs` crate.
+//!
+//! This crate only turns tokens into tokens; it has no runtime code and no
+//! `unsafe` of its own. The `ecs` crate re-exports every macro, and its docs carry
+//! the runnable examples: doctests here cannot depend on `ecs`.
+//!
+//! Each entry point below is a thin wrapper: it parses its input, calls the module
+//! that builds the expansion (one module per macro), and turns an error into a
+//! `compile_error!` that points at the user's offending tokens.
+//!
+//! Generated code names every item by an absolute path (`::ecs::...`,
+//! `::core::...`), so it also compiles under `#![no_implicit_prelude]`.
+
+use proc_macro::TokenStream;
+use syn::{DeriveInput, parse_macro_input};
+
+mod bundle;
+mod component;
+mod resource;
+mod tuples;
+
+/// Derives `::ecs::component::Component` for a struct or an enum.
+///
+/// The generated impl sets `NAME` to the type's name and `ID` to
+/// `::ecs::util::component_type_id(::core::module_path!(), NAME)`.
+/// An optional `#[component(...)]` attribute takes these keys, each at most once:
+///
+/// * `storage = "table"` or `storage = "sparse"`: sets `STORAGE` (default: table);
+/// * `on_add = path`, `on_insert = path`, `on_replace = path`, `on_remove = path`:
+///   set `HOOKS`; each path names a
+///   `fn(::ecs::world::DeferredWorld<'_>, ::ecs::component::HookContext)`.
+///
+/// Unions and generic types (type, lifetime or const parameters) are rejected:
+/// `Component::ID` is one constant per type.
+///
+/// # Examples
+/// ```ignore
+/// use ecs::prelude::*;
+///
+/// #[derive(Component)]
+/// struct Position { x: f32, y: f32 }
+///
+/// #[derive(Component)]
+/// #[component(storage = "sparse", on_add = announce)]
+/// struct Stunned;
+///
+/// fn announce(_world: DeferredWorld<'_>, ctx: HookContext) {
+///     println!("{:?} is stunned", ctx.entity);
+/// }
+/// ```
+#[proc_macro_derive(Component, attributes(component))]
+pub fn derive_component(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    component::derive_component(input).unwrap_or_else(|err| err.to_compile_error()).into()
+}
+
+/// Derives `::ecs::bundle::Bundle` for a struct whose fields are all bundles.
+///
+/// Every field must implement `::ecs::bundle::Bundle`: a component, a tuple of
+/// bundles, or another derived bundle (nesting flattens). Fields are visited in
+/// declaration order. Generic structs are supported: the impl copies the generics
+/// and adds a `FieldType: ::ecs::bundle::Bundle` predicate for every field. A unit
+/// struct is an empty bundle. Enums and unions are rejected.
+///
+/// # Examples
+/// ```ignore
+/// use ecs::prelude::*;
+///
+/// #[derive(Bundle)]
+/// struct Body { position: Position, velocity: Velocity }
+///
+/// #[derive(Bundle)]
+/// struct Player(Body, Health, Name);
+///
+/// let mut world = World::new();
+/// let e = world.spawn(Player(Body { position, velocity }, Health(10), Name("p1")));
+/// ```
+#[proc_macro_derive(Bundle)]
+pub fn derive_bundle(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    bundle::derive_bundle(input).unwrap_or_else(|err| err.to_compile_error()).into()
+}
+
+/// Derives the marker trait `::ecs::world::Resource`.
+///
+/// Works on structs, enums and unions, generic or not; the impl copies the type's
+/// generics and where clause unchanged (the trait's supertraits, such as `Send`,
+/// `Sync` and `'static`, are then checked by the compiler as usual).
+///
+/// # Examples
+/// ```ignore
+/// use ecs::prelude::*;
+///
+/// #[derive(Resource, Default)]
+/// struct Time { elapsed: f64 }
+///
+/// let mut world = World::new();
+/// world.insert_resource(Time::default());
+/// ```
+#[proc_macro_derive(Resource)]
+pub fn derive_resource(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    resource::derive_resource(input).unwrap_or_else(|err| err.to_compile_error()).into()
+}
+
+/// Calls a `macro_rules!` macro once per tuple arity, for tuple trait impls.
+///
+/// `all_tuples!(macro_name, START, END, Ident, ...)` expands to one
+/// `macro_name!(...);` invocation for each `n` in `START..=END`. With one ident
+/// `P`, invocation `n` receives `P0, P1, ..., P{n-1}`; with several idents `P, p`,
+/// it receives the groups `(P0, p0), (P1, p1), ...`. Arity 0 is `macro_name!();`.
+/// `START` and `END` are integer literals with `START <= END`.
+///
+/// # Examples
+/// ```text
+/// all_tuples!(impl_bundle, 0, 2, B);
+/// // expands to
+/// impl_bundle!();
+/// impl_bundle!(B0);
+/// impl_bundle!(B0, B1);
+///
+/// all_tuples!(impl_fetch, 1, 2, F, f);
+/// // expands to
+/// impl_fetch!((F0, f0));
+/// impl_fetch!((F0, f0), (F1, f1));
+/// ```
+#[proc_macro]
+pub fn all_tuples(input: TokenStream) -> TokenStream {
+    tuples::all_tuples(input.into()).unwrap_or_else(|err| err.to_compile_error()).into()
+}

@@ -1,0 +1,68 @@
+//! `#[derive(Resource)]`: an empty `impl ::ecs::world::Resource` (a marker trait).
+//!
+//! For `struct Assets<T: Send> where T: Sync { .. }` it generates:
+//!
+//! ```text
+//! #[automatically_derived]
+//! impl<T: Send> ::ecs::world::Resource for Assets<T> where T: Sync {}
+//! ```
+//!
+//! The generics and where clause are copied unchanged; no bounds are added, so the
+//! trait's supertraits are checked by the compiler at the impl as usual. Structs,
+//! enums and unions are all accepted: a resource is stored whole, so its shape
+//! does not matter.
+
+use proc_macro2::TokenStream as TokenStream2;
+use quote::quote;
+use syn::DeriveInput;
+
+/// Builds the `Resource` impl for `input`. It never fails today; it returns
+/// `syn::Result` like every derive of this crate.
+pub(crate) fn derive_resource(input: DeriveInput) -> syn::Result<TokenStream2> {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    Ok(quote! {
+        #[automatically_derived]
+        impl #impl_generics ::ecs::world::Resource for #ident #ty_generics #where_clause {}
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use syn::parse_quote;
+
+    /// Expands `input`, panicking on error.
+    fn expand(input: DeriveInput) -> String {
+        derive_resource(input).expect("expansion succeeds").to_string()
+    }
+
+    #[test]
+    fn plain_struct() {
+        let out = expand(parse_quote! { struct Time { elapsed: f64 } });
+        let expected = quote! {
+            #[automatically_derived]
+            impl ::ecs::world::Resource for Time {}
+        };
+        assert_eq!(out, expected.to_string());
+    }
+
+    #[test]
+    fn generics_and_where_clause_are_copied() {
+        let out = expand(parse_quote! {
+            struct Assets<'a, T: Send, const N: usize> where T: Sync { items: [&'a T; N] }
+        });
+        let expected = quote! {
+            #[automatically_derived]
+            impl<'a, T: Send, const N: usize> ::ecs::world::Resource for Assets<'a, T, N>
+            where T: Sync {}
+        };
+        assert_eq!(out, expected.to_string());
+    }
+
+    #[test]
+    fn enums_and_unions_are_accepted() {
+        assert!(expand(parse_quote! { enum Mode { A, B } }).contains("for Mode"));
+        assert!(expand(parse_quote! { union Bits { a: u32, b: f32 } }).contains("for Bits"));
+    }
+}

@@ -1,0 +1,525 @@
+//! [`Archetype`] and the world's archetype store [`Archetypes`] (graph + index).
+
+use core::ops::Index;
+
+use smallvec::SmallVec;
+
+use super::component_index::ComponentIndex;
+use super::graph::Edges;
+use crate::component::{Components, StorageKind};
+use crate::entity::{ArchetypeId, Entity, EntityIndex, EntityLocation, Id};
+use crate::storage::{Column, ComponentTicks, Table};
+use crate::util::FxHashMap;
+
+/// The sorted ids of an archetype.
+pub type ArchetypeType = SmallVec<[Id; 8]>;
+
+/// Properties of an archetype that queries and moves test without looking at ids.
+///
+/// # Examples
+/// ```
+/// use ecs::archetype::ArchetypeFlags;
+/// assert!(!ArchetypeFlags::default().contains(ArchetypeFlags::INTERNAL));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
+pub struct ArchetypeFlags(u32);
+
+impl ArchetypeFlags {
+    /// The archetype holds internal entities (components, wildcards...): queries
+    /// skip it unless they name an id only internal entities carry.
+    pub const INTERNAL: ArchetypeFlags = ArchetypeFlags(1);
+
+    /// Whether every flag of `other` is set.
+    #[inline]
+    pub const fn contains(self, other: ArchetypeFlags) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+/// A zero-sized id whose values need dropping: `(position in type, drop fn, alignment)`.
+type TagDrop = (u16, unsafe fn(*mut u8), usize);
+
+/// An archetype: its sorted type, its table and its graph edges.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component)]
+/// struct Position(f32);
+/// #[derive(Component)]
+/// struct Enemy;
+/// let mut world = World::new();
+/// let e = world.spawn((Position(1.0), Enemy)).id();
+/// let location = world.entities().location(e).unwrap();
+/// let archetype = &world.archetypes()[location.archetype];
+/// assert_eq!(archetype.ids().len(), 2);
+/// assert_eq!(archetype.table().columns().len(), 1); // the tag has no column
+/// let enemy = world.component_id::<Enemy>().unwrap();
+/// assert_eq!(archetype.column_of(enemy.id()), None);
+/// assert!(archetype.contains(enemy.id()));
+/// assert_eq!(archetype.entities(), &[e]);
+/// ```
+pub struct Archetype {
+    id: ArchetypeId,
+    ids: ArchetypeType,
+    columns: SmallVec<[i32; 8]>,
+    tag_drops: SmallVec<[TagDrop; 1]>,
+    table: Table,
+    edges: Edges,
+    flags: ArchetypeFlags,
+}
+
+impl Archetype {
+    /// The archetype's id.
+    #[inline]
+    pub fn id(&self) -> ArchetypeId {
+        self.id
+    }
+
+    /// The sorted ids (the archetype's type).
+    #[inline]
+    pub fn ids(&self) -> &[Id] {
+        &self.ids
+    }
+
+    /// Column of each id position (-1: no column).
+    #[inline]
+    pub fn column_map(&self) -> &[i32] {
+        &self.columns
+    }
+
+    /// The table of rows.
+    #[inline]
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    #[inline]
+    pub(crate) fn table_mut(&mut self) -> &mut Table {
+        &mut self.table
+    }
+
+    /// The cached graph edges.
+    #[inline]
+    pub fn edges(&self) -> &Edges {
+        &self.edges
+    }
+
+    /// The flags.
+    #[inline]
+    pub fn flags(&self) -> ArchetypeFlags {
+        self.flags
+    }
+
+    /// Number of entities.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Whether the archetype has no entities.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+
+    /// The entities, by row.
+    #[inline]
+    pub fn entities(&self) -> &[Entity] {
+        self.table.entities()
+    }
+
+    /// The position of `id` in the type.
+    #[inline]
+    pub fn position_of(&self, id: Id) -> Option<usize> {
+        if self.ids.len() <= 8 {
+            self.ids.iter().position(|&candidate| candidate == id)
+        } else {
+            self.ids.binary_search(&id).ok()
+        }
+    }
+
+    /// Whether the type contains `id`.
+    #[inline]
+    pub fn contains(&self, id: Id) -> bool {
+        self.position_of(id).is_some()
+    }
+
+    /// The column of `id`; `None` if absent or a tag.
+    #[inline]
+    pub fn column_of(&self, id: Id) -> Option<usize> {
+        let column = self.columns[self.position_of(id)?];
+        (column >= 0).then_some(column as usize)
+    }
+
+    fn tag_drop_at(&self, position: usize) -> Option<(unsafe fn(*mut u8), usize)> {
+        self.tag_drops.iter().find(|(at, _, _)| *at as usize == position).map(|&(_, drop, align)| (drop, align))
+    }
+
+    /// Drops one row's zero-sized values that need dropping.
+    fn drop_tags(&self) {
+        for &(_, drop, align) in &self.tag_drops {
+            // SAFETY: a zero-sized value may be read from any aligned address; each
+            // tag value is dropped once, when its row loses it.
+            unsafe { drop(crate::storage::dangling_ptr(align)) }
+        }
+    }
+}
+
+impl Drop for Archetype {
+    fn drop(&mut self) {
+        for _ in 0..self.table.len() {
+            self.drop_tags();
+        }
+    }
+}
+
+/// What [`Archetypes::move_row`] did.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveResult {
+    /// The entity's row in the destination.
+    pub row: usize,
+    /// The entity moved into the vacated source row, whose location must be updated.
+    pub swapped: Option<Entity>,
+}
+
+/// Every archetype of a world, the graph edges and the component index.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component)]
+/// struct A(u32);
+/// let mut world = World::new();
+/// let before = world.archetypes().len();
+/// world.spawn(A(1));
+/// world.spawn(A(2)); // same archetype: nothing new
+/// assert_eq!(world.archetypes().len(), before + 1);
+/// world.check_invariants();
+/// ```
+pub struct Archetypes {
+    archetypes: Vec<Archetype>,
+    by_ids: FxHashMap<ArchetypeType, ArchetypeId>,
+    index: ComponentIndex,
+    internal_markers: SmallVec<[Id; 2]>,
+}
+
+impl Default for Archetypes {
+    fn default() -> Self {
+        Archetypes::new()
+    }
+}
+
+/// How an id is stored in a table.
+enum IdStorage {
+    Column(Column),
+    Tag(Option<(unsafe fn(*mut u8), usize)>),
+}
+
+fn id_storage(components: &Components, id: Id) -> IdStorage {
+    let info = if id.is_pair() {
+        components.info_by_index(id.first_index())
+    } else {
+        components.info_by_index(id.first_index()).filter(|info| info.id().id() == id)
+    };
+    match info {
+        Some(info) if info.storage() == StorageKind::Table && !info.is_tag() => {
+            IdStorage::Column(Column::new(info.layout(), info.drop_fn()))
+        }
+        Some(info) if !id.is_pair() => IdStorage::Tag(info.drop_fn().map(|drop| (drop, info.layout().align()))),
+        _ => IdStorage::Tag(None),
+    }
+}
+
+impl Archetypes {
+    /// A store holding only the empty archetype.
+    pub fn new() -> Archetypes {
+        let mut archetypes = Archetypes {
+            archetypes: Vec::new(),
+            by_ids: FxHashMap::default(),
+            index: ComponentIndex::default(),
+            internal_markers: SmallVec::new(),
+        };
+        let empty = archetypes.get_or_create(&[], &Components::default());
+        debug_assert_eq!(empty, ArchetypeId::EMPTY);
+        archetypes
+    }
+
+    /// Marks `id` as carried only by internal entities: archetypes containing it
+    /// get [`ArchetypeFlags::INTERNAL`].
+    pub(crate) fn add_internal_marker(&mut self, id: Id) {
+        self.internal_markers.push(id);
+    }
+
+    /// The ids whose archetypes are internal.
+    pub fn internal_markers(&self) -> &[Id] {
+        &self.internal_markers
+    }
+
+    /// How many archetypes exist. Archetype ids are `0..len()`; this count is also
+    /// the *generation* queries use to match new archetypes incrementally.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.archetypes.len()
+    }
+
+    /// Always false: the empty archetype always exists.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.archetypes.is_empty()
+    }
+
+    /// The archetype `id`, if it exists.
+    #[inline]
+    pub fn get(&self, id: ArchetypeId) -> Option<&Archetype> {
+        self.archetypes.get(id.index())
+    }
+
+    #[inline]
+    pub(crate) fn get_mut(&mut self, id: ArchetypeId) -> &mut Archetype {
+        &mut self.archetypes[id.index()]
+    }
+
+    /// Every archetype, by id.
+    #[inline]
+    pub fn iter(&self) -> core::slice::Iter<'_, Archetype> {
+        self.archetypes.iter()
+    }
+
+    /// The component index.
+    #[inline]
+    pub fn component_index(&self) -> &ComponentIndex {
+        &self.index
+    }
+
+    /// The archetype whose type is exactly `ids` (sorted, unique), if it exists.
+    pub fn find(&self, ids: &[Id]) -> Option<ArchetypeId> {
+        self.by_ids.get(ids).copied()
+    }
+
+    /// The archetype of type `ids` (sorted, unique), created if missing.
+    pub fn get_or_create(&mut self, ids: &[Id], components: &Components) -> ArchetypeId {
+        debug_assert!(ids.windows(2).all(|pair| pair[0] < pair[1]), "archetype type not sorted: {ids:?}");
+        if let Some(id) = self.find(ids) {
+            return id;
+        }
+        let id = ArchetypeId::new(self.archetypes.len());
+        let mut columns = SmallVec::with_capacity(ids.len());
+        let mut table_columns = Vec::new();
+        let mut tag_drops = SmallVec::new();
+        for (position, &component) in ids.iter().enumerate() {
+            match id_storage(components, component) {
+                IdStorage::Column(column) => {
+                    columns.push(table_columns.len() as i32);
+                    table_columns.push(column);
+                }
+                IdStorage::Tag(drop) => {
+                    columns.push(-1);
+                    if let Some((drop, align)) = drop {
+                        tag_drops.push((position as u16, drop, align));
+                    }
+                }
+            }
+        }
+        let internal = ids.iter().any(|component| self.internal_markers.contains(component));
+        let ids: ArchetypeType = SmallVec::from_slice(ids);
+        self.index.register_archetype(id, &ids, &columns);
+        self.by_ids.insert(ids.clone(), id);
+        self.archetypes.push(Archetype {
+            id,
+            ids,
+            columns,
+            tag_drops,
+            table: Table::new(table_columns),
+            edges: Edges::default(),
+            flags: if internal { ArchetypeFlags::INTERNAL } else { ArchetypeFlags::default() },
+        });
+        id
+    }
+
+    /// The archetype reached from `source` by adding `id` (`source` itself if it
+    /// has `id`), following or creating the graph edge.
+    #[inline]
+    pub fn add_edge(&mut self, source: ArchetypeId, id: Id, components: &Components) -> ArchetypeId {
+        if let Some(target) = self.archetypes[source.index()].edges.add(id) {
+            return target;
+        }
+        self.create_edge(source, id, true, components)
+    }
+
+    /// The archetype reached from `source` by removing `id` (`source` itself if it
+    /// lacks `id`), following or creating the graph edge.
+    #[inline]
+    pub fn remove_edge(&mut self, source: ArchetypeId, id: Id, components: &Components) -> ArchetypeId {
+        if let Some(target) = self.archetypes[source.index()].edges.remove(id) {
+            return target;
+        }
+        self.create_edge(source, id, false, components)
+    }
+
+    #[cold]
+    fn create_edge(&mut self, source: ArchetypeId, id: Id, add: bool, components: &Components) -> ArchetypeId {
+        let mut ids: ArchetypeType = self.archetypes[source.index()].ids.clone();
+        let target = match (ids.binary_search(&id), add) {
+            (Ok(_), true) | (Err(_), false) => source,
+            (Err(position), true) => {
+                ids.insert(position, id);
+                self.get_or_create(&ids, components)
+            }
+            (Ok(position), false) => {
+                ids.remove(position);
+                self.get_or_create(&ids, components)
+            }
+        };
+        if add {
+            self.archetypes[source.index()].edges.set_add(id, target);
+            if target != source {
+                self.archetypes[target.index()].edges.set_remove(id, source);
+            }
+        } else {
+            self.archetypes[source.index()].edges.set_remove(id, target);
+            if target != source {
+                self.archetypes[target.index()].edges.set_add(id, source);
+            }
+        }
+        target
+    }
+
+    /// Two distinct archetypes, mutably.
+    fn pair_mut(&mut self, a: ArchetypeId, b: ArchetypeId) -> (&mut Archetype, &mut Archetype) {
+        assert_ne!(a, b, "pair_mut of one archetype");
+        if a.index() < b.index() {
+            let (low, high) = self.archetypes.split_at_mut(b.index());
+            (&mut low[a.index()], &mut high[0])
+        } else {
+            let (low, high) = self.archetypes.split_at_mut(a.index());
+            (&mut high[0], &mut low[b.index()])
+        }
+    }
+
+    /// Moves `entity` from `row` of `source` to a new row of `destination`: values
+    /// of shared ids are moved (ticks kept); values only in `source` are dropped
+    /// when `drop_removed`, else forgotten (the caller moved them out).
+    ///
+    /// # Safety
+    /// * `source != destination`, `row` is `entity`'s row in `source`;
+    /// * when `!drop_removed`, the caller has moved out every value of `source` that
+    ///   `destination` lacks;
+    /// * the caller initializes every column of `destination` that `source` lacks
+    ///   at the returned row before the table is used again.
+    pub unsafe fn move_row(
+        &mut self,
+        entity: Entity,
+        source: ArchetypeId,
+        row: usize,
+        destination: ArchetypeId,
+        drop_removed: bool,
+    ) -> MoveResult {
+        let (source, destination) = self.pair_mut(source, destination);
+        debug_assert_eq!(source.table.entities()[row], entity);
+        // SAFETY: forwarded to the caller (new columns are initialized by the caller).
+        let new_row = unsafe { destination.table.push_uninit_row(entity, ComponentTicks::default()) };
+        let mut cursor = 0;
+        for (position, &id) in source.ids.iter().enumerate() {
+            while cursor < destination.ids.len() && destination.ids[cursor] < id {
+                cursor += 1;
+            }
+            let source_column = source.columns[position];
+            if cursor < destination.ids.len() && destination.ids[cursor] == id {
+                if source_column >= 0 {
+                    let destination_column = destination.columns[cursor] as usize;
+                    // SAFETY: same id, so same layout; `row` is initialized and is
+                    // forgotten by the swap-remove below; `new_row` was just pushed.
+                    unsafe {
+                        destination.table.column_mut(destination_column).initialize_from(
+                            new_row,
+                            source.table.column(source_column as usize),
+                            row,
+                        );
+                    }
+                }
+            } else if drop_removed {
+                if source_column >= 0 {
+                    // SAFETY: `row` holds an initialized value, forgotten right after.
+                    unsafe { source.table.column_mut(source_column as usize).drop_at(row) };
+                } else if let Some((drop, align)) = source.tag_drop_at(position) {
+                    // SAFETY: zero-sized value read from an aligned address, dropped once.
+                    unsafe { drop(crate::storage::dangling_ptr(align)) };
+                }
+            }
+        }
+        // SAFETY: every value of `row` was moved out or dropped above (or by the caller).
+        let swapped = unsafe { source.table.swap_remove_forget(row) };
+        MoveResult { row: new_row, swapped }
+    }
+
+    /// Drops the values of `row` in `archetype` and removes the row; returns the
+    /// entity swapped into it.
+    ///
+    /// # Safety
+    /// `row` is a row of `archetype` with initialized values.
+    pub unsafe fn remove_row(&mut self, archetype: ArchetypeId, row: usize) -> Option<Entity> {
+        let archetype = &mut self.archetypes[archetype.index()];
+        archetype.drop_tags();
+        // SAFETY: forwarded to the caller.
+        unsafe { archetype.table.swap_remove_drop(row) }
+    }
+
+    /// Verifies the invariants in the [module docs](super) and that every row's
+    /// entity is alive and located there.
+    ///
+    /// # Panics
+    /// Panics describing the first violation.
+    pub fn check_invariants(&self, entities: &EntityIndex) {
+        for archetype in &self.archetypes {
+            assert!(archetype.ids.windows(2).all(|pair| pair[0] < pair[1]), "type of {:?} not sorted", archetype.id);
+            assert_eq!(self.by_ids.get(&archetype.ids), Some(&archetype.id), "by_ids lost {:?}", archetype.id);
+            archetype.table.check_invariants();
+            for (row, &entity) in archetype.entities().iter().enumerate() {
+                let expected = EntityLocation { archetype: archetype.id, row: row as u32 };
+                assert_eq!(entities.location(entity), Some(expected), "{entity:?} in {:?} row {row}", archetype.id);
+            }
+            for (position, &id) in archetype.ids.iter().enumerate() {
+                let record = self.index.get(id).and_then(|record| record.get(archetype.id));
+                let record = record.unwrap_or_else(|| panic!("component index lacks {id:?} in {:?}", archetype.id));
+                assert_eq!(record.position as usize, position, "component index position of {id:?}");
+                assert_eq!(record.column, archetype.columns[position], "component index column of {id:?}");
+            }
+        }
+        for record in self.index.records() {
+            let id = record.id().expect("records() yields used records");
+            for entry in record.archetypes() {
+                let archetype = &self.archetypes[entry.archetype.index()];
+                let matches = archetype.ids.iter().filter(|&&candidate| id_matches(id, candidate)).count();
+                assert_eq!(matches, entry.count as usize, "component index count of {id:?} in {:?}", archetype.id);
+            }
+            for archetype in &self.archetypes {
+                let contains = archetype.ids.iter().any(|&candidate| id_matches(id, candidate));
+                assert_eq!(record.get(archetype.id).is_some(), contains, "component index of {id:?} vs {:?}", archetype.id);
+            }
+        }
+    }
+}
+
+/// Whether `pattern` (an id or a wildcard form) matches the concrete `id`.
+fn id_matches(pattern: Id, id: Id) -> bool {
+    let wildcard = Entity::WILDCARD.index();
+    if pattern == Entity::WILDCARD.id() {
+        return true;
+    }
+    if !pattern.is_pair() {
+        return pattern == id;
+    }
+    id.is_pair()
+        && (pattern.first_index() == wildcard || pattern.first_index() == id.first_index())
+        && (pattern.second_index() == wildcard || pattern.second_index() == id.second_index())
+}
+
+impl Index<ArchetypeId> for Archetypes {
+    type Output = Archetype;
+
+    #[inline]
+    fn index(&self, id: ArchetypeId) -> &Archetype {
+        &self.archetypes[id.index()]
+    }
+}

@@ -1,0 +1,141 @@
+//! The component index: id -> the archetypes containing it.
+//!
+//! For every id of every archetype there is a record, and for pairs also records
+//! for `(R, *)` and `(*, T)`; the wildcard `*` alone lists every non-empty type.
+//! Each [`ArchetypeRecord`] says where the id (or the first id matching the
+//! wildcard) sits in the type, its column (-1 for tags) and how many ids match.
+//!
+//! Low plain ids use a flat array, the rest a hash map.
+
+use crate::entity::{ArchetypeId, Entity, Id};
+use crate::util::FxHashMap;
+
+const FLAT_RECORD_LIMIT: u32 = 4096;
+
+/// Where one id sits in one archetype.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ArchetypeRecord {
+    /// The archetype.
+    pub archetype: ArchetypeId,
+    /// Position of the first matching id in the archetype's type.
+    pub position: u16,
+    /// How many ids of the type match (1 for an exact id; wildcards may match more).
+    pub count: u16,
+    /// Column of the first matching id, or -1 if it has no column.
+    pub column: i32,
+}
+
+/// The archetypes containing one id.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component)]
+/// struct A(u8);
+/// #[derive(Component)]
+/// struct B(u8);
+/// let mut world = World::new();
+/// world.spawn((A(1),));
+/// world.spawn((A(1), B(2)));
+/// let a = world.component_id::<A>().unwrap();
+/// let record = world.archetypes().component_index().get(a.id()).unwrap();
+/// assert_eq!(record.archetypes().len(), 2);
+/// ```
+#[derive(Default, Debug)]
+pub struct IdRecord {
+    id: Option<Id>,
+    archetypes: Vec<ArchetypeRecord>,
+    positions: FxHashMap<ArchetypeId, u32>,
+}
+
+impl IdRecord {
+    /// The id this record is for.
+    pub fn id(&self) -> Option<Id> {
+        self.id
+    }
+
+    /// Every archetype containing the id, with where it sits.
+    #[inline]
+    pub fn archetypes(&self) -> &[ArchetypeRecord] {
+        &self.archetypes
+    }
+
+    /// Where the id sits in `archetype`, if it is there.
+    #[inline]
+    pub fn get(&self, archetype: ArchetypeId) -> Option<&ArchetypeRecord> {
+        self.positions.get(&archetype).map(|&index| &self.archetypes[index as usize])
+    }
+
+    fn insert(&mut self, record: ArchetypeRecord) {
+        if let Some(&index) = self.positions.get(&record.archetype) {
+            let existing = &mut self.archetypes[index as usize];
+            existing.count += record.count;
+            return;
+        }
+        self.positions.insert(record.archetype, self.archetypes.len() as u32);
+        self.archetypes.push(record);
+    }
+}
+
+/// id -> [`IdRecord`]. See the [module docs](self).
+#[derive(Default)]
+pub struct ComponentIndex {
+    flat: Vec<IdRecord>,
+    hashed: FxHashMap<Id, IdRecord>,
+}
+
+impl ComponentIndex {
+    #[inline]
+    fn is_flat(id: Id) -> bool {
+        !id.is_pair() && id.first_index() < FLAT_RECORD_LIMIT
+    }
+
+    /// The record of `id`, if any archetype contains it.
+    #[inline]
+    pub fn get(&self, id: Id) -> Option<&IdRecord> {
+        let record = if Self::is_flat(id) {
+            self.flat.get(id.first_index() as usize)?
+        } else {
+            self.hashed.get(&id)?
+        };
+        (record.id == Some(id)).then_some(record)
+    }
+
+    fn entry(&mut self, id: Id) -> &mut IdRecord {
+        let record = if Self::is_flat(id) {
+            let slot = id.first_index() as usize;
+            if slot >= self.flat.len() {
+                self.flat.resize_with(slot + 1, IdRecord::default);
+            }
+            &mut self.flat[slot]
+        } else {
+            self.hashed.entry(id).or_default()
+        };
+        debug_assert!(record.id.is_none() || record.id == Some(id), "two live ids share index {}", id.first_index());
+        record.id = Some(id);
+        record
+    }
+
+    /// Records a new archetype: `ids` is its sorted type, `columns[i]` the column
+    /// of `ids[i]` (-1 for none).
+    pub(crate) fn register_archetype(&mut self, archetype: ArchetypeId, ids: &[Id], columns: &[i32]) {
+        for (position, (&id, &column)) in ids.iter().zip(columns).enumerate() {
+            let record = ArchetypeRecord { archetype, position: position as u16, count: 1, column };
+            self.entry(id).insert(record);
+            if id.is_pair() {
+                let wildcard = Entity::WILDCARD.index();
+                self.entry(Id::pair_from_indices(id.first_index(), wildcard)).insert(record);
+                self.entry(Id::pair_from_indices(wildcard, id.second_index())).insert(record);
+            }
+        }
+        if !ids.is_empty() {
+            let record = ArchetypeRecord { archetype, position: 0, count: ids.len() as u16, column: columns[0] };
+            self.entry(Entity::WILDCARD.id()).insert(record);
+        }
+    }
+
+    /// Every record, for invariant checks.
+    pub(crate) fn records(&self) -> impl Iterator<Item = &IdRecord> {
+        self.flat.iter().filter(|record| record.id.is_some()).chain(self.hashed.values())
+    }
+}

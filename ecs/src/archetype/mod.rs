@@ -1,0 +1,26 @@
+//! Archetypes, the archetype graph and the component index.
+//!
+//! * An [`Archetype`] is the sorted list of its ids and the [`Table`] holding the
+//!   rows of its entities. Ids with data get a column; zero-sized components and
+//!   tag pairs do not (the column map says -1).
+//! * The graph: every archetype caches `add[id]` and `remove[id]` edges (a flat
+//!   array for low ids, a hash map above), so moving an entity by one id is one
+//!   lookup once the edge exists. Creating an edge also creates its reverse.
+//! * The [`ComponentIndex`] maps every id, and the wildcard forms `(R, *)`,
+//!   `(*, T)` and `*`, to the archetypes containing it, with the position of its
+//!   first match in the type, its column and how many ids of the type match.
+//!
+//! Invariants (checked by [`Archetypes::check_invariants`]): archetype types are
+//! sorted and unique, `by_ids` maps every type to its archetype, and the component
+//! index lists exactly the archetypes that contain each id.
+//!
+//! [`Table`]: crate::storage::Table
+
+mod archetypes;
+mod component_index;
+mod graph;
+
+pub use archetypes::{Archetype, ArchetypeFlags, Archetypes, MoveResult};
+pub use component_index::{ArchetypeRecord, ComponentIndex, IdRecord};
+pub use graph::Edges;
+pub use crate::entity::ArchetypeId;

@@ -1,0 +1,500 @@
+//! Bundles: groups of components inserted or removed together.
+//!
+//! A [`Bundle`] lists its component ids and hands its values to a typed
+//! [`ComponentWriter`] (or rebuilds itself from a [`ComponentReader`]) in one fixed
+//! order. Every component is a bundle, tuples of bundles up to 16 are bundles, and
+//! `#[derive(Bundle)]` makes structs of bundles bundles (nesting works).
+//!
+//! [`Bundles`] registers each bundle type once ([`BundleInfo`]) and caches, per
+//! source archetype, the destination of inserting ([`InsertEdge`]) or removing
+//! ([`RemoveEdge`]) it together with where every value goes. Inserting a
+//! 4-component bundle is therefore one edge lookup and one row move, not four.
+//!
+//! Invariant: an edge's slots are in bundle order and describe the destination
+//! (insert) or source (remove) archetype the edge was built for.
+
+use core::any::TypeId;
+
+use smallvec::SmallVec;
+
+use crate::archetype::{ArchetypeId, Archetypes};
+use crate::component::{Component, ComponentRegistrar, Components, StorageKind};
+use crate::entity::{Entity, Id};
+use crate::storage::{ComponentTicks, SparseSetIndex, SparseSets, Table, Tick};
+use crate::util::TypeIdMap;
+
+/// A group of components inserted or removed together.
+///
+/// # Safety
+/// [`component_ids`](Bundle::component_ids), [`write_components`](Bundle::write_components)
+/// and [`read_components`](Bundle::read_components) must visit the same component
+/// types in the same order. `#[derive(Bundle)]` guarantees it.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component, Debug, PartialEq)]
+/// struct Position(f32);
+/// #[derive(Component, Debug, PartialEq)]
+/// struct Velocity(f32);
+/// #[derive(Bundle)]
+/// struct Mover { position: Position, velocity: Velocity }
+/// #[derive(Bundle)]
+/// struct Ship { mover: Mover, hull: (Health,) } // nested bundles
+/// #[derive(Component, Debug, PartialEq)]
+/// struct Health(u32);
+///
+/// let mut world = World::new();
+/// let e = world.spawn(Ship { mover: Mover { position: Position(1.0), velocity: Velocity(2.0) }, hull: (Health(3),) }).id();
+/// assert_eq!(world.get::<Velocity>(e), Some(&Velocity(2.0)));
+/// let mover: Mover = world.remove::<Mover>(e).unwrap();
+/// assert_eq!(mover.position, Position(1.0));
+/// assert!(!world.has::<Position>(e) && world.has::<Health>(e));
+/// ```
+pub unsafe trait Bundle: Send + Sync + 'static {
+    /// Registers (if needed) and reports every component id, in order.
+    fn component_ids(registrar: &mut ComponentRegistrar<'_>, ids: &mut impl FnMut(Entity));
+    /// Moves every component into `writer`, in order.
+    fn write_components(self, writer: &mut impl ComponentWriter);
+    /// Rebuilds the bundle from `reader`, reading every component in order.
+    fn read_components(reader: &mut impl ComponentReader) -> Self;
+}
+
+/// Receives a bundle's values, in the bundle's order.
+pub trait ComponentWriter {
+    /// Takes the next value.
+    fn write<C: Component>(&mut self, value: C);
+}
+
+/// Hands out a bundle's values, in the bundle's order.
+pub trait ComponentReader {
+    /// Gives the next value.
+    fn read<C: Component>(&mut self) -> C;
+}
+
+// SAFETY: one component, visited once by each method.
+unsafe impl<C: Component> Bundle for C {
+    #[inline]
+    fn component_ids(registrar: &mut ComponentRegistrar<'_>, ids: &mut impl FnMut(Entity)) {
+        ids(registrar.register::<C>());
+    }
+
+    #[inline]
+    fn write_components(self, writer: &mut impl ComponentWriter) {
+        writer.write(self);
+    }
+
+    #[inline]
+    fn read_components(reader: &mut impl ComponentReader) -> Self {
+        reader.read::<C>()
+    }
+}
+
+macro_rules! impl_bundle_tuple {
+    ($($name:ident),*) => {
+        // SAFETY: each method visits the elements in tuple order.
+        unsafe impl<$($name: Bundle),*> Bundle for ($($name,)*) {
+            #[inline]
+            #[allow(unused_variables)]
+            fn component_ids(registrar: &mut ComponentRegistrar<'_>, ids: &mut impl FnMut(Entity)) {
+                $(<$name as Bundle>::component_ids(registrar, ids);)*
+            }
+
+            #[inline]
+            #[allow(unused_variables, non_snake_case)]
+            fn write_components(self, writer: &mut impl ComponentWriter) {
+                let ($($name,)*) = self;
+                $($name.write_components(writer);)*
+            }
+
+            #[inline]
+            #[allow(unused_variables, clippy::unused_unit)]
+            fn read_components(reader: &mut impl ComponentReader) -> Self {
+                ($(<$name as Bundle>::read_components(reader),)*)
+            }
+        }
+    };
+}
+
+ecs_macros::all_tuples!(impl_bundle_tuple, 0, 16, B);
+
+/// The index of a registered bundle type.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct BundleId(u32);
+
+impl BundleId {
+    /// The index in [`Bundles`].
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Where one value of a bundle goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriteTarget {
+    /// A column of the destination table.
+    Column(u32),
+    /// A zero-sized value: no storage.
+    Tag,
+    /// A sparse set.
+    Sparse(SparseSetIndex),
+}
+
+/// One value's destination, and whether the entity already had it in its table
+/// (then the old value is replaced; for sparse targets this is decided per write).
+#[derive(Clone, Copy, Debug)]
+pub struct WriteSlot {
+    /// Where the value goes.
+    pub target: WriteTarget,
+    /// The source archetype already had this (table) component.
+    pub existed: bool,
+    type_id: Option<TypeId>,
+}
+
+/// The cached result of inserting a bundle into one source archetype.
+#[derive(Debug)]
+pub struct InsertEdge {
+    /// The archetype the entity ends up in.
+    pub destination: ArchetypeId,
+    /// One slot per bundle component, in bundle order.
+    pub slots: Box<[WriteSlot]>,
+}
+
+/// Where one value of a removed bundle comes from in the source archetype.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadSource {
+    /// A column of the source table.
+    Column(u32),
+    /// A zero-sized value the source archetype has.
+    Tag,
+    /// A sparse set (presence is checked per entity).
+    Sparse(SparseSetIndex),
+    /// The source archetype lacks this table component.
+    Absent,
+}
+
+/// The cached result of removing a bundle from one source archetype.
+#[derive(Debug)]
+pub struct RemoveEdge {
+    /// The archetype the entity ends up in.
+    pub destination: ArchetypeId,
+    /// One source per bundle component, in bundle order.
+    pub sources: Box<[ReadSource]>,
+    /// Whether the source archetype has every table component of the bundle.
+    pub has_all_table_components: bool,
+}
+
+/// A registered bundle type.
+#[derive(Debug)]
+pub struct BundleInfo {
+    id: BundleId,
+    components: Box<[Entity]>,
+    type_ids: Box<[Option<TypeId>]>,
+    table_ids: SmallVec<[Id; 8]>,
+    sparse: Box<[(Entity, SparseSetIndex)]>,
+    insert_edges: Vec<Option<InsertEdge>>,
+    remove_edges: Vec<Option<RemoveEdge>>,
+}
+
+impl BundleInfo {
+    /// The bundle's id.
+    pub fn id(&self) -> BundleId {
+        self.id
+    }
+
+    /// The component ids, in bundle order.
+    pub fn components(&self) -> &[Entity] {
+        &self.components
+    }
+
+    /// The sparse components and their sets.
+    pub fn sparse_components(&self) -> &[(Entity, SparseSetIndex)] {
+        &self.sparse
+    }
+}
+
+/// Every registered bundle type of a world.
+#[derive(Default)]
+pub struct Bundles {
+    by_type: TypeIdMap<BundleId>,
+    infos: Vec<BundleInfo>,
+}
+
+impl Bundles {
+    /// The id of bundle type `B`, registering it (and its components) if needed.
+    ///
+    /// # Panics
+    /// Panics if `B` contains the same component twice, naming it.
+    #[inline]
+    pub fn register<B: Bundle>(
+        &mut self,
+        registrar: &mut ComponentRegistrar<'_>,
+        sparse_sets: &mut SparseSets,
+    ) -> BundleId {
+        if let Some(&id) = self.by_type.get(&TypeId::of::<B>()) {
+            return id;
+        }
+        self.register_slow::<B>(registrar, sparse_sets)
+    }
+
+    #[cold]
+    fn register_slow<B: Bundle>(
+        &mut self,
+        registrar: &mut ComponentRegistrar<'_>,
+        sparse_sets: &mut SparseSets,
+    ) -> BundleId {
+        let mut components = Vec::new();
+        B::component_ids(registrar, &mut |id| components.push(id));
+        let id = BundleId(self.infos.len() as u32);
+        let info = Self::describe(id, components, registrar.components(), sparse_sets, core::any::type_name::<B>());
+        self.infos.push(info);
+        self.by_type.insert(TypeId::of::<B>(), id);
+        id
+    }
+
+    fn describe(
+        id: BundleId,
+        components: Vec<Entity>,
+        registry: &Components,
+        sparse_sets: &mut SparseSets,
+        bundle_name: &str,
+    ) -> BundleInfo {
+        let mut table_ids = SmallVec::new();
+        let mut sparse = Vec::new();
+        let mut type_ids = Vec::with_capacity(components.len());
+        for (position, &component) in components.iter().enumerate() {
+            let info = registry.info(component).expect("bundle component is registered");
+            if components[..position].contains(&component) {
+                panic!("bundle {bundle_name} contains component {} more than once", info.name());
+            }
+            type_ids.push(info.type_id());
+            match info.storage() {
+                StorageKind::Table => table_ids.push(component.id()),
+                StorageKind::Sparse => {
+                    let set = sparse_sets.get_or_insert(component, info.layout(), info.drop_fn());
+                    sparse.push((component, set));
+                }
+            }
+        }
+        table_ids.sort_unstable();
+        BundleInfo {
+            id,
+            components: components.into_boxed_slice(),
+            type_ids: type_ids.into_boxed_slice(),
+            table_ids,
+            sparse: sparse.into_boxed_slice(),
+            insert_edges: Vec::new(),
+            remove_edges: Vec::new(),
+        }
+    }
+
+    /// The info of bundle `id`.
+    #[inline]
+    pub fn info(&self, id: BundleId) -> &BundleInfo {
+        &self.infos[id.index()]
+    }
+
+    /// The cached insert edge of bundle `id` from `source`, built on first use.
+    #[inline]
+    pub fn insert_edge(
+        &mut self,
+        id: BundleId,
+        source: ArchetypeId,
+        archetypes: &mut Archetypes,
+        components: &Components,
+        sparse_sets: &SparseSets,
+    ) -> &InsertEdge {
+        let info = &mut self.infos[id.index()];
+        let cached = info.insert_edges.get(source.index()).is_some_and(Option::is_some);
+        if !cached {
+            let edge = Self::build_insert_edge(info, source, archetypes, components, sparse_sets);
+            if source.index() >= info.insert_edges.len() {
+                info.insert_edges.resize_with(source.index() + 1, || None);
+            }
+            info.insert_edges[source.index()] = Some(edge);
+        }
+        info.insert_edges[source.index()].as_ref().expect("edge cached above")
+    }
+
+    #[cold]
+    fn build_insert_edge(
+        info: &BundleInfo,
+        source: ArchetypeId,
+        archetypes: &mut Archetypes,
+        components: &Components,
+        sparse_sets: &SparseSets,
+    ) -> InsertEdge {
+        let mut destination = source;
+        for &id in &info.table_ids {
+            destination = archetypes.add_edge(destination, id, components);
+        }
+        let source_archetype = &archetypes[source];
+        let destination_archetype = &archetypes[destination];
+        let slots = info
+            .components
+            .iter()
+            .zip(info.type_ids.iter())
+            .map(|(&component, &type_id)| {
+                if let Some(set) = sparse_sets.index_of(component) {
+                    return WriteSlot { target: WriteTarget::Sparse(set), existed: false, type_id };
+                }
+                let target = match destination_archetype.column_of(component.id()) {
+                    Some(column) => WriteTarget::Column(column as u32),
+                    None => WriteTarget::Tag,
+                };
+                WriteSlot { target, existed: source_archetype.contains(component.id()), type_id }
+            })
+            .collect();
+        InsertEdge { destination, slots }
+    }
+
+    /// The cached remove edge of bundle `id` from `source`, built on first use.
+    #[inline]
+    pub fn remove_edge(
+        &mut self,
+        id: BundleId,
+        source: ArchetypeId,
+        archetypes: &mut Archetypes,
+        components: &Components,
+        sparse_sets: &SparseSets,
+    ) -> &RemoveEdge {
+        let info = &mut self.infos[id.index()];
+        let cached = info.remove_edges.get(source.index()).is_some_and(Option::is_some);
+        if !cached {
+            let edge = Self::build_remove_edge(info, source, archetypes, components, sparse_sets);
+            if source.index() >= info.remove_edges.len() {
+                info.remove_edges.resize_with(source.index() + 1, || None);
+            }
+            info.remove_edges[source.index()] = Some(edge);
+        }
+        info.remove_edges[source.index()].as_ref().expect("edge cached above")
+    }
+
+    #[cold]
+    fn build_remove_edge(
+        info: &BundleInfo,
+        source: ArchetypeId,
+        archetypes: &mut Archetypes,
+        components: &Components,
+        sparse_sets: &SparseSets,
+    ) -> RemoveEdge {
+        let mut destination = source;
+        for &id in &info.table_ids {
+            destination = archetypes.remove_edge(destination, id, components);
+        }
+        let source_archetype = &archetypes[source];
+        let mut has_all_table_components = true;
+        let sources = info
+            .components
+            .iter()
+            .map(|&component| {
+                if let Some(set) = sparse_sets.index_of(component) {
+                    return ReadSource::Sparse(set);
+                }
+                match (source_archetype.position_of(component.id()), source_archetype.column_of(component.id())) {
+                    (Some(_), Some(column)) => ReadSource::Column(column as u32),
+                    (Some(_), None) => ReadSource::Tag,
+                    (None, _) => {
+                        has_all_table_components = false;
+                        ReadSource::Absent
+                    }
+                }
+            })
+            .collect();
+        RemoveEdge { destination, sources, has_all_table_components }
+    }
+}
+
+/// Writes a bundle's values into one table row and the sparse sets.
+pub(crate) struct BundleWriter<'a> {
+    pub(crate) slots: &'a [WriteSlot],
+    pub(crate) table: &'a mut Table,
+    pub(crate) row: usize,
+    pub(crate) sparse_sets: &'a mut SparseSets,
+    pub(crate) entity: Entity,
+    pub(crate) tick: Tick,
+    pub(crate) cursor: usize,
+}
+
+impl ComponentWriter for BundleWriter<'_> {
+    #[inline]
+    fn write<C: Component>(&mut self, value: C) {
+        let slot = self.slots[self.cursor];
+        self.cursor += 1;
+        debug_assert_eq!(slot.type_id, Some(TypeId::of::<C>()), "Bundle wrote components out of order");
+        match slot.target {
+            WriteTarget::Column(column) => {
+                let column = self.table.column_mut(column as usize);
+                let place = column.get_ptr(self.row).cast::<C>();
+                if slot.existed {
+                    // SAFETY: the slot's column stores `C` (the bundle contract) and
+                    // the row holds an initialized value, dropped by the assignment.
+                    unsafe { *place.as_ptr() = value };
+                    column.set_changed(self.row, self.tick);
+                } else {
+                    // SAFETY: the column stores `C`; the row is uninitialized (new
+                    // component), so it is written without dropping.
+                    unsafe { place.write(value) };
+                    column.set_ticks(self.row, ComponentTicks::new(self.tick));
+                }
+            }
+            WriteTarget::Tag => {
+                if slot.existed {
+                    // The entity keeps one value: the old one is dropped, and all values
+                    // of a zero-sized type are identical, so drop the new one instead.
+                    drop(value);
+                } else {
+                    core::mem::forget(value);
+                }
+            }
+            WriteTarget::Sparse(set) => {
+                let set = self.sparse_sets.get_mut(set);
+                if let Some((place, changed)) = set.get_with_changed(self.entity) {
+                    // SAFETY: the set stores `C` and the slot holds an initialized value;
+                    // `&mut self` gives exclusive access to it and its tick.
+                    unsafe {
+                        *place.cast::<C>().as_ptr() = value;
+                        changed.set_unchecked(self.tick);
+                    }
+                } else {
+                    // SAFETY: the entity has no value in this set; the slot is written at once.
+                    unsafe { set.insert_uninit(self.entity, ComponentTicks::new(self.tick)).cast::<C>().write(value) };
+                }
+            }
+        }
+    }
+}
+
+/// Reads (moves out) a bundle's values from one table row and the sparse sets.
+pub(crate) struct BundleReader<'a> {
+    pub(crate) sources: &'a [ReadSource],
+    pub(crate) table: &'a Table,
+    pub(crate) row: usize,
+    pub(crate) sparse_sets: &'a mut SparseSets,
+    pub(crate) entity: Entity,
+    pub(crate) cursor: usize,
+}
+
+impl ComponentReader for BundleReader<'_> {
+    #[inline]
+    fn read<C: Component>(&mut self) -> C {
+        let source = self.sources[self.cursor];
+        self.cursor += 1;
+        match source {
+            // SAFETY: the column stores `C` (bundle contract); the caller forgets the
+            // value afterwards (the row is moved with `drop_removed = false`).
+            ReadSource::Column(column) => unsafe { self.table.column(column as usize).get_ptr(self.row).cast::<C>().read() },
+            // SAFETY: `C` is zero-sized: any aligned address holds its (only) value.
+            ReadSource::Tag => unsafe { core::ptr::NonNull::<C>::dangling().read() },
+            ReadSource::Sparse(set) => {
+                // SAFETY: the value is moved out right here and never dropped by the set.
+                let place = unsafe { self.sparse_sets.get_mut(set).remove_forget(self.entity) };
+                let place = place.expect("BundleReader reads only bundles whose every component is present");
+                // SAFETY: the set stores `C` and the slot held an initialized value.
+                unsafe { place.cast::<C>().read() }
+            }
+            ReadSource::Absent => unreachable!("BundleReader reads only bundles whose every component is present"),
+        }
+    }
+}

@@ -1,0 +1,62 @@
+//! Built-in components every world registers at creation: [`Name`] and [`Internal`]
+//! (plus [`ComponentInfo`](super::ComponentInfo), carried by component entities).
+
+use std::borrow::Cow;
+
+use super::info::Component;
+use crate::util::component_type_id;
+
+/// A human-readable name. Component entities carry their type's short name.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component)]
+/// struct Position(f32);
+/// let mut world = World::new();
+/// let id = world.register_component::<Position>();
+/// assert_eq!(world.get::<Name>(id).map(Name::as_str), Some("Position"));
+/// let e = world.spawn(Name::new("player")).id();
+/// assert_eq!(world.get::<Name>(e).unwrap().as_str(), "player");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Name(pub Cow<'static, str>);
+
+impl Name {
+    /// A name from a static or owned string.
+    pub fn new(name: impl Into<Cow<'static, str>>) -> Name {
+        Name(name.into())
+    }
+
+    /// The name.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Component for Name {
+    const NAME: &'static str = "Name";
+    const ID: u64 = component_type_id("ecs::component", "Name");
+}
+
+/// Marks internal entities (components, wildcards): they are not counted by
+/// `World::entity_count` and queries skip them unless they ask for `Internal` or
+/// `ComponentInfo`.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// use ecs::component::{ComponentInfo, Internal};
+/// let mut world = World::new();
+/// assert_eq!(world.entity_count(), 0);
+/// assert_eq!(world.query::<&Name>().iter(&world).count(), 0);
+/// assert!(world.query::<&ComponentInfo>().iter(&world).count() >= 3);
+/// assert!(world.query_filtered::<Entity, With<Internal>>().iter(&world).count() >= 5);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Internal;
+
+impl Component for Internal {
+    const NAME: &'static str = "Internal";
+    const ID: u64 = component_type_id("ecs::component", "Internal");
+}

@@ -1,0 +1,254 @@
+//! The [`Component`] trait and the per-component metadata ([`ComponentInfo`]).
+
+use core::alloc::Layout;
+use core::any::TypeId;
+use std::borrow::Cow;
+
+use crate::entity::Entity;
+
+/// Where a component's values live.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// use ecs::component::StorageKind;
+/// #[derive(Component)]
+/// #[component(storage = "sparse")]
+/// struct Stunned(u32);
+/// assert_eq!(<Stunned as Component>::STORAGE, StorageKind::Sparse);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum StorageKind {
+    /// In a column of the entity's archetype table (fast iteration; adding or
+    /// removing it moves the entity to another archetype).
+    #[default]
+    Table,
+    /// In a paged sparse set outside the tables: adding or removing it never moves
+    /// the entity's other data, and its address is stable while it stays. It does
+    /// not fragment archetypes (like Flecs' `DontFragment`).
+    Sparse,
+}
+
+/// A type-erased hook function pointer. Built by `Hook::new` (in the `world`
+/// module, which owns the hook signature `fn(DeferredWorld, HookContext)`).
+#[derive(Clone, Copy, Debug)]
+pub struct Hook(pub(crate) fn());
+
+/// The hook slots of a component: functions run inline when a value of it is
+/// added, inserted, replaced or removed. Declared with
+/// `#[component(on_add = path, ...)]`.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// fn on_add(_world: DeferredWorld, _ctx: HookContext) {}
+/// #[derive(Component)]
+/// #[component(on_add = on_add)]
+/// struct Health(f32);
+/// assert!(<Health as Component>::HOOKS.on_add.is_some());
+/// assert!(<Health as Component>::HOOKS.on_remove.is_none());
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ComponentHooks {
+    /// Runs when the component is added to an entity that did not have it.
+    pub on_add: Option<Hook>,
+    /// Runs on every insert, including overwrites.
+    pub on_insert: Option<Hook>,
+    /// Runs before a value is overwritten or removed (the old value is readable).
+    pub on_replace: Option<Hook>,
+    /// Runs before the component is removed (the value is readable).
+    pub on_remove: Option<Hook>,
+}
+
+impl ComponentHooks {
+    /// No hooks.
+    pub const NONE: ComponentHooks = ComponentHooks { on_add: None, on_insert: None, on_replace: None, on_remove: None };
+
+    /// Whether any slot is set.
+    pub const fn any(&self) -> bool {
+        self.on_add.is_some() || self.on_insert.is_some() || self.on_replace.is_some() || self.on_remove.is_some()
+    }
+}
+
+/// What a hook is told: which entity and which component.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HookContext {
+    /// The entity whose component changed.
+    pub entity: Entity,
+    /// The component (its id entity).
+    pub component_id: Entity,
+}
+
+/// A data type that can be attached to entities. Derive it:
+///
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component, Debug, PartialEq)]
+/// struct Position { x: f32, y: f32 }
+/// assert_eq!(Position::NAME, "Position");
+/// let mut world = World::new();
+/// let e = world.spawn(Position { x: 1.0, y: 2.0 }).id();
+/// assert_eq!(world.get::<Position>(e), Some(&Position { x: 1.0, y: 2.0 }));
+/// ```
+///
+/// The derive rejects generic types: `ID` must be one constant per type.
+pub trait Component: Send + Sync + 'static {
+    /// The type's name (without its module path), registered for `World::lookup`.
+    const NAME: &'static str;
+    /// FNV-1a of `module_path!()`, `"::"` and `NAME`: a stable id usable in
+    /// `const` context (compile-time access checks compare these).
+    const ID: u64;
+    /// Where values live.
+    const STORAGE: StorageKind = StorageKind::Table;
+    /// Hook slots declared by the derive.
+    const HOOKS: ComponentHooks = ComponentHooks::NONE;
+}
+
+/// Everything needed to register a component, with or without a Rust type.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// use ecs::component::ComponentDescriptor;
+/// #[derive(Component)]
+/// struct Mass(f32);
+/// let descriptor = ComponentDescriptor::new::<Mass>();
+/// assert_eq!(descriptor.name, "Mass");
+/// assert_eq!(descriptor.layout.size(), 4);
+/// ```
+#[derive(Clone, Debug)]
+pub struct ComponentDescriptor {
+    /// Short name, for `lookup`.
+    pub name: Cow<'static, str>,
+    /// Full type path (`core::any::type_name`), also registered for `lookup`.
+    pub type_name: Cow<'static, str>,
+    /// The Rust type, if there is one.
+    pub type_id: Option<TypeId>,
+    /// `Component::ID` (0 for components without a Rust type).
+    pub type_hash: u64,
+    /// Size and alignment of one value.
+    pub layout: Layout,
+    /// Drops one value in place, if the type needs dropping.
+    pub drop: Option<unsafe fn(*mut u8)>,
+    /// Table or sparse.
+    pub storage: StorageKind,
+    /// Hook slots.
+    pub hooks: ComponentHooks,
+}
+
+/// Drops the `T` at `ptr`.
+///
+/// # Safety
+/// `ptr` must point to a valid, aligned `T` that is not used again.
+unsafe fn drop_ptr<T>(ptr: *mut u8) {
+    // SAFETY: guaranteed by the caller.
+    unsafe { ptr.cast::<T>().drop_in_place() }
+}
+
+impl ComponentDescriptor {
+    /// The descriptor of a Rust component type.
+    pub fn new<T: Component>() -> Self {
+        ComponentDescriptor {
+            name: Cow::Borrowed(T::NAME),
+            type_name: Cow::Borrowed(core::any::type_name::<T>()),
+            type_id: Some(TypeId::of::<T>()),
+            type_hash: T::ID,
+            layout: Layout::new::<T>(),
+            drop: core::mem::needs_drop::<T>().then_some(drop_ptr::<T> as unsafe fn(*mut u8)),
+            storage: T::STORAGE,
+            hooks: T::HOOKS,
+        }
+    }
+}
+
+/// The registered metadata of one component. Also stored as a component on the
+/// component's own entity.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component)]
+/// struct Position { x: f32, y: f32 }
+/// let mut world = World::new();
+/// let id = world.register_component::<Position>();
+/// let info = world.component_info(id).unwrap();
+/// assert_eq!(info.name(), "Position");
+/// assert_eq!(info.layout().size(), 8);
+/// assert!(!info.is_tag());
+/// // the component entity carries its info as a component too
+/// assert_eq!(world.get::<ecs::component::ComponentInfo>(id).unwrap().name(), "Position");
+/// ```
+#[derive(Clone, Debug)]
+pub struct ComponentInfo {
+    pub(crate) id: Entity,
+    pub(crate) descriptor: ComponentDescriptor,
+}
+
+impl ComponentInfo {
+    /// The component's id (its entity).
+    #[inline]
+    pub fn id(&self) -> Entity {
+        self.id
+    }
+
+    /// The short name.
+    pub fn name(&self) -> &str {
+        &self.descriptor.name
+    }
+
+    /// The full type path.
+    pub fn type_name(&self) -> &str {
+        &self.descriptor.type_name
+    }
+
+    /// The Rust type, if any.
+    #[inline]
+    pub fn type_id(&self) -> Option<TypeId> {
+        self.descriptor.type_id
+    }
+
+    /// `Component::ID` of the type (0 without a Rust type).
+    pub fn type_hash(&self) -> u64 {
+        self.descriptor.type_hash
+    }
+
+    /// Size and alignment of one value.
+    #[inline]
+    pub fn layout(&self) -> Layout {
+        self.descriptor.layout
+    }
+
+    /// The drop function, if values need dropping.
+    #[inline]
+    pub fn drop_fn(&self) -> Option<unsafe fn(*mut u8)> {
+        self.descriptor.drop
+    }
+
+    /// Table or sparse.
+    #[inline]
+    pub fn storage(&self) -> StorageKind {
+        self.descriptor.storage
+    }
+
+    /// The hook slots.
+    #[inline]
+    pub fn hooks(&self) -> &ComponentHooks {
+        &self.descriptor.hooks
+    }
+
+    /// Mutable hook slots (for registering hooks at run time).
+    pub fn hooks_mut(&mut self) -> &mut ComponentHooks {
+        &mut self.descriptor.hooks
+    }
+
+    /// Whether values are zero-sized: such components are stored as no column.
+    #[inline]
+    pub fn is_tag(&self) -> bool {
+        self.descriptor.layout.size() == 0
+    }
+}
+
+impl Component for ComponentInfo {
+    const NAME: &'static str = "ComponentInfo";
+    const ID: u64 = crate::util::component_type_id("ecs::component", "ComponentInfo");
+}

@@ -1,0 +1,23 @@
+//! Components: the [`Component`] trait, [`ComponentInfo`] and the id registry.
+//!
+//! Components are entities: registering a type allocates an entity (flagged
+//! `IS_COMPONENT | INTERNAL`) whose id is the component id, and records its
+//! [`ComponentInfo`] (name, layout, drop fn, hook slots, storage kind). The world
+//! later places that entity in an internal archetype carrying `ComponentInfo` and
+//! `Name` values, so the metadata is also readable with ordinary `get` calls.
+//!
+//! Invariants of [`Components`]:
+//! * `infos[id.index()]` is `Some` iff `id` is a registered component;
+//! * `by_type` and `by_name` only point at registered ids;
+//! * a type is registered at most once per world.
+//!
+//! Hook slots hold type-erased fn pointers ([`Hook`]); the `world` layer, which
+//! owns the hook signature, is the only one that builds and calls them.
+
+mod builtin;
+mod info;
+mod registry;
+
+pub use info::{Component, ComponentDescriptor, ComponentHooks, ComponentInfo, Hook, HookContext, StorageKind};
+pub use builtin::{Internal, Name};
+pub use registry::{ComponentRegistrar, Components};

@@ -1,0 +1,176 @@
+//! The component registry: type -> id, name -> id, id -> [`ComponentInfo`].
+
+use core::any::TypeId;
+use std::borrow::Cow;
+
+use super::info::{Component, ComponentDescriptor, ComponentInfo};
+use crate::entity::{Entity, EntityFlags, EntityIndex};
+use crate::util::{FxHashMap, TypeIdMap};
+
+/// Every registered component of a world. See the [module docs](super).
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// use ecs::component::Components;
+/// use ecs::entity::EntityIndex;
+/// #[derive(Component)]
+/// struct Mass(f32);
+/// let mut entities = EntityIndex::default();
+/// let mut components = Components::default();
+/// let id = components.register::<Mass>(&mut entities);
+/// assert_eq!(components.register::<Mass>(&mut entities), id); // idempotent
+/// assert_eq!(components.id_of::<Mass>(), Some(id));
+/// assert_eq!(components.lookup("Mass"), Some(id));
+/// assert_eq!(components.info(id).unwrap().name(), "Mass");
+/// ```
+#[derive(Default)]
+pub struct Components {
+    infos: Vec<Option<ComponentInfo>>,
+    by_type: TypeIdMap<Entity>,
+    by_name: FxHashMap<Cow<'static, str>, Entity>,
+    pending: Vec<Entity>,
+    count: usize,
+}
+
+impl Components {
+    /// Registers `T` (once) and returns its id.
+    #[inline]
+    pub fn register<T: Component>(&mut self, entities: &mut EntityIndex) -> Entity {
+        match self.by_type.get(&TypeId::of::<T>()) {
+            Some(&id) => id,
+            None => self.register_descriptor(ComponentDescriptor::new::<T>(), entities),
+        }
+    }
+
+    /// Registers a component from its descriptor: allocates its entity, records the
+    /// info and the names. A descriptor with a `type_id` already registered returns
+    /// the existing id.
+    pub fn register_descriptor(&mut self, descriptor: ComponentDescriptor, entities: &mut EntityIndex) -> Entity {
+        if let Some(type_id) = descriptor.type_id
+            && let Some(&id) = self.by_type.get(&type_id)
+        {
+            return id;
+        }
+        let id = entities.alloc();
+        if let Some(record) = entities.get_mut(id) {
+            record.flags |= EntityFlags::IS_COMPONENT | EntityFlags::INTERNAL;
+        }
+        if let Some(type_id) = descriptor.type_id {
+            self.by_type.insert(type_id, id);
+        }
+        self.by_name.entry(descriptor.name.clone()).or_insert(id);
+        self.by_name.entry(descriptor.type_name.clone()).or_insert(id);
+        let index = id.index() as usize;
+        if index >= self.infos.len() {
+            self.infos.resize_with(index + 1, || None);
+        }
+        self.infos[index] = Some(ComponentInfo { id, descriptor });
+        self.pending.push(id);
+        self.count += 1;
+        id
+    }
+
+    /// The id of `T`, if registered.
+    #[inline]
+    pub fn id_of<T: 'static>(&self) -> Option<Entity> {
+        self.id_of_type(TypeId::of::<T>())
+    }
+
+    /// The id of the type with `type_id`, if registered.
+    #[inline]
+    pub fn id_of_type(&self, type_id: TypeId) -> Option<Entity> {
+        self.by_type.get(&type_id).copied()
+    }
+
+    /// The component registered under `name` (short name or full type path).
+    pub fn lookup(&self, name: &str) -> Option<Entity> {
+        self.by_name.get(name).copied()
+    }
+
+    /// The info of component `id`; `None` if `id` is no component of this registry.
+    #[inline]
+    pub fn info(&self, id: Entity) -> Option<&ComponentInfo> {
+        let info = self.infos.get(id.index() as usize)?.as_ref()?;
+        (info.id == id).then_some(info)
+    }
+
+    /// The info of the component whose entity index is `index`.
+    #[inline]
+    pub fn info_by_index(&self, index: u32) -> Option<&ComponentInfo> {
+        self.infos.get(index as usize)?.as_ref()
+    }
+
+    /// Mutable info of component `id`.
+    pub fn info_mut(&mut self, id: Entity) -> Option<&mut ComponentInfo> {
+        let info = self.infos.get_mut(id.index() as usize)?.as_mut()?;
+        (info.id == id).then_some(info)
+    }
+
+    /// How many components are registered.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether no component is registered.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Iterates over every registered component's info.
+    pub fn iter(&self) -> impl Iterator<Item = &ComponentInfo> {
+        self.infos.iter().flatten()
+    }
+
+    /// Takes the ids registered since the last call: entities the world has not
+    /// yet placed in its internal component archetype.
+    pub fn take_pending(&mut self) -> Vec<Entity> {
+        core::mem::take(&mut self.pending)
+    }
+
+    /// Whether registrations are waiting to be placed.
+    #[inline]
+    pub fn has_pending(&self) -> bool {
+        !self.pending.is_empty()
+    }
+}
+
+/// Registers components on behalf of a bundle: the registry plus the entity index
+/// that hands out component ids.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// use ecs::component::{ComponentRegistrar, Components};
+/// use ecs::entity::EntityIndex;
+/// #[derive(Component)]
+/// struct Mass(f32);
+/// let (mut components, mut entities) = (Components::default(), EntityIndex::default());
+/// let mut registrar = ComponentRegistrar::new(&mut components, &mut entities);
+/// let id = registrar.register::<Mass>();
+/// assert_eq!(registrar.components().id_of::<Mass>(), Some(id));
+/// ```
+pub struct ComponentRegistrar<'a> {
+    components: &'a mut Components,
+    entities: &'a mut EntityIndex,
+}
+
+impl<'a> ComponentRegistrar<'a> {
+    /// A registrar over a registry and an entity index.
+    #[inline]
+    pub fn new(components: &'a mut Components, entities: &'a mut EntityIndex) -> Self {
+        ComponentRegistrar { components, entities }
+    }
+
+    /// Registers `T` (once) and returns its id.
+    #[inline]
+    pub fn register<T: Component>(&mut self) -> Entity {
+        self.components.register::<T>(self.entities)
+    }
+
+    /// The registry.
+    #[inline]
+    pub fn components(&self) -> &Components {
+        self.components
+    }
+}

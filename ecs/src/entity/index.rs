@@ -1,0 +1,262 @@
+//! The entity index: a paged sparse set mapping entity index -> [`EntityRecord`].
+//!
+//! Layout (as in Flecs):
+//! * `pages`: sparse, paged array indexed by entity index. A page is allocated on
+//!   first use, so a huge index costs one page, not a huge array.
+//! * `dense`: every index ever handed out. `dense[..alive_count]` are the alive
+//!   entities, `dense[alive_count..]` the dead ones, each already carrying the
+//!   generation its next incarnation will have.
+//!
+//! Invariants (checked by [`EntityIndex::check_invariants`]):
+//! * for every `i < dense.len()`, `record(dense[i].index()).dense == i`;
+//! * an entity `e` is alive iff its record's `dense < alive_count` and
+//!   `dense[record.dense] == e` (the generation matches);
+//! * index 0 is never handed out.
+//!
+//! Allocation pops the first dead slot (O(1)); freeing swaps the entity with the
+//! last alive one and bumps its generation (O(1)).
+
+use super::id::{Entity, EntityLocation};
+
+const PAGE_BITS: u32 = 12;
+const PAGE_SIZE: usize = 1 << PAGE_BITS;
+
+/// Flags on an entity's record that tell despawn which extra work it needs.
+///
+/// # Examples
+/// ```
+/// use ecs::entity::EntityFlags;
+/// let flags = EntityFlags::IS_COMPONENT | EntityFlags::HAS_SPARSE;
+/// assert!(flags.contains(EntityFlags::HAS_SPARSE));
+/// assert!(!flags.contains(EntityFlags::IS_TARGET));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
+pub struct EntityFlags(u32);
+
+impl EntityFlags {
+    /// No flags.
+    pub const EMPTY: EntityFlags = EntityFlags(0);
+    /// The entity is a component (or relationship) id used by archetypes.
+    pub const IS_COMPONENT: EntityFlags = EntityFlags(1);
+    /// The entity is the target of at least one pair.
+    pub const IS_TARGET: EntityFlags = EntityFlags(1 << 1);
+    /// The entity has values in at least one sparse set.
+    pub const HAS_SPARSE: EntityFlags = EntityFlags(1 << 2);
+    /// The entity is internal (a component, a wildcard...): not counted, not
+    /// matched by queries that do not ask for it.
+    pub const INTERNAL: EntityFlags = EntityFlags(1 << 3);
+
+    /// Whether every flag of `other` is set.
+    #[inline]
+    pub const fn contains(self, other: EntityFlags) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether any flag of `other` is set.
+    #[inline]
+    pub const fn intersects(self, other: EntityFlags) -> bool {
+        self.0 & other.0 != 0
+    }
+}
+
+impl core::ops::BitOr for EntityFlags {
+    type Output = EntityFlags;
+    fn bitor(self, rhs: EntityFlags) -> EntityFlags {
+        EntityFlags(self.0 | rhs.0)
+    }
+}
+
+impl core::ops::BitOrAssign for EntityFlags {
+    fn bitor_assign(&mut self, rhs: EntityFlags) {
+        self.0 |= rhs.0;
+    }
+}
+
+/// One slot of the sparse array: where the entity lives and its flags.
+#[derive(Clone, Copy, Debug)]
+pub struct EntityRecord {
+    /// Position of the entity in the dense array.
+    dense: u32,
+    /// Where the entity's data lives.
+    pub location: EntityLocation,
+    /// What despawn must take care of.
+    pub flags: EntityFlags,
+}
+
+const EMPTY_RECORD: EntityRecord = EntityRecord {
+    dense: u32::MAX,
+    location: EntityLocation::INVALID,
+    flags: EntityFlags::EMPTY,
+};
+
+type Page = Box<[EntityRecord; PAGE_SIZE]>;
+
+/// The entity index. See the [module docs](self) for the layout and invariants.
+///
+/// # Examples
+/// ```
+/// use ecs::entity::EntityIndex;
+/// let mut index = EntityIndex::default();
+/// let a = index.alloc();
+/// let b = index.alloc();
+/// assert_eq!(index.alive_count(), 2);
+/// assert!(index.free(a).is_some());
+/// assert!(!index.is_alive(a));
+/// let c = index.alloc(); // recycles a's index with the next generation
+/// assert_eq!(c.index(), a.index());
+/// assert_eq!(c.generation(), a.generation() + 1);
+/// assert!(index.is_alive(b) && index.is_alive(c));
+/// index.check_invariants();
+/// ```
+#[derive(Default)]
+pub struct EntityIndex {
+    pages: Vec<Option<Page>>,
+    dense: Vec<Entity>,
+    alive_count: u32,
+}
+
+impl EntityIndex {
+    /// How many entities are alive.
+    #[inline]
+    pub fn alive_count(&self) -> usize {
+        self.alive_count as usize
+    }
+
+    /// The alive entities, in dense order (unspecified, changes on free).
+    pub fn alive(&self) -> &[Entity] {
+        &self.dense[..self.alive_count as usize]
+    }
+
+    /// Makes room for `additional` more entities without reallocating the dense array.
+    pub fn reserve(&mut self, additional: usize) {
+        let dead = self.dense.len() - self.alive_count as usize;
+        self.dense.reserve(additional.saturating_sub(dead));
+    }
+
+    #[inline]
+    fn record(&self, index: u32) -> Option<&EntityRecord> {
+        let page = self.pages.get((index >> PAGE_BITS) as usize)?.as_ref()?;
+        Some(&page[index as usize & (PAGE_SIZE - 1)])
+    }
+
+    #[inline]
+    fn record_mut(&mut self, index: u32) -> &mut EntityRecord {
+        let page_index = (index >> PAGE_BITS) as usize;
+        if page_index >= self.pages.len() {
+            self.pages.resize_with(page_index + 1, || None);
+        }
+        let page = self.pages[page_index].get_or_insert_with(|| Box::new([EMPTY_RECORD; PAGE_SIZE]));
+        &mut page[index as usize & (PAGE_SIZE - 1)]
+    }
+
+    /// Allocates an entity, recycling a dead index when there is one. The new
+    /// entity has no location yet ([`EntityLocation::INVALID`]) and no flags.
+    ///
+    /// # Panics
+    /// Panics if all 2^32 - 1 indices are alive.
+    pub fn alloc(&mut self) -> Entity {
+        let position = self.alive_count;
+        let entity = if (position as usize) < self.dense.len() {
+            self.dense[position as usize]
+        } else {
+            let index = u32::try_from(self.dense.len() + 1).expect("entity index space exhausted");
+            let entity = Entity::from_raw(index, 0);
+            self.dense.push(entity);
+            entity
+        };
+        self.alive_count += 1;
+        let record = self.record_mut(entity.index());
+        record.dense = position;
+        record.location = EntityLocation::INVALID;
+        record.flags = EntityFlags::EMPTY;
+        entity
+    }
+
+    /// Frees an alive entity and returns its last record; `None` if `entity` is
+    /// not alive (already freed or stale).
+    pub fn free(&mut self, entity: Entity) -> Option<EntityRecord> {
+        let record = *self.get(entity)?;
+        let position = record.dense;
+        let last = self.alive_count - 1;
+        let last_entity = self.dense[last as usize];
+        self.dense.swap(position as usize, last as usize);
+        self.record_mut(last_entity.index()).dense = position;
+        self.dense[last as usize] = entity.next_generation();
+        let freed = self.record_mut(entity.index());
+        freed.dense = last;
+        freed.location = EntityLocation::INVALID;
+        freed.flags = EntityFlags::EMPTY;
+        self.alive_count = last;
+        Some(record)
+    }
+
+    /// Whether `entity` is alive (a stale handle is not).
+    #[inline]
+    pub fn is_alive(&self, entity: Entity) -> bool {
+        self.get(entity).is_some()
+    }
+
+    /// The record of an alive entity; `None` for dead or stale handles.
+    #[inline]
+    pub fn get(&self, entity: Entity) -> Option<&EntityRecord> {
+        let record = self.record(entity.index())?;
+        (record.dense < self.alive_count && self.dense[record.dense as usize] == entity).then_some(record)
+    }
+
+    /// The mutable record of an alive entity; `None` for dead or stale handles.
+    #[inline]
+    pub fn get_mut(&mut self, entity: Entity) -> Option<&mut EntityRecord> {
+        if !self.is_alive(entity) {
+            return None;
+        }
+        Some(self.record_mut(entity.index()))
+    }
+
+    /// The location of an alive entity.
+    #[inline]
+    pub fn location(&self, entity: Entity) -> Option<EntityLocation> {
+        self.get(entity).map(|record| record.location)
+    }
+
+    /// Sets the location of an entity known to be alive.
+    ///
+    /// # Panics
+    /// Panics (in debug builds) if `entity` is not alive.
+    #[inline]
+    pub fn set_location(&mut self, entity: Entity, location: EntityLocation) {
+        debug_assert!(self.is_alive(entity), "set_location on dead entity {entity:?}");
+        self.record_mut(entity.index()).location = location;
+    }
+
+    /// The alive entity whose index is `index`, if any.
+    ///
+    /// # Examples
+    /// ```
+    /// let mut index = ecs::entity::EntityIndex::default();
+    /// let e = index.alloc();
+    /// assert_eq!(index.entity_at(e.index()), Some(e));
+    /// assert_eq!(index.entity_at(99), None);
+    /// ```
+    pub fn entity_at(&self, index: u32) -> Option<Entity> {
+        let record = self.record(index)?;
+        (record.dense < self.alive_count).then(|| self.dense[record.dense as usize])
+    }
+
+    /// Verifies the invariants in the [module docs](self).
+    ///
+    /// # Panics
+    /// Panics with a description of the first violated invariant.
+    pub fn check_invariants(&self) {
+        assert!(self.alive_count as usize <= self.dense.len(), "alive_count past the dense array");
+        for (position, entity) in self.dense.iter().enumerate() {
+            assert_ne!(entity.index(), 0, "index 0 handed out");
+            let record = self.record(entity.index()).unwrap_or_else(|| panic!("no record for {entity:?}"));
+            assert_eq!(record.dense as usize, position, "record of {entity:?} points at the wrong dense slot");
+            if position < self.alive_count as usize {
+                assert!(self.is_alive(*entity), "{entity:?} in the alive part but not alive");
+            } else {
+                assert!(!self.is_alive(*entity), "{entity:?} in the dead part but alive");
+            }
+        }
+    }
+}

@@ -1,0 +1,15 @@
+//! Entities and ids: the 64-bit handles everything else is keyed by.
+//!
+//! * [`Entity`]: low 32 bits index (0 is never used, so `Option<Entity>` is 8
+//!   bytes), bits 32..63 generation (31 bits), bit 63 the pair flag, always 0 here.
+//! * [`Id`]: what an archetype's type lists. Either an entity (a component, since
+//!   components are entities) or a pair `(R, T)` encoded as
+//!   `PAIR | R.index << 32 | T.index`; generations are dropped inside pairs, and
+//!   the relationship's index must fit 31 bits.
+//! * [`EntityIndex`]: where every entity lives. See [`index`](self::index) for its invariants.
+
+mod id;
+mod index;
+
+pub use id::{ArchetypeId, Entity, EntityLocation, Id};
+pub use index::{EntityFlags, EntityIndex, EntityRecord};

@@ -1,0 +1,55 @@
+//! A statically typed, macro-driven archetype ECS.
+//!
+//! Entities are 64-bit handles; components are plain Rust types deriving
+//! [`Component`](component::Component); entities with the same set of components
+//! share an archetype whose table stores each component in its own column.
+//! Queries are typed tuples, cached per [`QueryState`](query::QueryState).
+//!
+//! ```
+//! use ecs::prelude::*;
+//!
+//! #[derive(Component, Clone, Copy, Debug, PartialEq, Default)]
+//! struct Position { x: f32, y: f32 }
+//! #[derive(Component, Clone, Copy, Debug, PartialEq, Default)]
+//! struct Velocity { x: f32, y: f32 }
+//!
+//! let mut world = World::new();
+//! let e = world.spawn((Position::default(), Velocity { x: 1.0, y: 0.5 })).id();
+//! let mut movement = world.query::<(&mut Position, &Velocity)>();
+//! for (mut position, velocity) in movement.iter_mut(&mut world) {
+//!     position.x += velocity.x;
+//!     position.y += velocity.y;
+//! }
+//! assert_eq!(world.get::<Position>(e), Some(&Position { x: 1.0, y: 0.5 }));
+//! ```
+//!
+//! Layers (each module uses only the ones below it): `ptr`/`util` (0), `entity`
+//! and `component` (1), `storage` (2), `archetype` and `bundle` (3), `world` (4),
+//! `query` (5).
+
+// The derives emit `::ecs::...` paths; this lets the crate use them on itself.
+extern crate self as ecs;
+
+pub mod archetype;
+pub mod bundle;
+pub mod component;
+pub mod entity;
+pub mod ptr;
+pub mod query;
+pub mod storage;
+pub mod util;
+pub mod world;
+
+pub use ecs_macros::{Bundle, Component, Resource};
+
+/// Everything a typical program needs: `use ecs::prelude::*;`.
+pub mod prelude {
+    pub use crate::bundle::Bundle;
+    pub use crate::component::{Component, HookContext, Name};
+    pub use crate::entity::Entity;
+    pub use crate::query::{
+        Added, Changed, Has, Or, QueryData, QueryError, QueryFilter, QuerySingleError, QueryState, With, Without,
+    };
+    pub use crate::world::{DeferredWorld, EntityRef, EntityWorldMut, Mut, Resource, World};
+    pub use ecs_macros::{Bundle, Component, Resource};
+}

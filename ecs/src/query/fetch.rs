@@ -1,0 +1,501 @@
+//! The [`WorldQuery`] machinery and the data terms: `Entity`, `&T`, `&mut T`,
+//! `Option<Q>`, [`Has<T>`] and tuples.
+
+use core::marker::PhantomData;
+use core::ptr::NonNull;
+
+use super::access::QueryAccess;
+use crate::archetype::Archetype;
+use crate::component::{Component, StorageKind};
+use crate::entity::{Entity, Id};
+use crate::storage::{SparseSet, Tick, TickCell};
+use crate::world::{Mut, World};
+
+/// The shared machinery of query terms (data and filters).
+///
+/// # Safety
+/// * `update_access` must report every component the term reads or writes;
+/// * `fetch` may only be called with a row of the archetype last given to
+///   `set_archetype`, which `match_archetype` accepted with the given cache;
+/// * items must only reference storage the term declared.
+pub unsafe trait WorldQuery {
+    /// What one row yields.
+    type Item<'w>;
+    /// Per-iteration state (column pointers of the current table...).
+    type Fetch<'w>: Clone;
+    /// Resolved once per query: component ids.
+    type State: Send + Sync + 'static;
+    /// Computed once per matched archetype: column indices.
+    type Cache: Copy + Send + Sync + 'static;
+    /// `true` if matching an archetype is enough: no per-row presence check (false
+    /// for terms on sparse components).
+    const IS_DENSE: bool;
+
+    /// Resolves component ids, registering components as needed.
+    fn init_state(world: &mut World) -> Self::State;
+    /// Records reads and writes.
+    fn update_access(state: &Self::State, access: &mut QueryAccess);
+    /// Reports the table ids every matched archetype must contain.
+    fn required_ids(state: &Self::State, ids: &mut impl FnMut(Id));
+    /// Whether the term matches `archetype`; if so, its per-archetype cache.
+    fn match_archetype(state: &Self::State, archetype: &Archetype) -> Option<Self::Cache>;
+    /// The fetch for one iteration.
+    fn init_fetch<'w>(world: &'w World, state: &Self::State, last_run: Tick, this_run: Tick) -> Self::Fetch<'w>;
+    /// Points the fetch at `archetype`'s table.
+    ///
+    /// # Safety
+    /// `cache` was returned by `match_archetype` for this `archetype`.
+    unsafe fn set_archetype<'w>(fetch: &mut Self::Fetch<'w>, cache: &Self::Cache, archetype: &'w Archetype);
+    /// Whether `entity` (at `row`) has what the term needs (always true when dense).
+    ///
+    /// # Safety
+    /// `row` is a row of the current archetype.
+    unsafe fn matches_row(fetch: &Self::Fetch<'_>, entity: Entity, row: usize) -> bool;
+    /// Fetches one row.
+    ///
+    /// # Safety
+    /// `row` is a row of the current archetype for which `matches_row` is true, and
+    /// the caller upholds the access rules for the returned item's lifetime (no
+    /// other live item aliases a `&mut` of this row).
+    unsafe fn fetch<'w>(fetch: &mut Self::Fetch<'w>, entity: Entity, row: usize) -> Self::Item<'w>;
+}
+
+/// A query term that yields data.
+///
+/// # Safety
+/// `ReadOnly` must access a subset of what `Self` accesses, and only for reading.
+pub unsafe trait QueryData: WorldQuery {
+    /// The read-only form (`&mut T` becomes `&T`), used by `QueryState::iter`.
+    type ReadOnly: ReadOnlyQueryData<State = Self::State, Cache = Self::Cache>;
+}
+
+/// A query term that only reads.
+///
+/// # Safety
+/// The term must never write, so any number of its items may coexist.
+pub unsafe trait ReadOnlyQueryData: QueryData<ReadOnly = Self> {}
+
+#[inline]
+fn sparse_set_of<'w>(world: &'w World, component: Entity) -> Option<&'w SparseSet> {
+    world.sparse_sets().of(component)
+}
+
+#[inline]
+fn is_table<T: Component>() -> bool {
+    matches!(T::STORAGE, StorageKind::Table)
+}
+
+// ----- Entity --------------------------------------------------------------------------
+
+// SAFETY: reads nothing but the row's entity.
+unsafe impl WorldQuery for Entity {
+    type Item<'w> = Entity;
+    type Fetch<'w> = ();
+    type State = ();
+    type Cache = ();
+    const IS_DENSE: bool = true;
+
+    fn init_state(_world: &mut World) {}
+    fn update_access(_state: &(), _access: &mut QueryAccess) {}
+    fn required_ids(_state: &(), _ids: &mut impl FnMut(Id)) {}
+    #[inline]
+    fn match_archetype(_state: &(), _archetype: &Archetype) -> Option<()> {
+        Some(())
+    }
+    #[inline]
+    fn init_fetch<'w>(_world: &'w World, _state: &(), _last_run: Tick, _this_run: Tick) {}
+    #[inline]
+    unsafe fn set_archetype<'w>(_fetch: &mut (), _cache: &(), _archetype: &'w Archetype) {}
+    #[inline]
+    unsafe fn matches_row(_fetch: &(), _entity: Entity, _row: usize) -> bool {
+        true
+    }
+    #[inline]
+    unsafe fn fetch<'w>(_fetch: &mut Self::Fetch<'w>, entity: Entity, _row: usize) -> Self::Item<'w> {
+        entity
+    }
+}
+
+// SAFETY: read-only.
+unsafe impl QueryData for Entity {
+    type ReadOnly = Entity;
+}
+// SAFETY: never writes.
+unsafe impl ReadOnlyQueryData for Entity {}
+
+// ----- &T ------------------------------------------------------------------------------
+
+/// The fetch of `&T`: the current column, or the sparse set.
+pub struct ReadFetch<'w, T> {
+    column: NonNull<T>,
+    sparse: Option<&'w SparseSet>,
+}
+
+impl<T> Clone for ReadFetch<'_, T> {
+    fn clone(&self) -> Self {
+        ReadFetch { column: self.column, sparse: self.sparse }
+    }
+}
+
+/// Matches `archetype` for component `id` of type `T`; the cache is the column (-1: tag).
+#[inline]
+fn match_component<T: Component>(id: Entity, archetype: &Archetype) -> Option<i32> {
+    if is_table::<T>() {
+        let position = archetype.position_of(id.id())?;
+        Some(archetype.column_map()[position])
+    } else {
+        Some(-1)
+    }
+}
+
+/// The start of column `cache` of `archetype` as a `*T` (dangling for tags).
+#[inline]
+fn column_start<T>(cache: i32, archetype: &Archetype) -> NonNull<T> {
+    if cache >= 0 { archetype.table().column(cache as usize).data_ptr().cast() } else { NonNull::dangling() }
+}
+
+// SAFETY: reads `T` only (declared in `update_access`); items are rows of the
+// current table or values of the sparse set.
+unsafe impl<T: Component> WorldQuery for &T {
+    type Item<'w> = &'w T;
+    type Fetch<'w> = ReadFetch<'w, T>;
+    type State = Entity;
+    type Cache = i32;
+    const IS_DENSE: bool = matches!(T::STORAGE, StorageKind::Table);
+
+    fn init_state(world: &mut World) -> Entity {
+        world.register_component::<T>()
+    }
+    fn update_access(state: &Entity, access: &mut QueryAccess) {
+        access.add_read(*state);
+    }
+    fn required_ids(state: &Entity, ids: &mut impl FnMut(Id)) {
+        if is_table::<T>() {
+            ids(state.id());
+        }
+    }
+    #[inline]
+    fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<i32> {
+        match_component::<T>(*state, archetype)
+    }
+    #[inline]
+    fn init_fetch<'w>(world: &'w World, state: &Entity, _last_run: Tick, _this_run: Tick) -> ReadFetch<'w, T> {
+        let sparse = if is_table::<T>() { None } else { sparse_set_of(world, *state) };
+        ReadFetch { column: NonNull::dangling(), sparse }
+    }
+    #[inline]
+    unsafe fn set_archetype<'w>(fetch: &mut ReadFetch<'w, T>, cache: &i32, archetype: &'w Archetype) {
+        if is_table::<T>() {
+            fetch.column = column_start(*cache, archetype);
+        }
+    }
+    #[inline]
+    unsafe fn matches_row(fetch: &ReadFetch<'_, T>, entity: Entity, _row: usize) -> bool {
+        is_table::<T>() || fetch.sparse.is_some_and(|set| set.contains(entity))
+    }
+    #[inline]
+    unsafe fn fetch<'w>(fetch: &mut Self::Fetch<'w>, entity: Entity, row: usize) -> Self::Item<'w> {
+        if is_table::<T>() {
+            // SAFETY: `row` is a row of the current table, whose column stores `T`
+            // (or `T` is zero-sized and the pointer is dangling but aligned).
+            unsafe { fetch.column.add(row).as_ref() }
+        } else {
+            // SAFETY: `matches_row` checked the entity has a value in this set of `T`s.
+            unsafe { crate::util::debug_unwrap(fetch.sparse.and_then(|set| set.get(entity))).cast::<T>().as_ref() }
+        }
+    }
+}
+
+// SAFETY: read-only.
+unsafe impl<T: Component> QueryData for &T {
+    type ReadOnly = Self;
+}
+// SAFETY: never writes.
+unsafe impl<T: Component> ReadOnlyQueryData for &T {}
+
+// ----- &mut T --------------------------------------------------------------------------
+
+/// The fetch of `&mut T`: the current column and its ticks, or the sparse set.
+pub struct WriteFetch<'w, T> {
+    column: NonNull<T>,
+    added: NonNull<TickCell>,
+    changed: NonNull<TickCell>,
+    has_ticks: bool,
+    sparse: Option<&'w SparseSet>,
+    last_run: Tick,
+    this_run: Tick,
+    _marker: PhantomData<&'w mut T>,
+}
+
+impl<T> Clone for WriteFetch<'_, T> {
+    fn clone(&self) -> Self {
+        WriteFetch { _marker: PhantomData, ..*self }
+    }
+}
+
+impl<T> Copy for WriteFetch<'_, T> {}
+
+// SAFETY: writes `T` only (declared in `update_access`); each row is handed out
+// once per iteration, so `&mut` items never alias.
+unsafe impl<T: Component> WorldQuery for &mut T {
+    type Item<'w> = Mut<'w, T>;
+    type Fetch<'w> = WriteFetch<'w, T>;
+    type State = Entity;
+    type Cache = i32;
+    const IS_DENSE: bool = matches!(T::STORAGE, StorageKind::Table);
+
+    fn init_state(world: &mut World) -> Entity {
+        world.register_component::<T>()
+    }
+    fn update_access(state: &Entity, access: &mut QueryAccess) {
+        access.add_write(*state);
+    }
+    fn required_ids(state: &Entity, ids: &mut impl FnMut(Id)) {
+        if is_table::<T>() {
+            ids(state.id());
+        }
+    }
+    #[inline]
+    fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<i32> {
+        match_component::<T>(*state, archetype)
+    }
+    #[inline]
+    fn init_fetch<'w>(world: &'w World, state: &Entity, last_run: Tick, this_run: Tick) -> WriteFetch<'w, T> {
+        let sparse = if is_table::<T>() { None } else { sparse_set_of(world, *state) };
+        WriteFetch {
+            column: NonNull::dangling(),
+            added: NonNull::dangling(),
+            changed: NonNull::dangling(),
+            has_ticks: false,
+            sparse,
+            last_run,
+            this_run,
+            _marker: PhantomData,
+        }
+    }
+    #[inline]
+    unsafe fn set_archetype<'w>(fetch: &mut WriteFetch<'w, T>, cache: &i32, archetype: &'w Archetype) {
+        if is_table::<T>() {
+            fetch.column = column_start(*cache, archetype);
+            fetch.has_ticks = *cache >= 0;
+            if *cache >= 0 {
+                let column = archetype.table().column(*cache as usize);
+                fetch.added = NonNull::from(column.added_ticks()).cast();
+                fetch.changed = NonNull::from(column.changed_ticks()).cast();
+            }
+        }
+    }
+    #[inline]
+    unsafe fn matches_row(fetch: &WriteFetch<'_, T>, entity: Entity, _row: usize) -> bool {
+        is_table::<T>() || fetch.sparse.is_some_and(|set| set.contains(entity))
+    }
+    #[inline]
+    unsafe fn fetch<'w>(fetch: &mut Self::Fetch<'w>, entity: Entity, row: usize) -> Self::Item<'w> {
+        if is_table::<T>() {
+            // SAFETY: `row` is a row of the current table whose column stores `T`;
+            // the query has exclusive access to `T` (checked at state creation) and
+            // hands this row out once, so the `&mut` and the tick cell are unique.
+            unsafe {
+                let value = fetch.column.add(row).as_mut();
+                if fetch.has_ticks {
+                    let added = fetch.added.add(row).as_ref().get();
+                    Mut::new(value, added, Some(fetch.changed.add(row).as_ref()), fetch.last_run, fetch.this_run)
+                } else {
+                    Mut::new(value, Tick::default(), None, fetch.last_run, fetch.this_run)
+                }
+            }
+        } else {
+            // SAFETY: `matches_row` checked the entity has a value in this set of
+            // `T`s; exclusive access as above.
+            unsafe {
+                let set = crate::util::debug_unwrap(fetch.sparse);
+                let (added, changed) = crate::util::debug_unwrap(set.ticks(entity));
+                let value = crate::util::debug_unwrap(set.get(entity)).cast::<T>().as_mut();
+                Mut::new(value, added.get(), Some(changed), fetch.last_run, fetch.this_run)
+            }
+        }
+    }
+}
+
+// SAFETY: `&T` reads the same component.
+unsafe impl<'a, T: Component> QueryData for &'a mut T {
+    type ReadOnly = &'a T;
+}
+
+// ----- Option<Q> -----------------------------------------------------------------------
+
+// SAFETY: accesses exactly what `Q` accesses, and only fetches `Q` where it matches.
+unsafe impl<Q: WorldQuery> WorldQuery for Option<Q> {
+    type Item<'w> = Option<Q::Item<'w>>;
+    type Fetch<'w> = (Q::Fetch<'w>, bool);
+    type State = Q::State;
+    type Cache = Option<Q::Cache>;
+    const IS_DENSE: bool = true;
+
+    fn init_state(world: &mut World) -> Q::State {
+        Q::init_state(world)
+    }
+    fn update_access(state: &Q::State, access: &mut QueryAccess) {
+        Q::update_access(state, access);
+    }
+    fn required_ids(_state: &Q::State, _ids: &mut impl FnMut(Id)) {}
+    #[inline]
+    fn match_archetype(state: &Q::State, archetype: &Archetype) -> Option<Option<Q::Cache>> {
+        Some(Q::match_archetype(state, archetype))
+    }
+    #[inline]
+    fn init_fetch<'w>(world: &'w World, state: &Q::State, last_run: Tick, this_run: Tick) -> Self::Fetch<'w> {
+        (Q::init_fetch(world, state, last_run, this_run), false)
+    }
+    #[inline]
+    unsafe fn set_archetype<'w>(fetch: &mut Self::Fetch<'w>, cache: &Option<Q::Cache>, archetype: &'w Archetype) {
+        fetch.1 = cache.is_some();
+        if let Some(cache) = cache {
+            // SAFETY: `cache` came from `Q::match_archetype` for this archetype.
+            unsafe { Q::set_archetype(&mut fetch.0, cache, archetype) };
+        }
+    }
+    #[inline]
+    unsafe fn matches_row(_fetch: &Self::Fetch<'_>, _entity: Entity, _row: usize) -> bool {
+        true
+    }
+    #[inline]
+    unsafe fn fetch<'w>(fetch: &mut Self::Fetch<'w>, entity: Entity, row: usize) -> Self::Item<'w> {
+        // SAFETY: `Q` matched this archetype, and `matches_row` is checked before fetching.
+        unsafe { (fetch.1 && Q::matches_row(&fetch.0, entity, row)).then(|| Q::fetch(&mut fetch.0, entity, row)) }
+    }
+}
+
+// SAFETY: the read-only form of `Option<Q>` is `Option<Q::ReadOnly>`.
+unsafe impl<Q: QueryData> QueryData for Option<Q> {
+    type ReadOnly = Option<Q::ReadOnly>;
+}
+// SAFETY: `Q` never writes.
+unsafe impl<Q: ReadOnlyQueryData> ReadOnlyQueryData for Option<Q> {}
+
+// ----- Has<T> --------------------------------------------------------------------------
+
+/// Yields whether the entity has `T`, without reading it (matches every entity).
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component)]
+/// struct Enemy;
+/// let mut world = World::new();
+/// let a = world.spawn(Enemy).id();
+/// let b = world.spawn_empty().id();
+/// let mut q = world.query::<(Entity, Has<Enemy>)>();
+/// let mut rows: Vec<_> = q.iter(&world).collect();
+/// rows.sort();
+/// assert_eq!(rows, vec![(a, true), (b, false)]);
+/// ```
+pub struct Has<T>(PhantomData<T>);
+
+// SAFETY: reads only archetype membership or sparse-set presence, never values.
+unsafe impl<T: Component> WorldQuery for Has<T> {
+    type Item<'w> = bool;
+    type Fetch<'w> = (bool, Option<&'w SparseSet>);
+    type State = Entity;
+    type Cache = bool;
+    const IS_DENSE: bool = true;
+
+    fn init_state(world: &mut World) -> Entity {
+        world.register_component::<T>()
+    }
+    fn update_access(_state: &Entity, _access: &mut QueryAccess) {}
+    fn required_ids(_state: &Entity, _ids: &mut impl FnMut(Id)) {}
+    #[inline]
+    fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<bool> {
+        Some(is_table::<T>() && archetype.contains(state.id()))
+    }
+    #[inline]
+    fn init_fetch<'w>(world: &'w World, state: &Entity, _last_run: Tick, _this_run: Tick) -> Self::Fetch<'w> {
+        (false, if is_table::<T>() { None } else { sparse_set_of(world, *state) })
+    }
+    #[inline]
+    unsafe fn set_archetype<'w>(fetch: &mut Self::Fetch<'w>, cache: &bool, _archetype: &'w Archetype) {
+        fetch.0 = *cache;
+    }
+    #[inline]
+    unsafe fn matches_row(_fetch: &Self::Fetch<'_>, _entity: Entity, _row: usize) -> bool {
+        true
+    }
+    #[inline]
+    unsafe fn fetch<'w>(fetch: &mut Self::Fetch<'w>, entity: Entity, _row: usize) -> Self::Item<'w> {
+        if is_table::<T>() { fetch.0 } else { fetch.1.is_some_and(|set| set.contains(entity)) }
+    }
+}
+
+// SAFETY: read-only.
+unsafe impl<T: Component> QueryData for Has<T> {
+    type ReadOnly = Self;
+}
+// SAFETY: never writes.
+unsafe impl<T: Component> ReadOnlyQueryData for Has<T> {}
+
+// ----- tuples --------------------------------------------------------------------------
+
+macro_rules! impl_query_data_tuple {
+    ($(($name:ident, $state:ident, $cache:ident, $fetch:ident)),*) => {
+        #[allow(non_snake_case, unused_variables, unused_unsafe, clippy::unused_unit)]
+        // SAFETY: each element upholds the contract; the tuple only combines them.
+        unsafe impl<$($name: WorldQuery),*> WorldQuery for ($($name,)*) {
+            type Item<'w> = ($($name::Item<'w>,)*);
+            type Fetch<'w> = ($($name::Fetch<'w>,)*);
+            type State = ($($name::State,)*);
+            type Cache = ($($name::Cache,)*);
+            const IS_DENSE: bool = true $(&& $name::IS_DENSE)*;
+
+            fn init_state(world: &mut World) -> Self::State {
+                ($($name::init_state(world),)*)
+            }
+            fn update_access(state: &Self::State, access: &mut QueryAccess) {
+                let ($($state,)*) = state;
+                $($name::update_access($state, access);)*
+            }
+            fn required_ids(state: &Self::State, ids: &mut impl FnMut(Id)) {
+                let ($($state,)*) = state;
+                $($name::required_ids($state, ids);)*
+            }
+            #[inline]
+            fn match_archetype(state: &Self::State, archetype: &Archetype) -> Option<Self::Cache> {
+                let ($($state,)*) = state;
+                Some(($($name::match_archetype($state, archetype)?,)*))
+            }
+            #[inline]
+            fn init_fetch<'w>(world: &'w World, state: &Self::State, last_run: Tick, this_run: Tick) -> Self::Fetch<'w> {
+                let ($($state,)*) = state;
+                ($($name::init_fetch(world, $state, last_run, this_run),)*)
+            }
+            #[inline]
+            unsafe fn set_archetype<'w>(fetch: &mut Self::Fetch<'w>, cache: &Self::Cache, archetype: &'w Archetype) {
+                let ($($fetch,)*) = fetch;
+                let ($($cache,)*) = cache;
+                // SAFETY: each element's cache came from its own `match_archetype`.
+                unsafe { $($name::set_archetype($fetch, $cache, archetype);)* }
+            }
+            #[inline]
+            unsafe fn matches_row(fetch: &Self::Fetch<'_>, entity: Entity, row: usize) -> bool {
+                let ($($fetch,)*) = fetch;
+                // SAFETY: forwarded to the caller.
+                true $(&& unsafe { $name::matches_row($fetch, entity, row) })*
+            }
+            #[inline]
+            unsafe fn fetch<'w>(fetch: &mut Self::Fetch<'w>, entity: Entity, row: usize) -> Self::Item<'w> {
+                let ($($fetch,)*) = fetch;
+                // SAFETY: forwarded to the caller.
+                unsafe { ($($name::fetch($fetch, entity, row),)*) }
+            }
+        }
+
+        // SAFETY: the read-only form is the tuple of the elements' read-only forms.
+        unsafe impl<$($name: QueryData),*> QueryData for ($($name,)*) {
+            type ReadOnly = ($($name::ReadOnly,)*);
+        }
+        // SAFETY: no element writes.
+        unsafe impl<$($name: ReadOnlyQueryData),*> ReadOnlyQueryData for ($($name,)*) {}
+    };
+}
+
+ecs_macros::all_tuples!(impl_query_data_tuple, 0, 16, Q, s, c, f);

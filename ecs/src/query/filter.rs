@@ -1,0 +1,316 @@
+//! Query filters: [`With`], [`Without`], [`Or`], [`Added`], [`Changed`] and tuples.
+//!
+//! A filter is a [`WorldQuery`] whose item is ignored: it decides by archetype
+//! (`match_archetype`) and, when not dense, per row (`matches_row`). `With` and
+//! `Without` on table components are archetypal (no per-row cost); on sparse
+//! components, and for `Added`/`Changed`, they are checked per row.
+
+use core::marker::PhantomData;
+use core::ptr::NonNull;
+
+use super::access::QueryAccess;
+use super::fetch::WorldQuery;
+use crate::archetype::Archetype;
+use crate::component::{Component, StorageKind};
+use crate::entity::{Entity, Id};
+use crate::storage::{SparseSet, Tick, TickCell};
+use crate::world::World;
+
+/// A query term that only selects entities.
+///
+/// # Safety
+/// Filters must not write anything.
+pub unsafe trait QueryFilter: WorldQuery {}
+
+#[inline]
+fn is_table<T: Component>() -> bool {
+    matches!(T::STORAGE, StorageKind::Table)
+}
+
+/// Selects entities that have `T` (without reading it).
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component)]
+/// struct Position(f32);
+/// #[derive(Component)]
+/// struct Enemy;
+/// let mut world = World::new();
+/// world.spawn((Position(1.0), Enemy));
+/// world.spawn(Position(2.0));
+/// let mut q = world.query_filtered::<&Position, With<Enemy>>();
+/// assert_eq!(q.iter(&world).map(|p| p.0).collect::<Vec<_>>(), vec![1.0]);
+/// ```
+pub struct With<T>(PhantomData<T>);
+
+/// Selects entities that lack `T`.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component)]
+/// struct Position(f32);
+/// #[derive(Component)]
+/// #[component(storage = "sparse")]
+/// struct Stunned;
+/// let mut world = World::new();
+/// world.spawn((Position(1.0), Stunned));
+/// world.spawn(Position(2.0));
+/// let mut q = world.query_filtered::<&Position, Without<Stunned>>();
+/// assert_eq!(q.iter(&world).map(|p| p.0).collect::<Vec<_>>(), vec![2.0]);
+/// ```
+pub struct Without<T>(PhantomData<T>);
+
+macro_rules! impl_presence_filter {
+    ($name:ident, $wanted:literal) => {
+        // SAFETY: reads only archetype membership or sparse-set presence.
+        unsafe impl<T: Component> WorldQuery for $name<T> {
+            type Item<'w> = ();
+            type Fetch<'w> = Option<&'w SparseSet>;
+            type State = Entity;
+            type Cache = ();
+            const IS_DENSE: bool = matches!(T::STORAGE, StorageKind::Table);
+
+            fn init_state(world: &mut World) -> Entity {
+                world.register_component::<T>()
+            }
+            fn update_access(_state: &Entity, _access: &mut QueryAccess) {}
+            fn required_ids(state: &Entity, ids: &mut impl FnMut(Id)) {
+                if $wanted && is_table::<T>() {
+                    ids(state.id());
+                }
+            }
+            #[inline]
+            fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<()> {
+                (!is_table::<T>() || archetype.contains(state.id()) == $wanted).then_some(())
+            }
+            #[inline]
+            fn init_fetch<'w>(world: &'w World, state: &Entity, _last_run: Tick, _this_run: Tick) -> Self::Fetch<'w> {
+                if is_table::<T>() { None } else { world.sparse_sets().of(*state) }
+            }
+            #[inline]
+            unsafe fn set_archetype<'w>(_fetch: &mut Self::Fetch<'w>, _cache: &(), _archetype: &'w Archetype) {}
+            #[inline]
+            unsafe fn matches_row(fetch: &Self::Fetch<'_>, entity: Entity, _row: usize) -> bool {
+                is_table::<T>() || fetch.is_some_and(|set| set.contains(entity)) == $wanted
+            }
+            #[inline]
+            unsafe fn fetch<'w>(_fetch: &mut Self::Fetch<'w>, _entity: Entity, _row: usize) -> Self::Item<'w> {}
+        }
+
+        // SAFETY: never writes.
+        unsafe impl<T: Component> QueryFilter for $name<T> {}
+    };
+}
+
+impl_presence_filter!(With, true);
+impl_presence_filter!(Without, false);
+
+/// Selects entities whose `T` was added since the query last ran (the first run
+/// sees every `T` as added). Only components with data carry ticks: using it with
+/// a zero-sized table component is a compile error.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component)]
+/// struct Health(u32);
+/// let mut world = World::new();
+/// let e = world.spawn(Health(1)).id();
+/// let mut added = world.query_filtered::<Entity, Added<Health>>();
+/// assert_eq!(added.iter(&world).collect::<Vec<_>>(), vec![e]);
+/// assert_eq!(added.iter(&world).count(), 0);
+/// world.insert(e, Health(2)); // an overwrite is a change, not an add
+/// assert_eq!(added.iter(&world).count(), 0);
+/// ```
+pub struct Added<T>(PhantomData<T>);
+
+/// Selects entities whose `T` was written since the query last ran (the first run
+/// sees every `T` as changed). Only components with data carry ticks: using it
+/// with a zero-sized table component is a compile error.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component)]
+/// struct Health(u32);
+/// let mut world = World::new();
+/// let e = world.spawn(Health(1)).id();
+/// let mut changed = world.query_filtered::<Entity, Changed<Health>>();
+/// assert_eq!(changed.iter(&world).count(), 1);
+/// world.insert(e, Health(2));
+/// assert_eq!(changed.iter(&world).collect::<Vec<_>>(), vec![e]);
+/// ```
+pub struct Changed<T>(PhantomData<T>);
+
+/// The fetch of `Added`/`Changed`: the current tick column or the sparse set.
+#[derive(Clone, Copy)]
+pub struct TickFetch<'w> {
+    ticks: NonNull<TickCell>,
+    sparse: Option<&'w SparseSet>,
+    last_run: Tick,
+    this_run: Tick,
+}
+
+macro_rules! impl_tick_filter {
+    ($name:ident, $column_ticks:ident, $pick:tt) => {
+        // SAFETY: reads only `T`'s ticks (declared as a read of `T`).
+        unsafe impl<T: Component> WorldQuery for $name<T> {
+            type Item<'w> = ();
+            type Fetch<'w> = TickFetch<'w>;
+            type State = Entity;
+            type Cache = i32;
+            const IS_DENSE: bool = false;
+
+            fn init_state(world: &mut World) -> Entity {
+                const {
+                    assert!(
+                        !matches!(T::STORAGE, StorageKind::Table) || core::mem::size_of::<T>() != 0,
+                        "Added<T>/Changed<T> need a component with data: zero-sized table components (tags) store no change ticks"
+                    )
+                };
+                world.register_component::<T>()
+            }
+            fn update_access(state: &Entity, access: &mut QueryAccess) {
+                access.add_read(*state);
+            }
+            fn required_ids(state: &Entity, ids: &mut impl FnMut(Id)) {
+                if is_table::<T>() {
+                    ids(state.id());
+                }
+            }
+            #[inline]
+            fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<i32> {
+                if is_table::<T>() {
+                    let position = archetype.position_of(state.id())?;
+                    Some(archetype.column_map()[position])
+                } else {
+                    Some(-1)
+                }
+            }
+            #[inline]
+            fn init_fetch<'w>(world: &'w World, state: &Entity, last_run: Tick, this_run: Tick) -> TickFetch<'w> {
+                let sparse = if is_table::<T>() { None } else { world.sparse_sets().of(*state) };
+                TickFetch { ticks: NonNull::dangling(), sparse, last_run, this_run }
+            }
+            #[inline]
+            unsafe fn set_archetype<'w>(fetch: &mut TickFetch<'w>, cache: &i32, archetype: &'w Archetype) {
+                if is_table::<T>() && *cache >= 0 {
+                    fetch.ticks = NonNull::from(archetype.table().column(*cache as usize).$column_ticks()).cast();
+                }
+            }
+            #[inline]
+            unsafe fn matches_row(fetch: &TickFetch<'_>, entity: Entity, row: usize) -> bool {
+                let tick = if is_table::<T>() {
+                    // SAFETY: `row` is a row of the current table, whose tick column
+                    // has one cell per row.
+                    unsafe { fetch.ticks.add(row).as_ref().get() }
+                } else {
+                    match fetch.sparse.and_then(|set| set.ticks(entity)) {
+                        Some(cells) => cells.$pick.get(),
+                        None => return false,
+                    }
+                };
+                tick.is_newer_than(fetch.last_run, fetch.this_run)
+            }
+            #[inline]
+            unsafe fn fetch<'w>(_fetch: &mut Self::Fetch<'w>, _entity: Entity, _row: usize) -> Self::Item<'w> {}
+        }
+
+        // SAFETY: never writes.
+        unsafe impl<T: Component> QueryFilter for $name<T> {}
+    };
+}
+
+impl_tick_filter!(Added, added_ticks, 0);
+impl_tick_filter!(Changed, changed_ticks, 1);
+
+/// Selects entities matching at least one of the filters of the tuple `F`.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component)]
+/// struct A;
+/// #[derive(Component)]
+/// struct B;
+/// let mut world = World::new();
+/// world.spawn(A);
+/// world.spawn(B);
+/// world.spawn((A, B));
+/// world.spawn_empty();
+/// let mut q = world.query_filtered::<Entity, Or<(With<A>, With<B>)>>();
+/// assert_eq!(q.iter(&world).count(), 3);
+/// ```
+pub struct Or<F>(PhantomData<F>);
+
+macro_rules! impl_or_filter {
+    ($(($name:ident, $state:ident, $cache:ident, $fetch:ident)),*) => {
+        #[allow(non_snake_case, unused_variables, unused_mut, clippy::unused_unit)]
+        // SAFETY: accesses what the branches access; fetches a branch only where it matched.
+        unsafe impl<$($name: QueryFilter),*> WorldQuery for Or<($($name,)*)> {
+            type Item<'w> = ();
+            type Fetch<'w> = ($(($name::Fetch<'w>, bool),)*);
+            type State = ($($name::State,)*);
+            type Cache = ($(Option<$name::Cache>,)*);
+            const IS_DENSE: bool = true $(&& $name::IS_DENSE)*;
+
+            fn init_state(world: &mut World) -> Self::State {
+                ($($name::init_state(world),)*)
+            }
+            fn update_access(state: &Self::State, access: &mut QueryAccess) {
+                let ($($state,)*) = state;
+                $($name::update_access($state, access);)*
+            }
+            fn required_ids(_state: &Self::State, _ids: &mut impl FnMut(Id)) {}
+            #[inline]
+            fn match_archetype(state: &Self::State, archetype: &Archetype) -> Option<Self::Cache> {
+                let ($($state,)*) = state;
+                let cache = ($($name::match_archetype($state, archetype),)*);
+                let ($($cache,)*) = &cache;
+                let any = false $(|| $cache.is_some())*;
+                any.then_some(cache)
+            }
+            #[inline]
+            fn init_fetch<'w>(world: &'w World, state: &Self::State, last_run: Tick, this_run: Tick) -> Self::Fetch<'w> {
+                let ($($state,)*) = state;
+                ($(($name::init_fetch(world, $state, last_run, this_run), false),)*)
+            }
+            #[inline]
+            unsafe fn set_archetype<'w>(fetch: &mut Self::Fetch<'w>, cache: &Self::Cache, archetype: &'w Archetype) {
+                let ($($fetch,)*) = fetch;
+                let ($($cache,)*) = cache;
+                $(
+                    $fetch.1 = $cache.is_some();
+                    if let Some($cache) = $cache {
+                        // SAFETY: the cache came from this branch's `match_archetype`.
+                        unsafe { $name::set_archetype(&mut $fetch.0, $cache, archetype) };
+                    }
+                )*
+            }
+            #[inline]
+            unsafe fn matches_row(fetch: &Self::Fetch<'_>, entity: Entity, row: usize) -> bool {
+                let ($($fetch,)*) = fetch;
+                // SAFETY: a branch is asked only if it matched the current archetype.
+                false $(|| ($fetch.1 && unsafe { $name::matches_row(&$fetch.0, entity, row) }))*
+            }
+            #[inline]
+            unsafe fn fetch<'w>(_fetch: &mut Self::Fetch<'w>, _entity: Entity, _row: usize) -> Self::Item<'w> {}
+        }
+
+        // SAFETY: no branch writes.
+        unsafe impl<$($name: QueryFilter),*> QueryFilter for Or<($($name,)*)> {}
+    };
+}
+
+ecs_macros::all_tuples!(impl_or_filter, 1, 16, F, s, c, f);
+
+macro_rules! impl_filter_tuple {
+    ($($name:ident),*) => {
+        // SAFETY: no element writes.
+        unsafe impl<$($name: QueryFilter),*> QueryFilter for ($($name,)*) {}
+    };
+}
+
+ecs_macros::all_tuples!(impl_filter_tuple, 0, 16, F);

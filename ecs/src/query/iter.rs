@@ -1,0 +1,137 @@
+//! [`QueryIter`]: walks the matched archetypes of a `QueryState`, row by row.
+//!
+//! Per table it sets the fetches once (column pointers); per row it only indexes.
+//! Empty tables are skipped before any per-table work. When every term is dense
+//! (table components, archetypal filters) there is no per-row check; `fold` (and
+//! so `for_each`) runs a tight inner loop per table.
+
+use core::iter::FusedIterator;
+
+use super::fetch::QueryData;
+use super::filter::QueryFilter;
+use super::state::MatchedArchetype;
+use crate::archetype::Archetypes;
+use crate::entity::Entity;
+use crate::storage::Tick;
+use crate::world::World;
+
+/// The iterator of a query: yields `D`'s items for rows that pass `F`.
+pub struct QueryIter<'w, 's, D: QueryData, F: QueryFilter> {
+    archetypes: &'w Archetypes,
+    matched: core::slice::Iter<'s, MatchedArchetype<D::Cache, F::Cache>>,
+    data: D::Fetch<'w>,
+    filter: F::Fetch<'w>,
+    entities: &'w [Entity],
+    row: usize,
+}
+
+impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
+    /// # Safety
+    /// The caller guarantees `D`'s access is allowed on `world` for `'w`.
+    pub(crate) unsafe fn new(
+        world: &'w World,
+        matched: &'s [MatchedArchetype<D::Cache, F::Cache>],
+        data_state: &'s D::State,
+        filter_state: &'s F::State,
+        last_run: Tick,
+        this_run: Tick,
+    ) -> Self {
+        QueryIter {
+            archetypes: world.archetypes(),
+            matched: matched.iter(),
+            data: D::init_fetch(world, data_state, last_run, this_run),
+            filter: F::init_fetch(world, filter_state, last_run, this_run),
+            entities: &[],
+            row: 0,
+        }
+    }
+
+    /// Moves to the next non-empty matched table; `false` when none is left.
+    #[inline]
+    fn next_table(&mut self) -> bool {
+        for matched in self.matched.by_ref() {
+            let archetype = &self.archetypes[matched.archetype];
+            if archetype.is_empty() {
+                continue;
+            }
+            // SAFETY: the caches were produced by `match_archetype` for this archetype.
+            unsafe {
+                D::set_archetype(&mut self.data, &matched.data, archetype);
+                F::set_archetype(&mut self.filter, &matched.filter, archetype);
+            }
+            self.entities = archetype.entities();
+            self.row = 0;
+            return true;
+        }
+        false
+    }
+
+    #[inline(always)]
+    fn row_passes(&self, entity: Entity, row: usize) -> bool {
+        // SAFETY: `row` is a row of the current table.
+        D::IS_DENSE && F::IS_DENSE
+            || unsafe { D::matches_row(&self.data, entity, row) && F::matches_row(&self.filter, entity, row) }
+    }
+}
+
+impl<'w, D: QueryData, F: QueryFilter> Iterator for QueryIter<'w, '_, D, F> {
+    type Item = D::Item<'w>;
+
+    #[inline]
+    fn next(&mut self) -> Option<D::Item<'w>> {
+        loop {
+            while self.row < self.entities.len() {
+                let row = self.row;
+                self.row += 1;
+                let entity = self.entities[row];
+                if self.row_passes(entity, row) {
+                    // SAFETY: `row` is in the current table and passed the row checks;
+                    // each row is yielded once, so `&mut` items never alias.
+                    return Some(unsafe { D::fetch(&mut self.data, entity, row) });
+                }
+            }
+            if !self.next_table() {
+                return None;
+            }
+        }
+    }
+
+    #[inline]
+    fn fold<B, Func>(mut self, init: B, mut func: Func) -> B
+    where
+        Func: FnMut(B, Self::Item) -> B,
+    {
+        let mut accumulator = init;
+        loop {
+            let entities = self.entities;
+            for (row, &entity) in entities.iter().enumerate().skip(self.row) {
+                if self.row_passes(entity, row) {
+                    // SAFETY: as in `next`.
+                    accumulator = func(accumulator, unsafe { D::fetch(&mut self.data, entity, row) });
+                }
+            }
+            self.row = entities.len();
+            if !self.next_table() {
+                return accumulator;
+            }
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let current = self.entities.len() - self.row;
+        if D::IS_DENSE && F::IS_DENSE {
+            let rest: usize = self.matched.clone().map(|matched| self.archetypes[matched.archetype].len()).sum();
+            (current + rest, Some(current + rest))
+        } else {
+            (0, None)
+        }
+    }
+}
+
+impl<D: QueryData, F: QueryFilter> FusedIterator for QueryIter<'_, '_, D, F> {}
+
+impl<D: QueryData, F: QueryFilter> core::fmt::Debug for QueryIter<'_, '_, D, F> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("QueryIter").field("row", &self.row).finish()
+    }
+}

@@ -1,0 +1,29 @@
+//! Typed queries: what to fetch ([`QueryData`]), which entities ([`QueryFilter`]),
+//! a cached [`QueryState`] and its iterators.
+//!
+//! * Data terms: [`Entity`](crate::entity::Entity), `&T`, `&mut T` (yields
+//!   [`Mut<T>`](crate::world::Mut)), `Option<Q>`, [`Has<T>`], tuples up to 16.
+//! * Filters: [`With<T>`], [`Without<T>`], [`Or<(..)>`](Or), [`Added<T>`],
+//!   [`Changed<T>`], tuples up to 16.
+//!
+//! Every term knows three things: its *state* (component ids, resolved once), how
+//! it matches an archetype (producing a per-archetype *cache*, e.g. a column
+//! index) and how it fetches one row. A `QueryState` stores the matched
+//! archetypes with their caches and matches new archetypes incrementally
+//! (archetypes are append-only; their count is the generation).
+//!
+//! Sparse components do not fragment archetypes, so terms on them are checked per
+//! row; queries made only of table terms and archetypal filters have no per-row
+//! branch. Empty tables are skipped before any per-table work.
+
+mod access;
+mod fetch;
+mod filter;
+mod iter;
+mod state;
+
+pub use access::QueryAccess;
+pub use fetch::{Has, QueryData, ReadFetch, ReadOnlyQueryData, WorldQuery, WriteFetch};
+pub use filter::{Added, Changed, Or, QueryFilter, With, Without};
+pub use iter::QueryIter;
+pub use state::{QueryError, QuerySingleError, QueryState};

@@ -1,0 +1,34 @@
+//! Storage: type-erased columns, SoA tables, sparse sets and change ticks.
+//!
+//! * [`Column`]: one component's values for every row of a table, as raw bytes
+//!   (`Layout` + drop fn), growing by doubling, with `added`/`changed` ticks per row.
+//! * [`Table`]: the rows of one archetype: an entity list plus one column per id
+//!   that has data. All columns have the table's length and capacity.
+//! * [`SparseSet`]: a paged sparse set for `storage = "sparse"` components: values
+//!   live in fixed pages indexed by entity index, so they never move while present.
+//! * [`Tick`]: the change-detection clock.
+//!
+//! This layer knows nothing of ids or archetypes: it stores bytes by row.
+
+mod column;
+mod sparse;
+mod sparse_sets;
+mod table;
+mod tick;
+
+pub use column::Column;
+pub use sparse::SparseSet;
+pub use sparse_sets::{SparseSetIndex, SparseSets};
+pub use table::Table;
+pub use tick::{ComponentTicks, Tick, TickCell};
+
+/// A dangling pointer aligned to `align`: a valid address for zero-sized values.
+///
+/// # Examples
+/// ```
+/// assert_eq!(ecs::storage::dangling_ptr(8) as usize % 8, 0);
+/// ```
+#[inline]
+pub fn dangling_ptr(align: usize) -> *mut u8 {
+    column::dangling(align).as_ptr()
+}

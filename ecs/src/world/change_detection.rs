@@ -1,0 +1,150 @@
+//! [`Mut`]: a mutable borrow of a component or resource that stamps the value's
+//! `changed` tick when written through.
+//!
+//! Reading through a `Mut` (`Deref`) never marks the value changed; `DerefMut`
+//! does. Zero-sized table components (tags) have no tick storage: their `Mut`
+//! never stamps and reports neither added nor changed.
+
+use core::fmt;
+use core::marker::PhantomData;
+use core::ops::{Deref, DerefMut};
+use core::ptr::NonNull;
+
+use crate::storage::{Tick, TickCell};
+
+/// A mutable borrow that records writes for `Changed<T>` filters.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component)]
+/// struct Score(u32);
+/// let mut world = World::new();
+/// let e = world.spawn(Score(1)).id();
+/// let mut changed = world.query_filtered::<Entity, Changed<Score>>();
+/// assert_eq!(changed.iter(&world).count(), 1); // first run: everything is new
+/// assert_eq!(changed.iter(&world).count(), 0);
+/// let score = world.get_mut::<Score>(e).unwrap();
+/// assert_eq!(score.0, 1); // reading does not mark the value changed
+/// drop(score);
+/// assert_eq!(changed.iter(&world).count(), 0);
+/// world.get_mut::<Score>(e).unwrap().0 += 1; // writing does
+/// assert_eq!(changed.iter(&world).count(), 1);
+/// ```
+pub struct Mut<'w, T: ?Sized> {
+    value: &'w mut T,
+    added: Tick,
+    changed: Option<NonNull<TickCell>>,
+    last_run: Tick,
+    this_run: Tick,
+    _ticks: PhantomData<&'w TickCell>,
+}
+
+// SAFETY: `Mut` is a `&mut T` plus exclusive access to one tick cell; sending it
+// to another thread is as safe as sending the `&mut T` (components are `Send + Sync`).
+unsafe impl<T: ?Sized + Send> Send for Mut<'_, T> {}
+// SAFETY: shared access to a `Mut` only reads the value and the tick.
+unsafe impl<T: ?Sized + Sync> Sync for Mut<'_, T> {}
+
+impl<'w, T: ?Sized> Mut<'w, T> {
+    /// Wraps a value and its tick cell.
+    ///
+    /// # Safety
+    /// The caller must have exclusive access to `changed` for `'w` (no other `Mut`
+    /// or reader of that cell while this one lives). `None` means the value has no
+    /// tick storage.
+    #[inline]
+    pub(crate) unsafe fn new(
+        value: &'w mut T,
+        added: Tick,
+        changed: Option<&'w TickCell>,
+        last_run: Tick,
+        this_run: Tick,
+    ) -> Self {
+        Mut { value, added, changed: changed.map(NonNull::from), last_run, this_run, _ticks: PhantomData }
+    }
+
+    /// Whether the value was added after the observer's last run.
+    #[inline]
+    pub fn is_added(&self) -> bool {
+        self.changed.is_some() && self.added.is_newer_than(self.last_run, self.this_run)
+    }
+
+    /// Whether the value was changed after the observer's last run.
+    #[inline]
+    pub fn is_changed(&self) -> bool {
+        self.changed
+            // SAFETY: the cell is valid for `'w`, and this `Mut` has exclusive access to it.
+            .is_some_and(|cell| unsafe { cell.as_ref() }.get().is_newer_than(self.last_run, self.this_run))
+    }
+
+    /// Marks the value changed without writing it.
+    #[inline]
+    pub fn set_changed(&mut self) {
+        if let Some(cell) = self.changed {
+            // SAFETY: exclusive access to the cell is a precondition of `Mut::new`.
+            unsafe { cell.as_ref().set_unchecked(self.this_run) };
+        }
+    }
+
+    /// The value, without marking it changed.
+    #[inline]
+    pub fn bypass_change_detection(&mut self) -> &mut T {
+        self.value
+    }
+
+    /// The value for the rest of `'w`, marking it changed.
+    #[inline]
+    pub fn into_inner(mut self) -> &'w mut T {
+        self.set_changed();
+        self.value
+    }
+
+    /// A shorter-lived `Mut` of the same value.
+    #[inline]
+    pub fn reborrow(&mut self) -> Mut<'_, T> {
+        Mut {
+            value: self.value,
+            added: self.added,
+            changed: self.changed,
+            last_run: self.last_run,
+            this_run: self.this_run,
+            _ticks: PhantomData,
+        }
+    }
+}
+
+impl<T: ?Sized> Deref for Mut<'_, T> {
+    type Target = T;
+
+    #[inline]
+    fn deref(&self) -> &T {
+        self.value
+    }
+}
+
+impl<T: ?Sized> DerefMut for Mut<'_, T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut T {
+        self.set_changed();
+        self.value
+    }
+}
+
+impl<T: ?Sized> AsRef<T> for Mut<'_, T> {
+    fn as_ref(&self) -> &T {
+        self.value
+    }
+}
+
+impl<T: ?Sized + fmt::Debug> fmt::Debug for Mut<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Mut").field(&self.value).finish()
+    }
+}
+
+impl<T: ?Sized + PartialEq> PartialEq<T> for Mut<'_, T> {
+    fn eq(&self, other: &T) -> bool {
+        *self.value == *other
+    }
+}

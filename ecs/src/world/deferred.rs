@@ -1,0 +1,98 @@
+//! [`DeferredWorld`]: the world as hooks see it, and the constructor of [`Hook`]s.
+//!
+//! Hooks run in the middle of a structural change, so they may read and write
+//! component values and resources but not add, remove or despawn. (Structural
+//! changes from hooks go through the command queue of the observers issue.)
+
+use super::World;
+use super::change_detection::Mut;
+use crate::component::{Component, Hook, HookContext};
+use crate::entity::Entity;
+use crate::world::Resource;
+
+/// The world, restricted to non-structural access.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component)]
+/// struct Health(f32);
+/// fn heal(mut world: DeferredWorld, ctx: HookContext) {
+///     if let Some(mut health) = world.get_mut::<Health>(ctx.entity) {
+///         health.0 = 100.0;
+///     }
+/// }
+/// let mut world = World::new();
+/// let e = world.spawn(Health(1.0)).id();
+/// let ctx = HookContext { entity: e, component_id: world.component_id::<Health>().unwrap() };
+/// heal(DeferredWorld::from(&mut world), ctx);
+/// assert_eq!(world.get::<Health>(e).unwrap().0, 100.0);
+/// ```
+pub struct DeferredWorld<'w> {
+    world: &'w mut World,
+}
+
+impl<'w> From<&'w mut World> for DeferredWorld<'w> {
+    fn from(world: &'w mut World) -> Self {
+        DeferredWorld { world }
+    }
+}
+
+impl DeferredWorld<'_> {
+    /// The world, read-only.
+    pub fn world(&self) -> &World {
+        self.world
+    }
+
+    /// `entity`'s `T`.
+    pub fn get<T: Component>(&self, entity: Entity) -> Option<&T> {
+        self.world.get::<T>(entity)
+    }
+
+    /// `entity`'s `T` as a [`Mut`].
+    pub fn get_mut<T: Component>(&mut self, entity: Entity) -> Option<Mut<'_, T>> {
+        self.world.get_mut::<T>(entity)
+    }
+
+    /// Resource `R`, if present.
+    pub fn get_resource<R: Resource>(&self) -> Option<&R> {
+        self.world.get_resource::<R>()
+    }
+
+    /// Resource `R` as a [`Mut`], if present.
+    pub fn get_resource_mut<R: Resource>(&mut self) -> Option<Mut<'_, R>> {
+        self.world.get_resource_mut::<R>()
+    }
+}
+
+/// The signature of a component hook.
+pub type HookFn = for<'w> fn(DeferredWorld<'w>, HookContext);
+
+impl Hook {
+    /// Erases a hook function for storage in [`ComponentHooks`](crate::component::ComponentHooks).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::component::Hook;
+    /// fn on_add(_: DeferredWorld, _: HookContext) {}
+    /// const HOOK: Hook = Hook::new(on_add);
+    /// assert!(HOOK.get() as usize == on_add as ecs::world::HookFn as usize);
+    /// ```
+    pub const fn new(hook: HookFn) -> Hook {
+        // SAFETY: fn pointers all have the same size and representation; `get`
+        // transmutes back to the exact same type before any call.
+        Hook(unsafe { core::mem::transmute::<HookFn, fn()>(hook) })
+    }
+
+    /// The hook function.
+    pub fn get(self) -> HookFn {
+        // SAFETY: every `Hook` is built by `Hook::new` from a `HookFn`.
+        unsafe { core::mem::transmute::<fn(), HookFn>(self.0) }
+    }
+
+    /// Runs the hook.
+    pub fn call(self, world: DeferredWorld<'_>, context: HookContext) {
+        (self.get())(world, context)
+    }
+}

@@ -1,0 +1,801 @@
+//! The [`World`]: entities, components, archetypes, sparse sets and resources.
+//!
+//! Structural changes (spawn, insert, remove, despawn) go through cached bundle
+//! edges: one lookup gives the destination archetype and where every value goes,
+//! then one row move and typed writes finish the job.
+//!
+//! Invariants (checked by [`World::check_invariants`]):
+//! * every alive entity that is placed has a record pointing at a row holding it;
+//! * every table's columns have one row per entity;
+//! * the component index lists exactly the archetypes containing each id;
+//! * sparse sets only hold values of alive entities flagged `HAS_SPARSE`.
+//!
+//! The world never names `query`, `relation` or `observer`; those layers hook in
+//! through data it stores (hooks as fn pointers, component ids, archetype flags).
+
+mod change_detection;
+mod deferred;
+mod entity_ref;
+mod resource;
+mod spawn_batch;
+
+use core::any::type_name;
+use core::sync::atomic::{AtomicU32, Ordering};
+
+pub use change_detection::Mut;
+pub use deferred::{DeferredWorld, HookFn};
+pub use entity_ref::{EntityRef, EntityWorldMut};
+pub use resource::{Resource, Resources};
+pub use spawn_batch::SpawnBatchIter;
+
+use crate::archetype::Archetypes;
+use crate::bundle::{Bundle, BundleId, BundleReader, BundleWriter, Bundles, ReadSource};
+use crate::component::{Component, ComponentInfo, ComponentRegistrar, Components, Internal, Name, StorageKind};
+use crate::entity::{ArchetypeId, Entity, EntityFlags, EntityIndex, EntityLocation};
+use crate::storage::{ComponentTicks, SparseSets, Tick, TickCell};
+
+/// Identifies one world, so that state built for it (a `QueryState`) is never
+/// used with another.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct WorldId(u32);
+
+static NEXT_WORLD_ID: AtomicU32 = AtomicU32::new(0);
+
+/// The ids of the built-in components and entities of every world.
+#[derive(Clone, Copy, Debug)]
+pub struct BuiltinIds {
+    /// [`ComponentInfo`], carried by component entities.
+    pub component_info: Entity,
+    /// [`Name`].
+    pub name: Entity,
+    /// [`Internal`], carried by every internal entity.
+    pub internal: Entity,
+}
+
+/// The container of all entities, components and resources.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component, Clone, Copy, Debug, PartialEq, Default)]
+/// struct Position { x: f32, y: f32 }
+/// #[derive(Component, Clone, Copy, Debug, PartialEq, Default)]
+/// struct Velocity { x: f32, y: f32 }
+/// #[derive(Component)]
+/// struct Enemy;
+///
+/// let mut world = World::new();
+/// let e = world.spawn((Position::default(), Velocity { x: 1.0, y: 0.0 })).id();
+/// world.entity_mut(e).insert(Enemy).remove::<Velocity>();
+/// assert!(world.has::<Enemy>(e));
+/// assert_eq!(world.get::<Velocity>(e), None);
+/// assert_eq!(world.remove::<Position>(e), Some(Position::default()));
+/// assert!(world.despawn(e));
+/// assert!(!world.despawn(e));
+/// assert_eq!(world.entity_count(), 0);
+/// ```
+pub struct World {
+    id: WorldId,
+    entities: EntityIndex,
+    components: Components,
+    archetypes: Archetypes,
+    bundles: Bundles,
+    sparse_sets: SparseSets,
+    resources: Resources,
+    change_tick: AtomicU32,
+    last_change_tick: Tick,
+    internal_count: usize,
+    builtin: BuiltinIds,
+}
+
+impl Default for World {
+    fn default() -> Self {
+        World::new()
+    }
+}
+
+impl core::fmt::Debug for World {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("World")
+            .field("id", &self.id)
+            .field("entities", &self.entity_count())
+            .field("archetypes", &self.archetypes.len())
+            .field("components", &self.components.len())
+            .field("resources", &self.resources.len())
+            .finish()
+    }
+}
+
+impl World {
+    /// An empty world (with its built-in entities: wildcards and component entities).
+    ///
+    /// # Panics
+    /// Panics if more than `u32::MAX` worlds are created in one process.
+    pub fn new() -> World {
+        let id = NEXT_WORLD_ID.fetch_add(1, Ordering::Relaxed);
+        assert!(id != u32::MAX, "too many worlds");
+        let mut entities = EntityIndex::default();
+        let wildcard = entities.alloc();
+        let any = entities.alloc();
+        debug_assert_eq!((wildcard, any), (Entity::WILDCARD, Entity::ANY));
+        let mut components = Components::default();
+        let builtin = BuiltinIds {
+            component_info: components.register::<ComponentInfo>(&mut entities),
+            name: components.register::<Name>(&mut entities),
+            internal: components.register::<Internal>(&mut entities),
+        };
+        let mut archetypes = Archetypes::new();
+        archetypes.add_internal_marker(builtin.internal.id());
+        archetypes.add_internal_marker(builtin.component_info.id());
+        let mut world = World {
+            id: WorldId(id),
+            entities,
+            components,
+            archetypes,
+            bundles: Bundles::default(),
+            sparse_sets: SparseSets::default(),
+            resources: Resources::default(),
+            change_tick: AtomicU32::new(1),
+            last_change_tick: Tick::new(0),
+            internal_count: 0,
+            builtin,
+        };
+        for (wildcard, name) in [(wildcard, "*"), (any, "_")] {
+            world.mark_internal(wildcard);
+            world.spawn_at(wildcard, (Name::new(name), Internal));
+        }
+        world.flush_components();
+        world
+    }
+
+    /// This world's id.
+    #[inline]
+    pub fn id(&self) -> WorldId {
+        self.id
+    }
+
+    /// The ids of the built-in components.
+    #[inline]
+    pub fn builtin_ids(&self) -> BuiltinIds {
+        self.builtin
+    }
+
+    fn mark_internal(&mut self, entity: Entity) {
+        if let Some(record) = self.entities.get_mut(entity)
+            && !record.flags.contains(EntityFlags::INTERNAL)
+        {
+            record.flags |= EntityFlags::INTERNAL;
+        }
+        self.internal_count += 1;
+    }
+
+    /// Places newly registered component entities in the internal component
+    /// archetype, carrying their `ComponentInfo` and `Name`.
+    #[inline]
+    fn flush_components(&mut self) {
+        if self.components.has_pending() {
+            self.flush_components_slow();
+        }
+    }
+
+    #[cold]
+    fn flush_components_slow(&mut self) {
+        while self.components.has_pending() {
+            for id in self.components.take_pending() {
+                let info = self.components.info(id).expect("pending ids are registered").clone();
+                let name = Name(info.descriptor.name.clone());
+                self.internal_count += 1;
+                self.spawn_at(id, (info, name, Internal));
+            }
+        }
+    }
+
+    // ----- entities -----------------------------------------------------------------
+
+    /// The entity index (locations, flags).
+    #[inline]
+    pub fn entities(&self) -> &EntityIndex {
+        &self.entities
+    }
+
+    /// The archetypes, graph and component index.
+    #[inline]
+    pub fn archetypes(&self) -> &Archetypes {
+        &self.archetypes
+    }
+
+    /// The sparse sets.
+    #[inline]
+    pub fn sparse_sets(&self) -> &SparseSets {
+        &self.sparse_sets
+    }
+
+    /// The component registry.
+    #[inline]
+    pub fn components(&self) -> &Components {
+        &self.components
+    }
+
+    /// How many user entities are alive (internal entities such as component
+    /// entities and wildcards are not counted).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// let mut world = World::new();
+    /// world.spawn_empty();
+    /// assert_eq!(world.entity_count(), 1);
+    /// ```
+    #[inline]
+    pub fn entity_count(&self) -> usize {
+        self.entities.alive_count() - self.internal_count
+    }
+
+    /// Whether `entity` is alive (stale handles are not).
+    #[inline]
+    pub fn is_alive(&self, entity: Entity) -> bool {
+        self.entities.is_alive(entity)
+    }
+
+    /// Spawns an entity with `bundle`.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component, Debug, PartialEq)]
+    /// struct Position(f32, f32);
+    /// let mut world = World::new();
+    /// let e = world.spawn(Position(1.0, 2.0)).id();
+    /// assert_eq!(world.get::<Position>(e), Some(&Position(1.0, 2.0)));
+    /// ```
+    pub fn spawn<B: Bundle>(&mut self, bundle: B) -> EntityWorldMut<'_> {
+        let entity = self.entities.alloc();
+        self.spawn_at(entity, bundle);
+        EntityWorldMut::new(self, entity)
+    }
+
+    /// Spawns an entity with no components.
+    pub fn spawn_empty(&mut self) -> EntityWorldMut<'_> {
+        self.spawn(())
+    }
+
+    /// Spawns one entity per bundle of `bundles` and returns their ids. The
+    /// destination archetype is looked up once and the storage reserved once (from
+    /// the iterator's size hint). Entities are spawned as the returned iterator is
+    /// consumed; dropping it spawns the rest.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// let mut world = World::new();
+    /// let ids: Vec<Entity> = world.spawn_batch((0..1000).map(|i| (Position(i as f32),))).collect();
+    /// assert_eq!(ids.len(), 1000);
+    /// assert_eq!(world.get::<Position>(ids[10]).unwrap().0, 10.0);
+    /// ```
+    pub fn spawn_batch<I>(&mut self, bundles: I) -> SpawnBatchIter<'_, I::IntoIter>
+    where
+        I: IntoIterator,
+        I::Item: Bundle,
+    {
+        SpawnBatchIter::new(self, bundles.into_iter())
+    }
+
+    /// Places the freshly allocated (unplaced) `entity` with `bundle`.
+    fn spawn_at<B: Bundle>(&mut self, entity: Entity, bundle: B) {
+        let bundle_id = self.register_bundle::<B>();
+        let tick = self.change_tick();
+        let edge = self.bundles.insert_edge(
+            bundle_id,
+            ArchetypeId::EMPTY,
+            &mut self.archetypes,
+            &self.components,
+            &self.sparse_sets,
+        );
+        let destination = edge.destination;
+        let table = self.archetypes.get_mut(destination).table_mut();
+        // SAFETY: a spawn edge starts from the empty archetype, so its slots cover
+        // every column of the destination, all written by `write_components` below.
+        let row = unsafe { table.push_uninit_row(entity, ComponentTicks::default()) };
+        self.entities.set_location(entity, EntityLocation { archetype: destination, row: row as u32 });
+        let mut writer = BundleWriter {
+            slots: &edge.slots,
+            table,
+            row,
+            sparse_sets: &mut self.sparse_sets,
+            entity,
+            tick,
+            cursor: 0,
+        };
+        bundle.write_components(&mut writer);
+        if !self.bundles.info(bundle_id).sparse_components().is_empty()
+            && let Some(record) = self.entities.get_mut(entity)
+        {
+            record.flags |= EntityFlags::HAS_SPARSE;
+        }
+    }
+
+    /// Registers bundle type `B` (and its components).
+    #[inline]
+    fn register_bundle<B: Bundle>(&mut self) -> BundleId {
+        let mut registrar = ComponentRegistrar::new(&mut self.components, &mut self.entities);
+        let id = self.bundles.register::<B>(&mut registrar, &mut self.sparse_sets);
+        self.flush_components();
+        id
+    }
+
+    /// Despawns `entity`, dropping its components. Returns `false` if it was not
+    /// alive (or is an internal entity such as a component: those cannot be
+    /// despawned yet).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// let mut world = World::new();
+    /// let e = world.spawn_empty().id();
+    /// assert!(world.despawn(e));
+    /// assert!(!world.is_alive(e));
+    /// assert!(!world.despawn(e));
+    /// ```
+    pub fn despawn(&mut self, entity: Entity) -> bool {
+        let Some(record) = self.entities.get(entity).copied() else {
+            return false;
+        };
+        if record.flags.contains(EntityFlags::INTERNAL) {
+            return false;
+        }
+        let location = record.location;
+        // SAFETY: the entity is alive, so its location is a valid, initialized row.
+        let swapped = unsafe { self.archetypes.remove_row(location.archetype, location.row as usize) };
+        if let Some(swapped) = swapped {
+            self.entities.set_location(swapped, location);
+        }
+        if record.flags.contains(EntityFlags::HAS_SPARSE) {
+            for (_, set) in self.sparse_sets.iter_mut() {
+                set.remove_drop(entity);
+            }
+        }
+        self.entities.free(entity);
+        true
+    }
+
+    /// A read-only view of `entity`.
+    ///
+    /// # Panics
+    /// Panics if `entity` is not alive, naming it. Use [`World::get_entity`] to get
+    /// an `Option` instead.
+    #[track_caller]
+    pub fn entity(&self, entity: Entity) -> EntityRef<'_> {
+        self.get_entity(entity).unwrap_or_else(|| panic!("entity {entity:?} is not alive"))
+    }
+
+    /// A read-only view of `entity`, if it is alive.
+    pub fn get_entity(&self, entity: Entity) -> Option<EntityRef<'_>> {
+        self.is_alive(entity).then(|| EntityRef::new(self, entity))
+    }
+
+    /// A mutable view of `entity`, for chained inserts and removes.
+    ///
+    /// # Panics
+    /// Panics if `entity` is not alive, naming it. Use [`World::get_entity_mut`] to
+    /// get an `Option` instead.
+    #[track_caller]
+    pub fn entity_mut(&mut self, entity: Entity) -> EntityWorldMut<'_> {
+        if !self.is_alive(entity) {
+            panic!("entity {entity:?} is not alive");
+        }
+        EntityWorldMut::new(self, entity)
+    }
+
+    /// A mutable view of `entity`, if it is alive.
+    pub fn get_entity_mut(&mut self, entity: Entity) -> Option<EntityWorldMut<'_>> {
+        self.is_alive(entity).then(|| EntityWorldMut::new(self, entity))
+    }
+
+    // ----- components ---------------------------------------------------------------
+
+    /// Registers component `T` (once) and returns its id (an entity).
+    pub fn register_component<T: Component>(&mut self) -> Entity {
+        let id = self.components.register::<T>(&mut self.entities);
+        self.flush_components();
+        id
+    }
+
+    /// The id of component `T`, if registered.
+    #[inline]
+    pub fn component_id<T: Component>(&self) -> Option<Entity> {
+        self.components.id_of::<T>()
+    }
+
+    /// The component registered under `name` (its short name, like `"Position"`,
+    /// or its full type path). If two types share a short name, the first
+    /// registered keeps it; the full path always works.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// let mut world = World::new();
+    /// let id = world.register_component::<Position>();
+    /// assert_eq!(world.lookup("Position"), Some(id));
+    /// assert_eq!(world.lookup("Nope"), None);
+    /// ```
+    pub fn lookup(&self, name: &str) -> Option<Entity> {
+        self.components.lookup(name)
+    }
+
+    /// The info of component `id`.
+    pub fn component_info(&self, id: Entity) -> Option<&ComponentInfo> {
+        self.components.info(id)
+    }
+
+    /// Inserts `bundle` into `entity`, replacing values it already has. Returns
+    /// `false` (dropping `bundle`) if the entity is not alive.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component, Debug, PartialEq)]
+    /// struct Health(f32);
+    /// let mut world = World::new();
+    /// let e = world.spawn_empty().id();
+    /// assert!(world.insert(e, Health(5.0)));
+    /// assert!(world.insert(e, Health(6.0))); // replaces
+    /// assert_eq!(world.get::<Health>(e), Some(&Health(6.0)));
+    /// world.despawn(e);
+    /// assert!(!world.insert(e, Health(1.0)));
+    /// ```
+    pub fn insert<B: Bundle>(&mut self, entity: Entity, bundle: B) -> bool {
+        if !self.is_alive(entity) {
+            return false;
+        }
+        self.insert_bundle(entity, bundle);
+        true
+    }
+
+    /// Inserts `bundle` into the alive `entity`.
+    pub(crate) fn insert_bundle<B: Bundle>(&mut self, entity: Entity, bundle: B) {
+        let bundle_id = self.register_bundle::<B>();
+        let tick = self.change_tick();
+        let location = self.entities.location(entity).expect("insert_bundle on an alive entity");
+        let edge = self.bundles.insert_edge(
+            bundle_id,
+            location.archetype,
+            &mut self.archetypes,
+            &self.components,
+            &self.sparse_sets,
+        );
+        let destination = edge.destination;
+        let mut row = location.row as usize;
+        if destination != location.archetype {
+            // SAFETY: `row` is the entity's row; an insert edge only adds ids, so
+            // nothing is removed; the new columns are written by the writer below.
+            let moved = unsafe { self.archetypes.move_row(entity, location.archetype, row, destination, true) };
+            if let Some(swapped) = moved.swapped {
+                self.entities.set_location(swapped, location);
+            }
+            row = moved.row;
+            self.entities.set_location(entity, EntityLocation { archetype: destination, row: row as u32 });
+        }
+        let mut writer = BundleWriter {
+            slots: &edge.slots,
+            table: self.archetypes.get_mut(destination).table_mut(),
+            row,
+            sparse_sets: &mut self.sparse_sets,
+            entity,
+            tick,
+            cursor: 0,
+        };
+        bundle.write_components(&mut writer);
+        if !self.bundles.info(bundle_id).sparse_components().is_empty()
+            && let Some(record) = self.entities.get_mut(entity)
+        {
+            record.flags |= EntityFlags::HAS_SPARSE;
+        }
+    }
+
+    /// Removes the components of bundle `B` from `entity` and returns them if it had
+    /// every one of them. If it had only some, those are removed and dropped and
+    /// `None` is returned; `None` too if the entity is not alive.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component, Debug, PartialEq)]
+    /// struct Health(f32);
+    /// #[derive(Component, Debug, PartialEq)]
+    /// struct Armor(u8);
+    /// let mut world = World::new();
+    /// let e = world.spawn((Health(5.0), Armor(1))).id();
+    /// assert_eq!(world.remove::<Health>(e), Some(Health(5.0)));
+    /// assert_eq!(world.remove::<Health>(e), None);
+    /// assert_eq!(world.remove::<(Health, Armor)>(e), None); // Armor removed, Health missing
+    /// assert!(!world.has::<Armor>(e));
+    /// ```
+    pub fn remove<B: Bundle>(&mut self, entity: Entity) -> Option<B> {
+        if !self.is_alive(entity) {
+            return None;
+        }
+        self.remove_bundle::<B>(entity)
+    }
+
+    /// Removes `B` from the alive `entity`; see [`World::remove`].
+    pub(crate) fn remove_bundle<B: Bundle>(&mut self, entity: Entity) -> Option<B> {
+        let bundle_id = self.register_bundle::<B>();
+        let location = self.entities.location(entity).expect("remove_bundle on an alive entity");
+        let edge = self.bundles.remove_edge(
+            bundle_id,
+            location.archetype,
+            &mut self.archetypes,
+            &self.components,
+            &self.sparse_sets,
+        );
+        let has_all = edge.has_all_table_components
+            && edge.sources.iter().all(|source| match source {
+                ReadSource::Sparse(set) => self.sparse_sets.get(*set).contains(entity),
+                _ => true,
+            });
+        let row = location.row as usize;
+        let taken = if has_all {
+            let mut reader = BundleReader {
+                sources: &edge.sources,
+                table: self.archetypes[location.archetype].table(),
+                row,
+                sparse_sets: &mut self.sparse_sets,
+                entity,
+                cursor: 0,
+            };
+            Some(B::read_components(&mut reader))
+        } else {
+            for source in edge.sources.iter() {
+                if let ReadSource::Sparse(set) = source {
+                    self.sparse_sets.get_mut(*set).remove_drop(entity);
+                }
+            }
+            None
+        };
+        if edge.destination != location.archetype {
+            // SAFETY: `row` is the entity's row; a remove edge only removes ids, so the
+            // destination has no new columns; when the bundle was read, its table
+            // values were moved out and are forgotten (`drop_removed = !has_all`).
+            let moved =
+                unsafe { self.archetypes.move_row(entity, location.archetype, row, edge.destination, !has_all) };
+            if let Some(swapped) = moved.swapped {
+                self.entities.set_location(swapped, location);
+            }
+            let new_location = EntityLocation { archetype: edge.destination, row: moved.row as u32 };
+            self.entities.set_location(entity, new_location);
+        }
+        taken
+    }
+
+    /// Whether `entity` has component `T` (`false` if it is not alive).
+    #[inline]
+    pub fn has<T: Component>(&self, entity: Entity) -> bool {
+        let Some(id) = self.components.id_of::<T>() else {
+            return false;
+        };
+        match T::STORAGE {
+            StorageKind::Table => self
+                .entities
+                .location(entity)
+                .and_then(|location| self.archetypes.get(location.archetype))
+                .is_some_and(|archetype| archetype.contains(id.id())),
+            StorageKind::Sparse => {
+                self.is_alive(entity) && self.sparse_sets.of(id).is_some_and(|set| set.contains(entity))
+            }
+        }
+    }
+
+    /// The `T` of `entity`; `None` if the entity is not alive or lacks `T`.
+    #[inline]
+    pub fn get<T: Component>(&self, entity: Entity) -> Option<&T> {
+        let (value, _) = self.get_with_ticks::<T>(entity)?;
+        // SAFETY: `value` points at a valid `T` in this world's storage, borrowed for `&self`.
+        Some(unsafe { value.cast::<T>().as_ref() })
+    }
+
+    /// Address of `entity`'s `T` and its tick cells (`None` for table tags).
+    #[inline]
+    fn get_with_ticks<T: Component>(
+        &self,
+        entity: Entity,
+    ) -> Option<(core::ptr::NonNull<u8>, Option<(&TickCell, &TickCell)>)> {
+        let id = self.components.id_of::<T>()?;
+        match T::STORAGE {
+            StorageKind::Table => {
+                let location = self.entities.location(entity)?;
+                let archetype = self.archetypes.get(location.archetype)?;
+                let position = archetype.position_of(id.id())?;
+                let column = archetype.column_map()[position];
+                if column < 0 {
+                    return Some((core::ptr::NonNull::<T>::dangling().cast(), None));
+                }
+                let column = archetype.table().column(column as usize);
+                let row = location.row as usize;
+                Some((column.get_ptr(row), Some((&column.added_ticks()[row], &column.changed_ticks()[row]))))
+            }
+            StorageKind::Sparse => {
+                if !self.is_alive(entity) {
+                    return None;
+                }
+                let set = self.sparse_sets.of(id)?;
+                Some((set.get(entity)?, set.ticks(entity)))
+            }
+        }
+    }
+
+    /// The `T` of `entity` as a [`Mut`] that marks it changed when written; `None`
+    /// if the entity is not alive or lacks `T`.
+    #[inline]
+    pub fn get_mut<T: Component>(&mut self, entity: Entity) -> Option<Mut<'_, T>> {
+        let this_run = self.change_tick();
+        let last_run = self.last_change_tick;
+        let (value, ticks) = self.get_with_ticks::<T>(entity)?;
+        // SAFETY: `&mut self` gives exclusive access to the value and its tick
+        // cells for the returned borrow; `value` points at a valid `T`.
+        unsafe {
+            let value = &mut *value.cast::<T>().as_ptr();
+            let (added, changed) = match ticks {
+                Some((added, changed)) => (added.get(), Some(changed)),
+                None => (Tick::default(), None),
+            };
+            Some(Mut::new(value, added, changed, last_run, this_run))
+        }
+    }
+
+    /// The `(added, changed)` ticks of `entity`'s `T`, if it has one with ticks.
+    pub fn component_ticks<T: Component>(&self, entity: Entity) -> Option<ComponentTicks> {
+        let (_, ticks) = self.get_with_ticks::<T>(entity)?;
+        let (added, changed) = ticks?;
+        Some(ComponentTicks { added: added.get(), changed: changed.get() })
+    }
+
+    // ----- resources ----------------------------------------------------------------
+
+    /// Inserts (or replaces) resource `R`.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Resource)]
+    /// struct Time { dt: f32 }
+    /// let mut world = World::new();
+    /// world.insert_resource(Time { dt: 0.016 });
+    /// world.resource_mut::<Time>().dt = 0.02;
+    /// assert_eq!(world.resource::<Time>().dt, 0.02);
+    /// assert_eq!(world.remove_resource::<Time>().map(|t| t.dt), Some(0.02));
+    /// assert!(world.get_resource::<Time>().is_none());
+    /// ```
+    pub fn insert_resource<R: Resource>(&mut self, value: R) {
+        let tick = self.change_tick();
+        self.resources.insert(value, tick);
+    }
+
+    /// Inserts `R::default()` unless `R` is present.
+    pub fn init_resource<R: Resource + Default>(&mut self) {
+        if !self.resources.contains::<R>() {
+            self.insert_resource(R::default());
+        }
+    }
+
+    /// Removes resource `R` and returns it.
+    pub fn remove_resource<R: Resource>(&mut self) -> Option<R> {
+        self.resources.remove::<R>()
+    }
+
+    /// Whether resource `R` is present.
+    pub fn contains_resource<R: Resource>(&self) -> bool {
+        self.resources.contains::<R>()
+    }
+
+    /// Resource `R`.
+    ///
+    /// # Panics
+    /// Panics if `R` is not present, naming the type. Use
+    /// [`World::get_resource`] for an `Option`.
+    #[track_caller]
+    pub fn resource<R: Resource>(&self) -> &R {
+        self.get_resource::<R>().unwrap_or_else(|| missing_resource::<R>())
+    }
+
+    /// Resource `R`, if present.
+    pub fn get_resource<R: Resource>(&self) -> Option<&R> {
+        self.resources.get::<R>()
+    }
+
+    /// Resource `R` as a [`Mut`].
+    ///
+    /// # Panics
+    /// Panics if `R` is not present, naming the type. Use
+    /// [`World::get_resource_mut`] for an `Option`.
+    #[track_caller]
+    pub fn resource_mut<R: Resource>(&mut self) -> Mut<'_, R> {
+        self.get_resource_mut::<R>().unwrap_or_else(|| missing_resource::<R>())
+    }
+
+    /// Resource `R` as a [`Mut`], if present.
+    pub fn get_resource_mut<R: Resource>(&mut self) -> Option<Mut<'_, R>> {
+        let this_run = self.change_tick();
+        self.resources.get_mut::<R>(self.last_change_tick, this_run)
+    }
+
+    /// The resources.
+    pub fn resources(&self) -> &Resources {
+        &self.resources
+    }
+
+    // ----- change ticks -------------------------------------------------------------
+
+    /// The current change tick: writes made now are stamped with it.
+    #[inline]
+    pub fn change_tick(&self) -> Tick {
+        Tick::new(self.change_tick.load(Ordering::Relaxed))
+    }
+
+    /// Advances the change tick and returns the tick before it: a query run that
+    /// started now stamps its writes with the returned tick, and later writes are
+    /// newer than it.
+    #[inline]
+    pub fn increment_change_tick(&self) -> Tick {
+        Tick::new(self.change_tick.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// The tick `Mut`s from `World::get_mut` compare against for `is_changed`
+    /// (advanced by [`World::clear_trackers`]).
+    pub fn last_change_tick(&self) -> Tick {
+        self.last_change_tick
+    }
+
+    /// Starts a new change-detection frame for world-level `Mut`s.
+    pub fn clear_trackers(&mut self) {
+        self.last_change_tick = self.increment_change_tick();
+    }
+
+    // ----- checks -------------------------------------------------------------------
+
+    /// Verifies that the entity index, the tables, the component index and the
+    /// sparse sets agree (see the [module docs](self)).
+    ///
+    /// # Panics
+    /// Panics describing the first violation.
+    pub fn check_invariants(&self) {
+        self.entities.check_invariants();
+        self.archetypes.check_invariants(&self.entities);
+        for &entity in self.entities.alive() {
+            let location = self.entities.location(entity).expect("alive entities have records");
+            let archetype = self.archetypes.get(location.archetype);
+            let archetype = archetype.unwrap_or_else(|| panic!("{entity:?} is alive but placed nowhere"));
+            assert_eq!(
+                archetype.entities().get(location.row as usize),
+                Some(&entity),
+                "{entity:?}'s record points at a row holding another entity"
+            );
+        }
+        let placed: usize = self.archetypes.iter().map(|archetype| archetype.len()).sum();
+        assert_eq!(placed, self.entities.alive_count(), "table rows and alive entities differ in number");
+        for (component, set) in self.sparse_sets.iter() {
+            set.check_invariants();
+            for &entity in set.entities() {
+                let record = self.entities.get(entity);
+                let record = record.unwrap_or_else(|| panic!("sparse set of {component:?} holds dead {entity:?}"));
+                assert!(record.flags.contains(EntityFlags::HAS_SPARSE), "{entity:?} lacks HAS_SPARSE");
+            }
+        }
+        let internal = self
+            .entities
+            .alive()
+            .iter()
+            .filter(|&&entity| self.entities.get(entity).is_some_and(|r| r.flags.contains(EntityFlags::INTERNAL)))
+            .count();
+        assert_eq!(internal, self.internal_count, "internal entity count is off");
+    }
+}
+
+#[cold]
+#[track_caller]
+fn missing_resource<R>() -> ! {
+    panic!("resource {} does not exist; add it with World::insert_resource", type_name::<R>())
+}

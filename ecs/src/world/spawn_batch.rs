@@ -1,0 +1,95 @@
+//! [`SpawnBatchIter`]: spawns one entity per bundle of an iterator.
+//!
+//! The bundle is registered and its destination archetype looked up once, and the
+//! table and entity index are reserved from the iterator's size hint once. Each
+//! `next` spawns one entity; dropping the iterator spawns the rest, so every
+//! bundle is spawned whether or not the ids are consumed.
+
+use super::World;
+use crate::bundle::{Bundle, BundleId, BundleWriter};
+use crate::entity::{ArchetypeId, Entity, EntityFlags, EntityLocation};
+use crate::storage::ComponentTicks;
+
+/// The iterator returned by [`World::spawn_batch`].
+pub struct SpawnBatchIter<'w, I: Iterator<Item: Bundle>> {
+    world: &'w mut World,
+    bundles: I,
+    bundle: BundleId,
+    destination: ArchetypeId,
+    has_sparse: bool,
+}
+
+impl<'w, I: Iterator<Item: Bundle>> SpawnBatchIter<'w, I> {
+    pub(crate) fn new(world: &'w mut World, bundles: I) -> Self {
+        let bundle = world.register_bundle::<I::Item>();
+        let edge = world.bundles.insert_edge(
+            bundle,
+            ArchetypeId::EMPTY,
+            &mut world.archetypes,
+            &world.components,
+            &world.sparse_sets,
+        );
+        let destination = edge.destination;
+        let (lower, _) = bundles.size_hint();
+        world.archetypes.get_mut(destination).table_mut().reserve(lower);
+        world.entities.reserve(lower);
+        let has_sparse = !world.bundles.info(bundle).sparse_components().is_empty();
+        SpawnBatchIter { world, bundles, bundle, destination, has_sparse }
+    }
+
+    fn spawn_one(&mut self, bundle: I::Item) -> Entity {
+        let world = &mut *self.world;
+        let entity = world.entities.alloc();
+        let tick = world.change_tick();
+        let edge = world.bundles.insert_edge(
+            self.bundle,
+            ArchetypeId::EMPTY,
+            &mut world.archetypes,
+            &world.components,
+            &world.sparse_sets,
+        );
+        let table = world.archetypes.get_mut(self.destination).table_mut();
+        // SAFETY: the edge starts from the empty archetype, so its slots cover every
+        // column of the destination; all are written by `write_components` below.
+        let row = unsafe { table.push_uninit_row(entity, ComponentTicks::default()) };
+        world.entities.set_location(entity, EntityLocation { archetype: self.destination, row: row as u32 });
+        let mut writer = BundleWriter {
+            slots: &edge.slots,
+            table,
+            row,
+            sparse_sets: &mut world.sparse_sets,
+            entity,
+            tick,
+            cursor: 0,
+        };
+        bundle.write_components(&mut writer);
+        if self.has_sparse && let Some(record) = world.entities.get_mut(entity) {
+            record.flags |= EntityFlags::HAS_SPARSE;
+        }
+        entity
+    }
+}
+
+impl<I: Iterator<Item: Bundle>> Iterator for SpawnBatchIter<'_, I> {
+    type Item = Entity;
+
+    #[inline]
+    fn next(&mut self) -> Option<Entity> {
+        let bundle = self.bundles.next()?;
+        Some(self.spawn_one(bundle))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.bundles.size_hint()
+    }
+}
+
+impl<I: ExactSizeIterator<Item: Bundle>> ExactSizeIterator for SpawnBatchIter<'_, I> {}
+
+impl<I: Iterator<Item: Bundle>> Drop for SpawnBatchIter<'_, I> {
+    fn drop(&mut self) {
+        while let Some(bundle) = self.bundles.next() {
+            self.spawn_one(bundle);
+        }
+    }
+}
