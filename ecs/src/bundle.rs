@@ -484,7 +484,9 @@ impl ComponentReader for BundleReader<'_> {
         match source {
             // SAFETY: the column stores `C` (bundle contract); the caller forgets the
             // value afterwards (the row is moved with `drop_removed = false`).
-            ReadSource::Column(column) => unsafe { self.table.column(column as usize).get_ptr(self.row).cast::<C>().read() },
+            ReadSource::Column(column) => unsafe {
+                self.table.column(column as usize).get_ptr(self.row).cast::<C>().read()
+            },
             // SAFETY: `C` is zero-sized: any aligned address holds its (only) value.
             ReadSource::Tag => unsafe { core::ptr::NonNull::<C>::dangling().read() },
             ReadSource::Sparse(set) => {

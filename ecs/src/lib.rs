@@ -42,6 +42,11 @@ pub mod world;
 
 pub use ecs_macros::{Bundle, Component, Resource};
 
+/// The README's code blocks, compiled and run as doctests.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 /// Everything a typical program needs: `use ecs::prelude::*;`.
 pub mod prelude {
     pub use crate::bundle::Bundle;

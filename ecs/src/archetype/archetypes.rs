@@ -36,6 +36,8 @@ impl ArchetypeFlags {
     }
 }
 
+/// How to drop one zero-sized value: its drop fn and its alignment.
+type TagDropFn = (unsafe fn(*mut u8), usize);
 /// A zero-sized id whose values need dropping: `(position in type, drop fn, alignment)`.
 type TagDrop = (u16, unsafe fn(*mut u8), usize);
 
@@ -152,7 +154,7 @@ impl Archetype {
         (column >= 0).then_some(column as usize)
     }
 
-    fn tag_drop_at(&self, position: usize) -> Option<(unsafe fn(*mut u8), usize)> {
+    fn tag_drop_at(&self, position: usize) -> Option<TagDropFn> {
         self.tag_drops.iter().find(|(at, _, _)| *at as usize == position).map(|&(_, drop, align)| (drop, align))
     }
 
@@ -213,7 +215,7 @@ impl Default for Archetypes {
 /// How an id is stored in a table.
 enum IdStorage {
     Column(Column),
-    Tag(Option<(unsafe fn(*mut u8), usize)>),
+    Tag(Option<TagDropFn>),
 }
 
 fn id_storage(components: &Components, id: Id) -> IdStorage {
@@ -495,7 +497,12 @@ impl Archetypes {
             }
             for archetype in &self.archetypes {
                 let contains = archetype.ids.iter().any(|&candidate| id_matches(id, candidate));
-                assert_eq!(record.get(archetype.id).is_some(), contains, "component index of {id:?} vs {:?}", archetype.id);
+                assert_eq!(
+                    record.get(archetype.id).is_some(),
+                    contains,
+                    "component index of {id:?} vs {:?}",
+                    archetype.id
+                );
             }
         }
     }

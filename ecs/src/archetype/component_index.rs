@@ -93,11 +93,8 @@ impl ComponentIndex {
     /// The record of `id`, if any archetype contains it.
     #[inline]
     pub fn get(&self, id: Id) -> Option<&IdRecord> {
-        let record = if Self::is_flat(id) {
-            self.flat.get(id.first_index() as usize)?
-        } else {
-            self.hashed.get(&id)?
-        };
+        let record =
+            if Self::is_flat(id) { self.flat.get(id.first_index() as usize)? } else { self.hashed.get(&id)? };
         (record.id == Some(id)).then_some(record)
     }
 

@@ -20,7 +20,7 @@ mod archetypes;
 mod component_index;
 mod graph;
 
+pub use crate::entity::ArchetypeId;
 pub use archetypes::{Archetype, ArchetypeFlags, Archetypes, MoveResult};
 pub use component_index::{ArchetypeRecord, ComponentIndex, IdRecord};
 pub use graph::Edges;
-pub use crate::entity::ArchetypeId;

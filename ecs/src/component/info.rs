@@ -62,7 +62,8 @@ pub struct ComponentHooks {
 
 impl ComponentHooks {
     /// No hooks.
-    pub const NONE: ComponentHooks = ComponentHooks { on_add: None, on_insert: None, on_replace: None, on_remove: None };
+    pub const NONE: ComponentHooks =
+        ComponentHooks { on_add: None, on_insert: None, on_replace: None, on_remove: None };
 
     /// Whether any slot is set.
     pub const fn any(&self) -> bool {

@@ -18,6 +18,6 @@ mod builtin;
 mod info;
 mod registry;
 
-pub use info::{Component, ComponentDescriptor, ComponentHooks, ComponentInfo, Hook, HookContext, StorageKind};
 pub use builtin::{Internal, Name};
+pub use info::{Component, ComponentDescriptor, ComponentHooks, ComponentInfo, Hook, HookContext, StorageKind};
 pub use registry::{ComponentRegistrar, Components};

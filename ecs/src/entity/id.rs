@@ -212,11 +212,7 @@ impl Id {
     /// For a pair, the relationship's index; for an entity, its index.
     #[inline]
     pub const fn first_index(self) -> u32 {
-        if self.is_pair() {
-            ((self.0 >> 32) as u32) & GENERATION_MASK
-        } else {
-            self.0 as u32
-        }
+        if self.is_pair() { ((self.0 >> 32) as u32) & GENERATION_MASK } else { self.0 as u32 }
     }
 
     /// For a pair, the target's index; for an entity, 0.
@@ -240,11 +236,7 @@ impl Id {
     /// ```
     #[inline]
     pub const fn from_bits(bits: u64) -> Option<Id> {
-        if bits & INDEX_MASK == 0 && bits & PAIR_FLAG == 0 {
-            None
-        } else {
-            Some(Id(bits))
-        }
+        if bits & INDEX_MASK == 0 && bits & PAIR_FLAG == 0 { None } else { Some(Id(bits)) }
     }
 }
 

@@ -83,11 +83,8 @@ pub struct EntityRecord {
     pub flags: EntityFlags,
 }
 
-const EMPTY_RECORD: EntityRecord = EntityRecord {
-    dense: u32::MAX,
-    location: EntityLocation::INVALID,
-    flags: EntityFlags::EMPTY,
-};
+const EMPTY_RECORD: EntityRecord =
+    EntityRecord { dense: u32::MAX, location: EntityLocation::INVALID, flags: EntityFlags::EMPTY };
 
 type Page = Box<[EntityRecord; PAGE_SIZE]>;
 

@@ -76,7 +76,7 @@ pub unsafe trait QueryData: WorldQuery {
 pub unsafe trait ReadOnlyQueryData: QueryData<ReadOnly = Self> {}
 
 #[inline]
-fn sparse_set_of<'w>(world: &'w World, component: Entity) -> Option<&'w SparseSet> {
+fn sparse_set_of(world: &World, component: Entity) -> Option<&SparseSet> {
     world.sparse_sets().of(component)
 }
 
@@ -103,9 +103,9 @@ unsafe impl WorldQuery for Entity {
         Some(())
     }
     #[inline]
-    fn init_fetch<'w>(_world: &'w World, _state: &(), _last_run: Tick, _this_run: Tick) {}
+    fn init_fetch(_world: &World, _state: &(), _last_run: Tick, _this_run: Tick) {}
     #[inline]
-    unsafe fn set_archetype<'w>(_fetch: &mut (), _cache: &(), _archetype: &'w Archetype) {}
+    unsafe fn set_archetype(_fetch: &mut (), _cache: &(), _archetype: &Archetype) {}
     #[inline]
     unsafe fn matches_row(_fetch: &(), _entity: Entity, _row: usize) -> bool {
         true
@@ -229,7 +229,7 @@ pub struct WriteFetch<'w, T> {
 
 impl<T> Clone for WriteFetch<'_, T> {
     fn clone(&self) -> Self {
-        WriteFetch { _marker: PhantomData, ..*self }
+        *self
     }
 }
 

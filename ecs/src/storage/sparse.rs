@@ -163,7 +163,8 @@ impl SparseSet {
         self.dense.swap_remove(position);
         if position != last {
             let moved = self.dense[position];
-            let moved_page = self.pages[(moved.index() >> PAGE_BITS) as usize].as_mut().expect("moved entity has a page");
+            let moved_page =
+                self.pages[(moved.index() >> PAGE_BITS) as usize].as_mut().expect("moved entity has a page");
             moved_page.dense_index[moved.index() as usize & (PAGE_SIZE - 1)] = position as u32;
         }
         let page = self.pages[(entity.index() >> PAGE_BITS) as usize].as_mut().expect("entity has a page");
@@ -192,7 +193,8 @@ impl SparseSet {
     /// Panics describing the first violation.
     pub fn check_invariants(&self) {
         for (position, entity) in self.dense.iter().enumerate() {
-            let page = self.pages[(entity.index() >> PAGE_BITS) as usize].as_ref().expect("dense entity without a page");
+            let page =
+                self.pages[(entity.index() >> PAGE_BITS) as usize].as_ref().expect("dense entity without a page");
             assert_eq!(
                 page.dense_index[entity.index() as usize & (PAGE_SIZE - 1)] as usize,
                 position,
@@ -227,7 +229,8 @@ impl Drop for SparseSet {
         let entities = core::mem::take(&mut self.dense);
         if let Some(drop) = self.drop {
             for entity in &entities {
-                let page = self.pages[(entity.index() >> PAGE_BITS) as usize].as_ref().expect("dense entity has a page");
+                let page =
+                    self.pages[(entity.index() >> PAGE_BITS) as usize].as_ref().expect("dense entity has a page");
                 let value = self.value_ptr(page, entity.index() as usize & (PAGE_SIZE - 1));
                 // SAFETY: every dense entity's slot holds an initialized value, dropped once here.
                 unsafe { drop(value.as_ptr()) }

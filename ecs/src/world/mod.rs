@@ -34,6 +34,9 @@ use crate::component::{Component, ComponentInfo, ComponentRegistrar, Components,
 use crate::entity::{ArchetypeId, Entity, EntityFlags, EntityIndex, EntityLocation};
 use crate::storage::{ComponentTicks, SparseSets, Tick, TickCell};
 
+/// The `(added, changed)` tick cells of one value.
+type TickCells<'a> = (&'a TickCell, &'a TickCell);
+
 /// Identifies one world, so that state built for it (a `QueryState`) is never
 /// used with another.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -599,10 +602,7 @@ impl World {
 
     /// Address of `entity`'s `T` and its tick cells (`None` for table tags).
     #[inline]
-    fn get_with_ticks<T: Component>(
-        &self,
-        entity: Entity,
-    ) -> Option<(core::ptr::NonNull<u8>, Option<(&TickCell, &TickCell)>)> {
+    fn get_with_ticks<T: Component>(&self, entity: Entity) -> Option<(core::ptr::NonNull<u8>, Option<TickCells<'_>>)> {
         let id = self.components.id_of::<T>()?;
         match T::STORAGE {
             StorageKind::Table => {

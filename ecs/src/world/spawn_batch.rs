@@ -63,7 +63,9 @@ impl<'w, I: Iterator<Item: Bundle>> SpawnBatchIter<'w, I> {
             cursor: 0,
         };
         bundle.write_components(&mut writer);
-        if self.has_sparse && let Some(record) = world.entities.get_mut(entity) {
+        if self.has_sparse
+            && let Some(record) = world.entities.get_mut(entity)
+        {
             record.flags |= EntityFlags::HAS_SPARSE;
         }
         entity
