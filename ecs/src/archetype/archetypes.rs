@@ -467,7 +467,7 @@ impl Archetypes {
         unsafe { archetype.table.swap_remove_drop(row) }
     }
 
-    /// Verifies the invariants in the [module docs](super) and that every row's
+    /// Verifies the invariants in the module docs and that every row's
     /// entity is alive and located there.
     ///
     /// # Panics

@@ -77,7 +77,7 @@ impl IdRecord {
     }
 }
 
-/// id -> [`IdRecord`]. See the [module docs](self).
+/// id -> [`IdRecord`]. See the module docs.
 #[derive(Default)]
 pub struct ComponentIndex {
     flat: Vec<IdRecord>,

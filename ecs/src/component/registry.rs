@@ -7,7 +7,7 @@ use super::info::{Component, ComponentDescriptor, ComponentInfo};
 use crate::entity::{Entity, EntityFlags, EntityIndex};
 use crate::util::{FxHashMap, TypeIdMap};
 
-/// Every registered component of a world. See the [module docs](super).
+/// Every registered component of a world. See the module docs.
 ///
 /// # Examples
 /// ```

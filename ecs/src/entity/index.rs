@@ -88,7 +88,7 @@ const EMPTY_RECORD: EntityRecord =
 
 type Page = Box<[EntityRecord; PAGE_SIZE]>;
 
-/// The entity index. See the [module docs](self) for the layout and invariants.
+/// The entity index. See the module docs for the layout and invariants.
 ///
 /// # Examples
 /// ```
@@ -239,7 +239,7 @@ impl EntityIndex {
         (record.dense < self.alive_count).then(|| self.dense[record.dense as usize])
     }
 
-    /// Verifies the invariants in the [module docs](self).
+    /// Verifies the invariants in the module docs.
     ///
     /// # Panics
     /// Panics with a description of the first violated invariant.

@@ -6,7 +6,12 @@
 //!   components are entities) or a pair `(R, T)` encoded as
 //!   `PAIR | R.index << 32 | T.index`; generations are dropped inside pairs, and
 //!   the relationship's index must fit 31 bits.
-//! * [`EntityIndex`]: where every entity lives. See [`index`](self::index) for its invariants.
+//! * [`EntityIndex`]: where every entity lives: a paged sparse array of records
+//!   indexed by entity index, plus a dense array split into alive | dead with an
+//!   `alive_count`. Invariants: every dense slot's record points back at it; an
+//!   entity is alive iff its record's dense slot is below `alive_count` and holds
+//!   the same generation; index 0 is never handed out. Allocation and freeing
+//!   are O(1).
 
 mod id;
 mod index;

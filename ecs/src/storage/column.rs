@@ -13,7 +13,7 @@ use std::alloc;
 
 use super::tick::{ComponentTicks, Tick, TickCell};
 
-/// A type-erased column. See the [module docs](self) for the invariants.
+/// A type-erased column. See the module docs for the invariants.
 ///
 /// # Examples
 /// ```

@@ -29,7 +29,7 @@ struct SparsePage {
     changed: Box<[TickCell]>,
 }
 
-/// A paged sparse set of type-erased values. See the [module docs](self).
+/// A paged sparse set of type-erased values. See the module docs.
 ///
 /// # Examples
 /// ```
@@ -187,7 +187,7 @@ impl SparseSet {
         }
     }
 
-    /// Verifies the invariants in the [module docs](self).
+    /// Verifies the invariants in the module docs.
     ///
     /// # Panics
     /// Panics describing the first violation.

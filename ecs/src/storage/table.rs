@@ -9,7 +9,7 @@ use super::column::Column;
 use super::tick::ComponentTicks;
 use crate::entity::Entity;
 
-/// The rows of one archetype. See the [module docs](self).
+/// The rows of one archetype. See the module docs.
 ///
 /// # Examples
 /// ```

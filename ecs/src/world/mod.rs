@@ -757,7 +757,7 @@ impl World {
     // ----- checks -------------------------------------------------------------------
 
     /// Verifies that the entity index, the tables, the component index and the
-    /// sparse sets agree (see the [module docs](self)).
+    /// sparse sets agree (see the module docs).
     ///
     /// # Panics
     /// Panics describing the first violation.
