@@ -6,7 +6,7 @@
 //! bundle is spawned whether or not the ids are consumed.
 
 use super::World;
-use crate::bundle::{Bundle, BundleId, BundleWriter};
+use crate::bundle::{Bundle, BundleWriter, WriteSlot};
 use crate::entity::{ArchetypeId, Entity, EntityFlags, EntityLocation};
 use crate::storage::ComponentTicks;
 
@@ -14,7 +14,7 @@ use crate::storage::ComponentTicks;
 pub struct SpawnBatchIter<'w, I: Iterator<Item: Bundle>> {
     world: &'w mut World,
     bundles: I,
-    bundle: BundleId,
+    slots: Box<[WriteSlot]>,
     destination: ArchetypeId,
     has_sparse: bool,
 }
@@ -30,31 +30,25 @@ impl<'w, I: Iterator<Item: Bundle>> SpawnBatchIter<'w, I> {
             &world.sparse_sets,
         );
         let destination = edge.destination;
+        let slots = edge.slots.clone();
         let (lower, _) = bundles.size_hint();
         world.archetypes.get_mut(destination).table_mut().reserve(lower);
         world.entities.reserve(lower);
         let has_sparse = !world.bundles.info(bundle).sparse_components().is_empty();
-        SpawnBatchIter { world, bundles, bundle, destination, has_sparse }
+        SpawnBatchIter { world, bundles, slots, destination, has_sparse }
     }
 
     fn spawn_one(&mut self, bundle: I::Item) -> Entity {
         let world = &mut *self.world;
         let entity = world.entities.alloc();
         let tick = world.change_tick();
-        let edge = world.bundles.insert_edge(
-            self.bundle,
-            ArchetypeId::EMPTY,
-            &mut world.archetypes,
-            &world.components,
-            &world.sparse_sets,
-        );
         let table = world.archetypes.get_mut(self.destination).table_mut();
-        // SAFETY: the edge starts from the empty archetype, so its slots cover every
+        // SAFETY: the slots come from the edge that starts from the empty archetype, so its slots cover every
         // column of the destination; all are written by `write_components` below.
         let row = unsafe { table.push_uninit_row(entity, ComponentTicks::default()) };
         world.entities.set_location(entity, EntityLocation { archetype: self.destination, row: row as u32 });
         let mut writer = BundleWriter {
-            slots: &edge.slots,
+            slots: &self.slots,
             table,
             row,
             sparse_sets: &mut world.sparse_sets,
