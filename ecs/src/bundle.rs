@@ -185,16 +185,41 @@ pub struct RemoveEdge {
     pub has_all_table_components: bool,
 }
 
-/// A registered bundle type.
+/// What a bundle type is made of, in bundle order.
 #[derive(Debug)]
-pub struct BundleInfo {
-    id: BundleId,
+struct BundleShape {
     components: Box<[Entity]>,
     type_ids: Box<[Option<TypeId>]>,
     table_ids: SmallVec<[Id; 8]>,
     sparse: Box<[(Entity, SparseSetIndex)]>,
-    insert_edges: Vec<Option<InsertEdge>>,
-    remove_edges: Vec<Option<RemoveEdge>>,
+}
+
+/// Edges cached per source archetype (indexed by archetype id).
+#[derive(Debug)]
+struct EdgeCache<E>(Vec<Option<E>>);
+
+impl<E> EdgeCache<E> {
+    #[inline]
+    fn get_or_build(&mut self, source: ArchetypeId, build: impl FnOnce() -> E) -> &E {
+        let slot = source.index();
+        if self.0.get(slot).is_none_or(Option::is_none) {
+            let edge = build();
+            if slot >= self.0.len() {
+                self.0.resize_with(slot + 1, || None);
+            }
+            self.0[slot] = Some(edge);
+        }
+        self.0[slot].as_ref().expect("edge cached above")
+    }
+}
+
+/// A registered bundle type.
+#[derive(Debug)]
+pub struct BundleInfo {
+    id: BundleId,
+    shape: BundleShape,
+    insert_edges: EdgeCache<InsertEdge>,
+    remove_edges: EdgeCache<RemoveEdge>,
 }
 
 impl BundleInfo {
@@ -205,12 +230,12 @@ impl BundleInfo {
 
     /// The component ids, in bundle order.
     pub fn components(&self) -> &[Entity] {
-        &self.components
+        &self.shape.components
     }
 
     /// The sparse components and their sets.
     pub fn sparse_components(&self) -> &[(Entity, SparseSetIndex)] {
-        &self.sparse
+        &self.shape.sparse
     }
 }
 
@@ -278,15 +303,13 @@ impl Bundles {
             }
         }
         table_ids.sort_unstable();
-        BundleInfo {
-            id,
+        let shape = BundleShape {
             components: components.into_boxed_slice(),
             type_ids: type_ids.into_boxed_slice(),
             table_ids,
             sparse: sparse.into_boxed_slice(),
-            insert_edges: Vec::new(),
-            remove_edges: Vec::new(),
-        }
+        };
+        BundleInfo { id, shape, insert_edges: EdgeCache(Vec::new()), remove_edges: EdgeCache(Vec::new()) }
     }
 
     /// The info of bundle `id`.
@@ -306,20 +329,14 @@ impl Bundles {
         sparse_sets: &SparseSets,
     ) -> &InsertEdge {
         let info = &mut self.infos[id.index()];
-        let cached = info.insert_edges.get(source.index()).is_some_and(Option::is_some);
-        if !cached {
-            let edge = Self::build_insert_edge(info, source, archetypes, components, sparse_sets);
-            if source.index() >= info.insert_edges.len() {
-                info.insert_edges.resize_with(source.index() + 1, || None);
-            }
-            info.insert_edges[source.index()] = Some(edge);
-        }
-        info.insert_edges[source.index()].as_ref().expect("edge cached above")
+        let shape = &info.shape;
+        info.insert_edges
+            .get_or_build(source, || Self::build_insert_edge(shape, source, archetypes, components, sparse_sets))
     }
 
     #[cold]
     fn build_insert_edge(
-        info: &BundleInfo,
+        info: &BundleShape,
         source: ArchetypeId,
         archetypes: &mut Archetypes,
         components: &Components,
@@ -360,20 +377,14 @@ impl Bundles {
         sparse_sets: &SparseSets,
     ) -> &RemoveEdge {
         let info = &mut self.infos[id.index()];
-        let cached = info.remove_edges.get(source.index()).is_some_and(Option::is_some);
-        if !cached {
-            let edge = Self::build_remove_edge(info, source, archetypes, components, sparse_sets);
-            if source.index() >= info.remove_edges.len() {
-                info.remove_edges.resize_with(source.index() + 1, || None);
-            }
-            info.remove_edges[source.index()] = Some(edge);
-        }
-        info.remove_edges[source.index()].as_ref().expect("edge cached above")
+        let shape = &info.shape;
+        info.remove_edges
+            .get_or_build(source, || Self::build_remove_edge(shape, source, archetypes, components, sparse_sets))
     }
 
     #[cold]
     fn build_remove_edge(
-        info: &BundleInfo,
+        info: &BundleShape,
         source: ArchetypeId,
         archetypes: &mut Archetypes,
         components: &Components,
@@ -408,13 +419,35 @@ impl Bundles {
 
 /// Writes a bundle's values into one table row and the sparse sets.
 pub(crate) struct BundleWriter<'a> {
-    pub(crate) slots: &'a [WriteSlot],
-    pub(crate) table: &'a mut Table,
-    pub(crate) row: usize,
-    pub(crate) sparse_sets: &'a mut SparseSets,
-    pub(crate) entity: Entity,
-    pub(crate) tick: Tick,
-    pub(crate) cursor: usize,
+    slots: &'a [WriteSlot],
+    table: &'a mut Table,
+    row: usize,
+    sparse_sets: &'a mut SparseSets,
+    entity: Entity,
+    tick: Tick,
+    cursor: usize,
+}
+
+impl<'a> BundleWriter<'a> {
+    /// Writes `bundle` into `row` of `table` (and the sparse sets) as `slots` say.
+    ///
+    /// # Safety
+    /// `slots` is the insert edge of `B` whose destination owns `table`; `row` is
+    /// `entity`'s row there, with every column that the edge's source lacked still
+    /// uninitialized and every other column initialized.
+    #[inline]
+    pub(crate) unsafe fn write_bundle<B: Bundle>(
+        bundle: B,
+        slots: &'a [WriteSlot],
+        table: &'a mut Table,
+        row: usize,
+        sparse_sets: &'a mut SparseSets,
+        entity: Entity,
+        tick: Tick,
+    ) {
+        let mut writer = BundleWriter { slots, table, row, sparse_sets, entity, tick, cursor: 0 };
+        bundle.write_components(&mut writer);
+    }
 }
 
 impl ComponentWriter for BundleWriter<'_> {

@@ -299,19 +299,18 @@ impl World {
         let destination = edge.destination;
         let table = self.archetypes.get_mut(destination).table_mut();
         // SAFETY: a spawn edge starts from the empty archetype, so its slots cover
-        // every column of the destination, all written by `write_components` below.
-        let row = unsafe { table.push_uninit_row(entity, ComponentTicks::default()) };
-        self.entities.set_location(entity, EntityLocation { archetype: destination, row: row as u32 });
-        let mut writer = BundleWriter {
-            slots: &edge.slots,
-            table,
-            row,
-            sparse_sets: &mut self.sparse_sets,
-            entity,
-            tick,
-            cursor: 0,
-        };
-        bundle.write_components(&mut writer);
+        // every column of the destination: the pushed row is fully written below.
+        unsafe {
+            let row = table.push_uninit_row(entity, ComponentTicks::default());
+            self.entities.set_location(entity, EntityLocation { archetype: destination, row: row as u32 });
+            BundleWriter::write_bundle(bundle, &edge.slots, table, row, &mut self.sparse_sets, entity, tick);
+        }
+        self.mark_sparse(entity, bundle_id);
+    }
+
+    /// Flags `entity` as holding sparse values if bundle `bundle_id` has any.
+    #[inline]
+    fn mark_sparse(&mut self, entity: Entity, bundle_id: BundleId) {
         if !self.bundles.info(bundle_id).sparse_components().is_empty()
             && let Some(record) = self.entities.get_mut(entity)
         {
@@ -482,21 +481,11 @@ impl World {
             row = moved.row;
             self.entities.set_location(entity, EntityLocation { archetype: destination, row: row as u32 });
         }
-        let mut writer = BundleWriter {
-            slots: &edge.slots,
-            table: self.archetypes.get_mut(destination).table_mut(),
-            row,
-            sparse_sets: &mut self.sparse_sets,
-            entity,
-            tick,
-            cursor: 0,
-        };
-        bundle.write_components(&mut writer);
-        if !self.bundles.info(bundle_id).sparse_components().is_empty()
-            && let Some(record) = self.entities.get_mut(entity)
-        {
-            record.flags |= EntityFlags::HAS_SPARSE;
-        }
+        let table = self.archetypes.get_mut(destination).table_mut();
+        // SAFETY: the edge was built for the entity's archetype; after the move the
+        // columns the source lacked are the uninitialized ones the writer fills.
+        unsafe { BundleWriter::write_bundle(bundle, &edge.slots, table, row, &mut self.sparse_sets, entity, tick) };
+        self.mark_sparse(entity, bundle_id);
     }
 
     /// Removes the components of bundle `B` from `entity` and returns them if it had

@@ -43,20 +43,13 @@ impl<'w, I: Iterator<Item: Bundle>> SpawnBatchIter<'w, I> {
         let entity = world.entities.alloc();
         let tick = world.change_tick();
         let table = world.archetypes.get_mut(self.destination).table_mut();
-        // SAFETY: the slots come from the edge that starts from the empty archetype, so its slots cover every
-        // column of the destination; all are written by `write_components` below.
-        let row = unsafe { table.push_uninit_row(entity, ComponentTicks::default()) };
-        world.entities.set_location(entity, EntityLocation { archetype: self.destination, row: row as u32 });
-        let mut writer = BundleWriter {
-            slots: &self.slots,
-            table,
-            row,
-            sparse_sets: &mut world.sparse_sets,
-            entity,
-            tick,
-            cursor: 0,
-        };
-        bundle.write_components(&mut writer);
+        // SAFETY: the slots come from the edge that starts from the empty archetype,
+        // so they cover every column of the destination: the row is fully written.
+        unsafe {
+            let row = table.push_uninit_row(entity, ComponentTicks::default());
+            world.entities.set_location(entity, EntityLocation { archetype: self.destination, row: row as u32 });
+            BundleWriter::write_bundle(bundle, &self.slots, table, row, &mut world.sparse_sets, entity, tick);
+        }
         if self.has_sparse
             && let Some(record) = world.entities.get_mut(entity)
         {
