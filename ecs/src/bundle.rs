@@ -17,7 +17,7 @@ use core::any::TypeId;
 
 use smallvec::SmallVec;
 
-use crate::archetype::{ArchetypeId, Archetypes};
+use crate::archetype::{ArchetypeId, Archetypes, MovePlan};
 use crate::component::{Component, ComponentRegistrar, Components, StorageKind};
 use crate::entity::{Entity, Id};
 use crate::storage::{ComponentTicks, SparseSetIndex, SparseSets, Table, Tick};
@@ -159,6 +159,8 @@ pub struct InsertEdge {
     pub destination: ArchetypeId,
     /// One slot per bundle component, in bundle order.
     pub slots: Box<[WriteSlot]>,
+    /// How the entity's row moves (empty when `destination` is the source).
+    pub plan: MovePlan,
 }
 
 /// Where one value of a removed bundle comes from in the source archetype.
@@ -183,6 +185,8 @@ pub struct RemoveEdge {
     pub sources: Box<[ReadSource]>,
     /// Whether the source archetype has every table component of the bundle.
     pub has_all_table_components: bool,
+    /// How the entity's row moves (empty when `destination` is the source).
+    pub plan: MovePlan,
 }
 
 /// What a bundle type is made of, in bundle order.
@@ -342,10 +346,21 @@ impl Bundles {
         components: &Components,
         sparse_sets: &SparseSets,
     ) -> InsertEdge {
-        let mut destination = source;
-        for &id in &info.table_ids {
-            destination = archetypes.add_edge(destination, id, components);
-        }
+        let destination = match info.table_ids.as_slice() {
+            // One id: the graph's own edge (cached both ways).
+            &[id] => archetypes.add_edge(source, id, components),
+            ids => {
+                // Several ids: go straight to the destination type, so no
+                // intermediate archetypes are created.
+                let mut target: SmallVec<[Id; 8]> = SmallVec::from_slice(archetypes[source].ids());
+                for &id in ids {
+                    if let Err(position) = target.binary_search(&id) {
+                        target.insert(position, id);
+                    }
+                }
+                archetypes.get_or_create(&target, components)
+            }
+        };
         let source_archetype = &archetypes[source];
         let destination_archetype = &archetypes[destination];
         let slots = info
@@ -363,7 +378,8 @@ impl Bundles {
                 WriteSlot { target, existed: source_archetype.contains(component.id()), type_id }
             })
             .collect();
-        InsertEdge { destination, slots }
+        let plan = if destination == source { MovePlan::default() } else { archetypes.move_plan(source, destination) };
+        InsertEdge { destination, slots, plan }
     }
 
     /// The cached remove edge of bundle `id` from `source`, built on first use.
@@ -390,10 +406,14 @@ impl Bundles {
         components: &Components,
         sparse_sets: &SparseSets,
     ) -> RemoveEdge {
-        let mut destination = source;
-        for &id in &info.table_ids {
-            destination = archetypes.remove_edge(destination, id, components);
-        }
+        let destination = match info.table_ids.as_slice() {
+            &[id] => archetypes.remove_edge(source, id, components),
+            ids => {
+                let mut target: SmallVec<[Id; 8]> = SmallVec::from_slice(archetypes[source].ids());
+                target.retain(|id| !ids.contains(id));
+                archetypes.get_or_create(&target, components)
+            }
+        };
         let source_archetype = &archetypes[source];
         let mut has_all_table_components = true;
         let sources = info
@@ -413,7 +433,8 @@ impl Bundles {
                 }
             })
             .collect();
-        RemoveEdge { destination, sources, has_all_table_components }
+        let plan = if destination == source { MovePlan::default() } else { archetypes.move_plan(source, destination) };
+        RemoveEdge { destination, sources, has_all_table_components, plan }
     }
 }
 

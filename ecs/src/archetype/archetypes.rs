@@ -176,6 +176,18 @@ impl Drop for Archetype {
     }
 }
 
+const NEW_COLUMN: u32 = u32::MAX;
+
+/// How to move a row between two archetypes: for each destination column the
+/// source column it comes from, and what the source has that the destination
+/// lacks. Computed once per edge by [`Archetypes::move_plan`].
+#[derive(Clone, Debug, Default)]
+pub struct MovePlan {
+    sources: Box<[u32]>,
+    removed_columns: Box<[u32]>,
+    removed_tags: Box<[TagDropFn]>,
+}
+
 /// What [`Archetypes::move_row`] did.
 #[derive(Clone, Copy, Debug)]
 pub struct MoveResult {
@@ -399,12 +411,39 @@ impl Archetypes {
         }
     }
 
-    /// Moves `entity` from `row` of `source` to a new row of `destination`: values
-    /// of shared ids are moved (ticks kept); values only in `source` are dropped
-    /// when `drop_removed`, else forgotten (the caller moved them out).
+    /// How rows move from `source` to `destination` (computed once per edge and
+    /// cached by the caller).
+    pub fn move_plan(&self, source: ArchetypeId, destination: ArchetypeId) -> MovePlan {
+        let (source, destination) = (&self.archetypes[source.index()], &self.archetypes[destination.index()]);
+        let mut sources = vec![NEW_COLUMN; destination.table.columns().len()];
+        let mut removed_columns = Vec::new();
+        let mut removed_tags = Vec::new();
+        for (position, &id) in source.ids.iter().enumerate() {
+            let source_column = source.columns[position];
+            match destination.position_of(id) {
+                Some(target) => {
+                    if source_column >= 0 {
+                        sources[destination.columns[target] as usize] = source_column as u32;
+                    }
+                }
+                None if source_column >= 0 => removed_columns.push(source_column as u32),
+                None => removed_tags.extend(source.tag_drop_at(position)),
+            }
+        }
+        MovePlan {
+            sources: sources.into_boxed_slice(),
+            removed_columns: removed_columns.into_boxed_slice(),
+            removed_tags: removed_tags.into_boxed_slice(),
+        }
+    }
+
+    /// Moves `entity` from `row` of `source` to a new row of `destination` following
+    /// `plan`: values of shared ids are moved (ticks kept); values only in `source`
+    /// are dropped when `drop_removed`, else forgotten (the caller moved them out).
     ///
     /// # Safety
-    /// * `source != destination`, `row` is `entity`'s row in `source`;
+    /// * `source != destination`, `plan` is `move_plan(source, destination)`, and
+    ///   `row` is `entity`'s row in `source`;
     /// * when `!drop_removed`, the caller has moved out every value of `source` that
     ///   `destination` lacks;
     /// * the caller initializes every column of `destination` that `source` lacks
@@ -415,44 +454,36 @@ impl Archetypes {
         source: ArchetypeId,
         row: usize,
         destination: ArchetypeId,
+        plan: &MovePlan,
         drop_removed: bool,
     ) -> MoveResult {
         let (source, destination) = self.pair_mut(source, destination);
         debug_assert_eq!(source.table.entities()[row], entity);
-        // SAFETY: forwarded to the caller (new columns are initialized by the caller).
-        let new_row = unsafe { destination.table.push_uninit_row(entity, ComponentTicks::default()) };
-        let mut cursor = 0;
-        for (position, &id) in source.ids.iter().enumerate() {
-            while cursor < destination.ids.len() && destination.ids[cursor] < id {
-                cursor += 1;
-            }
-            let source_column = source.columns[position];
-            if cursor < destination.ids.len() && destination.ids[cursor] == id {
-                if source_column >= 0 {
-                    let destination_column = destination.columns[cursor] as usize;
-                    // SAFETY: same id, so same layout; `row` is initialized and is
-                    // forgotten by the swap-remove below; `new_row` was just pushed.
-                    unsafe {
-                        destination.table.column_mut(destination_column).initialize_from(
-                            new_row,
-                            source.table.column(source_column as usize),
-                            row,
-                        );
-                    }
-                }
-            } else if drop_removed {
-                if source_column >= 0 {
-                    // SAFETY: `row` holds an initialized value, forgotten right after.
-                    unsafe { source.table.column_mut(source_column as usize).drop_at(row) };
-                } else if let Some((drop, align)) = source.tag_drop_at(position) {
-                    // SAFETY: zero-sized value read from an aligned address, dropped once.
-                    unsafe { drop(crate::storage::dangling_ptr(align)) };
+        // SAFETY: every column gets exactly one new row in the loop below; new
+        // columns are initialized by the caller, shared ones are moved from `row`,
+        // which is forgotten by the swap-remove; removed ones are dropped or were
+        // moved out by the caller.
+        unsafe {
+            let new_row = destination.table.push_entity(entity);
+            for (column, &source_column) in plan.sources.iter().enumerate() {
+                let column = destination.table.column_mut(column);
+                if source_column == NEW_COLUMN {
+                    column.push_uninit(ComponentTicks::default());
+                } else {
+                    column.push_moved_from(source.table.column(source_column as usize), row);
                 }
             }
+            if drop_removed {
+                for &column in plan.removed_columns.iter() {
+                    source.table.column_mut(column as usize).drop_at(row);
+                }
+                for &(drop, align) in plan.removed_tags.iter() {
+                    drop(crate::storage::dangling_ptr(align));
+                }
+            }
+            let swapped = source.table.swap_remove_forget(row);
+            MoveResult { row: new_row, swapped }
         }
-        // SAFETY: every value of `row` was moved out or dropped above (or by the caller).
-        let swapped = unsafe { source.table.swap_remove_forget(row) };
-        MoveResult { row: new_row, swapped }
     }
 
     /// Drops the values of `row` in `archetype` and removes the row; returns the

@@ -21,6 +21,6 @@ mod component_index;
 mod graph;
 
 pub use crate::entity::ArchetypeId;
-pub use archetypes::{Archetype, ArchetypeFlags, Archetypes, MoveResult};
+pub use archetypes::{Archetype, ArchetypeFlags, Archetypes, MovePlan, MoveResult};
 pub use component_index::{ArchetypeRecord, ComponentIndex, IdRecord};
 pub use graph::Edges;

@@ -86,7 +86,15 @@ pub struct EntityRecord {
 const EMPTY_RECORD: EntityRecord =
     EntityRecord { dense: u32::MAX, location: EntityLocation::INVALID, flags: EntityFlags::EMPTY };
 
-type Page = Box<[EntityRecord; PAGE_SIZE]>;
+type Page = Box<[EntityRecord]>;
+
+/// A fresh page. Kept out of line: building the page on the caller's stack would
+/// give every caller a page-sized frame to probe on each call.
+#[cold]
+#[inline(never)]
+fn new_page() -> Page {
+    vec![EMPTY_RECORD; PAGE_SIZE].into_boxed_slice()
+}
 
 /// The entity index. See the module docs for the layout and invariants.
 ///
@@ -142,7 +150,7 @@ impl EntityIndex {
         if page_index >= self.pages.len() {
             self.pages.resize_with(page_index + 1, || None);
         }
-        let page = self.pages[page_index].get_or_insert_with(|| Box::new([EMPTY_RECORD; PAGE_SIZE]));
+        let page = self.pages[page_index].get_or_insert_with(new_page);
         &mut page[index as usize & (PAGE_SIZE - 1)]
     }
 

@@ -8,7 +8,7 @@ use super::access::QueryAccess;
 use crate::archetype::Archetype;
 use crate::component::{Component, StorageKind};
 use crate::entity::{Entity, Id};
-use crate::storage::{SparseSet, Tick, TickCell};
+use crate::storage::{ComponentTickCells, SparseSet, Tick};
 use crate::world::{Mut, World};
 
 /// The shared machinery of query terms (data and filters).
@@ -218,8 +218,7 @@ unsafe impl<T: Component> ReadOnlyQueryData for &T {}
 /// The fetch of `&mut T`: the current column and its ticks, or the sparse set.
 pub struct WriteFetch<'w, T> {
     column: NonNull<T>,
-    added: NonNull<TickCell>,
-    changed: NonNull<TickCell>,
+    ticks: NonNull<ComponentTickCells>,
     has_ticks: bool,
     sparse: Option<&'w SparseSet>,
     last_run: Tick,
@@ -264,8 +263,7 @@ unsafe impl<T: Component> WorldQuery for &mut T {
         let sparse = if is_table::<T>() { None } else { sparse_set_of(world, *state) };
         WriteFetch {
             column: NonNull::dangling(),
-            added: NonNull::dangling(),
-            changed: NonNull::dangling(),
+            ticks: NonNull::dangling(),
             has_ticks: false,
             sparse,
             last_run,
@@ -279,9 +277,7 @@ unsafe impl<T: Component> WorldQuery for &mut T {
             fetch.column = column_start(*cache, archetype);
             fetch.has_ticks = *cache >= 0;
             if *cache >= 0 {
-                let column = archetype.table().column(*cache as usize);
-                fetch.added = NonNull::from(column.added_ticks()).cast();
-                fetch.changed = NonNull::from(column.changed_ticks()).cast();
+                fetch.ticks = NonNull::from(archetype.table().column(*cache as usize).tick_cells()).cast();
             }
         }
     }
@@ -298,8 +294,8 @@ unsafe impl<T: Component> WorldQuery for &mut T {
             unsafe {
                 let value = fetch.column.add(row).as_mut();
                 if fetch.has_ticks {
-                    let added = fetch.added.add(row).as_ref().get();
-                    Mut::new(value, added, Some(fetch.changed.add(row).as_ref()), fetch.last_run, fetch.this_run)
+                    let cells = fetch.ticks.add(row).as_ref();
+                    Mut::new(value, cells.added.get(), Some(&cells.changed), fetch.last_run, fetch.this_run)
                 } else {
                     Mut::new(value, Tick::default(), None, fetch.last_run, fetch.this_run)
                 }
@@ -309,9 +305,9 @@ unsafe impl<T: Component> WorldQuery for &mut T {
             // `T`s; exclusive access as above.
             unsafe {
                 let set = crate::util::debug_unwrap(fetch.sparse);
-                let (added, changed) = crate::util::debug_unwrap(set.ticks(entity));
+                let cells = crate::util::debug_unwrap(set.ticks(entity));
                 let value = crate::util::debug_unwrap(set.get(entity)).cast::<T>().as_mut();
-                Mut::new(value, added.get(), Some(changed), fetch.last_run, fetch.this_run)
+                Mut::new(value, cells.added.get(), Some(&cells.changed), fetch.last_run, fetch.this_run)
             }
         }
     }

@@ -2,7 +2,7 @@
 //! `added`/`changed` ticks.
 //!
 //! Invariants:
-//! * `len() == added.len() == changed.len() <= capacity`;
+//! * `len() == ticks.len() <= capacity`;
 //! * rows `0..len()` hold initialized values (the table initializes a pushed row
 //!   before anything can observe it);
 //! * the buffer is allocated with `array_layout(capacity)` when that size is non-zero.
@@ -11,7 +11,7 @@ use core::alloc::Layout;
 use core::ptr::NonNull;
 use std::alloc;
 
-use super::tick::{ComponentTicks, Tick, TickCell};
+use super::tick::{ComponentTickCells, ComponentTicks, Tick};
 
 /// A type-erased column. See the module docs for the invariants.
 ///
@@ -31,8 +31,7 @@ pub struct Column {
     capacity: usize,
     item_layout: Layout,
     drop: Option<unsafe fn(*mut u8)>,
-    added: Vec<TickCell>,
-    changed: Vec<TickCell>,
+    ticks: Vec<ComponentTickCells>,
 }
 
 // SAFETY: a column only holds values of `Component` types, which are `Send + Sync`;
@@ -51,21 +50,20 @@ impl Column {
             capacity: if item_layout.size() == 0 { usize::MAX } else { 0 },
             item_layout,
             drop,
-            added: Vec::new(),
-            changed: Vec::new(),
+            ticks: Vec::new(),
         }
     }
 
     /// Number of rows.
     #[inline]
     pub fn len(&self) -> usize {
-        self.added.len()
+        self.ticks.len()
     }
 
     /// Whether the column has no rows.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.added.is_empty()
+        self.ticks.is_empty()
     }
 
     /// The layout of one value.
@@ -80,8 +78,7 @@ impl Column {
         if needed > self.capacity {
             self.grow_to(needed.max(self.capacity * 2).max(4));
         }
-        self.added.reserve(additional);
-        self.changed.reserve(additional);
+        self.ticks.reserve(additional);
     }
 
     fn grow_to(&mut self, new_capacity: usize) {
@@ -112,8 +109,7 @@ impl Column {
             self.reserve(1);
         }
         let row = self.len();
-        self.added.push(TickCell::new(ticks.added));
-        self.changed.push(TickCell::new(ticks.changed));
+        self.ticks.push(ComponentTickCells::new(ticks));
         self.get_ptr(row)
     }
 
@@ -132,16 +128,10 @@ impl Column {
         self.data
     }
 
-    /// The `added` ticks, one per row.
+    /// The tick cells, one per row.
     #[inline]
-    pub fn added_ticks(&self) -> &[TickCell] {
-        &self.added
-    }
-
-    /// The `changed` ticks, one per row.
-    #[inline]
-    pub fn changed_ticks(&self) -> &[TickCell] {
-        &self.changed
+    pub fn tick_cells(&self) -> &[ComponentTickCells] {
+        &self.ticks
     }
 
     /// The ticks of `row`.
@@ -150,13 +140,13 @@ impl Column {
     /// Panics if `row` is out of bounds.
     #[inline]
     pub fn ticks(&self, row: usize) -> ComponentTicks {
-        ComponentTicks { added: self.added[row].get(), changed: self.changed[row].get() }
+        self.ticks[row].get()
     }
 
     /// Sets the `changed` tick of `row`.
     #[inline]
     pub fn set_changed(&mut self, row: usize, tick: Tick) {
-        self.changed[row].set(tick);
+        self.ticks[row].changed.set(tick);
     }
 
     /// Drops the value of `row` in place (the row stays, uninitialized).
@@ -181,16 +171,9 @@ impl Column {
         let last = self.len() - 1;
         if row != last {
             // SAFETY: both rows are in bounds and distinct, so the ranges do not overlap.
-            unsafe {
-                core::ptr::copy_nonoverlapping(
-                    self.get_ptr(last).as_ptr(),
-                    self.get_ptr(row).as_ptr(),
-                    self.item_layout.size(),
-                );
-            }
+            unsafe { copy_value(self.get_ptr(last), self.get_ptr(row), self.item_layout.size()) };
         }
-        self.added.swap_remove(row);
-        self.changed.swap_remove(row);
+        self.ticks.swap_remove(row);
     }
 
     /// Initializes the (uninitialized) `row` with a bitwise copy of `source`'s
@@ -213,15 +196,29 @@ impl Column {
                 self.item_layout.size(),
             );
         }
-        self.added[row].set(source.added[source_row].get());
-        self.changed[row].set(source.changed[source_row].get());
+        self.ticks[row].set(source.ticks[source_row].get());
+    }
+
+    /// Appends a bitwise copy of `source`'s `source_row` (value and ticks); the
+    /// source value is then logically moved out.
+    ///
+    /// # Safety
+    /// `source` stores values of the same layout; `source_row < source.len()` holds
+    /// an initialized value, which the caller forgets afterwards.
+    #[inline]
+    pub unsafe fn push_moved_from(&mut self, source: &Column, source_row: usize) {
+        debug_assert_eq!(self.item_layout, source.item_layout);
+        // SAFETY: the new slot is initialized right away from a value of the same layout.
+        unsafe {
+            let destination = self.push_uninit(source.ticks[source_row].get());
+            copy_value(source.get_ptr(source_row), destination, self.item_layout.size());
+        }
     }
 
     /// Sets both ticks of `row`.
     #[inline]
     pub fn set_ticks(&mut self, row: usize, ticks: ComponentTicks) {
-        self.added[row].set(ticks.added);
-        self.changed[row].set(ticks.changed);
+        self.ticks[row].set(ticks);
     }
 
     /// Drops every value and empties the column (keeps the allocation).
@@ -229,8 +226,7 @@ impl Column {
         let len = self.len();
         // Empty the ticks first: if a drop panics, the remaining values leak
         // instead of being dropped twice.
-        self.added.clear();
-        self.changed.clear();
+        self.ticks.clear();
         if let Some(drop) = self.drop {
             for row in 0..len {
                 // SAFETY: rows `0..len` held initialized values, each dropped once.
@@ -246,6 +242,26 @@ impl Drop for Column {
         if self.item_layout.size() != 0 && self.capacity != 0 {
             // SAFETY: `data` was allocated with this layout by `grow_to`.
             unsafe { alloc::dealloc(self.data.as_ptr(), array_layout(self.item_layout, self.capacity)) }
+        }
+    }
+}
+
+/// Copies one value of `size` bytes between non-overlapping places. Common small
+/// sizes are copied inline instead of through a `memcpy` call.
+///
+/// # Safety
+/// Both pointers are valid for `size` bytes and the ranges do not overlap.
+#[inline(always)]
+unsafe fn copy_value(source: NonNull<u8>, destination: NonNull<u8>, size: usize) {
+    let (source, destination) = (source.as_ptr(), destination.as_ptr());
+    // SAFETY: guaranteed by the caller; unaligned reads/writes need no alignment.
+    unsafe {
+        match size {
+            4 => destination.cast::<u32>().write_unaligned(source.cast::<u32>().read_unaligned()),
+            8 => destination.cast::<u64>().write_unaligned(source.cast::<u64>().read_unaligned()),
+            12 => destination.cast::<[u32; 3]>().write_unaligned(source.cast::<[u32; 3]>().read_unaligned()),
+            16 => destination.cast::<u128>().write_unaligned(source.cast::<u128>().read_unaligned()),
+            _ => core::ptr::copy_nonoverlapping(source, destination, size),
         }
     }
 }

@@ -20,7 +20,7 @@ pub use column::Column;
 pub use sparse::SparseSet;
 pub use sparse_sets::{SparseSetIndex, SparseSets};
 pub use table::Table;
-pub use tick::{ComponentTicks, Tick, TickCell};
+pub use tick::{ComponentTickCells, ComponentTicks, Tick, TickCell};
 
 /// A dangling pointer aligned to `align`: a valid address for zero-sized values.
 ///

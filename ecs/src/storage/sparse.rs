@@ -15,7 +15,7 @@ use core::ptr::NonNull;
 use std::alloc;
 
 use super::column::{array_layout, dangling};
-use super::tick::{ComponentTicks, TickCell};
+use super::tick::{ComponentTickCells, ComponentTicks, TickCell};
 use crate::entity::Entity;
 
 const PAGE_BITS: u32 = 10;
@@ -25,8 +25,7 @@ const ABSENT: u32 = u32::MAX;
 struct SparsePage {
     data: NonNull<u8>,
     dense_index: Box<[u32]>,
-    added: Box<[TickCell]>,
-    changed: Box<[TickCell]>,
+    ticks: Box<[ComponentTickCells]>,
 }
 
 /// A paged sparse set of type-erased values. See the module docs.
@@ -112,18 +111,18 @@ impl SparseSet {
         Some(self.value_ptr(page, offset))
     }
 
-    /// The `(added, changed)` tick cells of `entity`'s value.
+    /// The tick cells of `entity`'s value.
     #[inline]
-    pub fn ticks(&self, entity: Entity) -> Option<(&TickCell, &TickCell)> {
+    pub fn ticks(&self, entity: Entity) -> Option<&ComponentTickCells> {
         let (page, offset) = self.slot(entity)?;
-        Some((&page.added[offset], &page.changed[offset]))
+        Some(&page.ticks[offset])
     }
 
     /// The address of `entity`'s value and its `changed` tick cell.
     #[inline]
     pub fn get_with_changed(&self, entity: Entity) -> Option<(NonNull<u8>, &TickCell)> {
         let (page, offset) = self.slot(entity)?;
-        Some((self.value_ptr(page, offset), &page.changed[offset]))
+        Some((self.value_ptr(page, offset), &page.ticks[offset].changed))
     }
 
     /// Adds an uninitialized slot for `entity`, which must not hold a value, and
@@ -142,8 +141,7 @@ impl SparseSet {
         let page = self.pages[page_index].get_or_insert_with(|| new_page(item_layout));
         let offset = entity.index() as usize & (PAGE_SIZE - 1);
         page.dense_index[offset] = self.dense.len() as u32;
-        page.added[offset].set(ticks.added);
-        page.changed[offset].set(ticks.changed);
+        page.ticks[offset].set(ticks);
         self.dense.push(entity);
         let page = self.pages[page_index].as_ref().expect("page allocated above");
         self.value_ptr(page, offset)
@@ -219,8 +217,7 @@ fn new_page(item_layout: Layout) -> SparsePage {
     SparsePage {
         data,
         dense_index: vec![ABSENT; PAGE_SIZE].into_boxed_slice(),
-        added: (0..PAGE_SIZE).map(|_| TickCell::default()).collect(),
-        changed: (0..PAGE_SIZE).map(|_| TickCell::default()).collect(),
+        ticks: (0..PAGE_SIZE).map(|_| ComponentTickCells::default()).collect(),
     }
 }
 

@@ -109,6 +109,18 @@ impl Table {
         row
     }
 
+    /// Appends `entity` to the entity list only: the caller pushes exactly one
+    /// value onto every column right after (`push_uninit`/`push_moved_from`).
+    ///
+    /// # Safety
+    /// Until every column has one more row, the table breaks its invariant and must
+    /// not be used otherwise.
+    #[inline]
+    pub unsafe fn push_entity(&mut self, entity: Entity) -> usize {
+        self.entities.push(entity);
+        self.entities.len() - 1
+    }
+
     /// Removes `row` without dropping its values (they were moved out); returns the
     /// entity moved into `row` from the end, if any.
     ///

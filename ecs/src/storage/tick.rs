@@ -115,3 +115,35 @@ impl Clone for TickCell {
         TickCell::new(self.get())
     }
 }
+
+/// The `added` and `changed` tick cells of one value, stored side by side so a
+/// row's ticks are one push, one copy and one swap-remove.
+#[repr(C)]
+#[derive(Default, Clone)]
+pub struct ComponentTickCells {
+    /// When the value was added.
+    pub added: TickCell,
+    /// When the value was last written.
+    pub changed: TickCell,
+}
+
+impl ComponentTickCells {
+    /// Cells holding `ticks`.
+    #[inline]
+    pub const fn new(ticks: ComponentTicks) -> ComponentTickCells {
+        ComponentTickCells { added: TickCell::new(ticks.added), changed: TickCell::new(ticks.changed) }
+    }
+
+    /// Reads both ticks.
+    #[inline]
+    pub fn get(&self) -> ComponentTicks {
+        ComponentTicks { added: self.added.get(), changed: self.changed.get() }
+    }
+
+    /// Writes both ticks.
+    #[inline]
+    pub fn set(&mut self, ticks: ComponentTicks) {
+        self.added.set(ticks.added);
+        self.changed.set(ticks.changed);
+    }
+}

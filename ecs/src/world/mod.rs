@@ -32,10 +32,7 @@ use crate::archetype::Archetypes;
 use crate::bundle::{Bundle, BundleId, BundleReader, BundleWriter, Bundles, ReadSource};
 use crate::component::{Component, ComponentInfo, ComponentRegistrar, Components, Internal, Name, StorageKind};
 use crate::entity::{ArchetypeId, Entity, EntityFlags, EntityIndex, EntityLocation};
-use crate::storage::{ComponentTicks, SparseSets, Tick, TickCell};
-
-/// The `(added, changed)` tick cells of one value.
-type TickCells<'a> = (&'a TickCell, &'a TickCell);
+use crate::storage::{ComponentTickCells, ComponentTicks, SparseSets, Tick};
 
 /// Identifies one world, so that state built for it (a `QueryState`) is never
 /// used with another.
@@ -449,19 +446,19 @@ impl World {
     /// world.despawn(e);
     /// assert!(!world.insert(e, Health(1.0)));
     /// ```
+    #[inline]
     pub fn insert<B: Bundle>(&mut self, entity: Entity, bundle: B) -> bool {
-        if !self.is_alive(entity) {
-            return false;
-        }
-        self.insert_bundle(entity, bundle);
-        true
+        self.insert_bundle(entity, bundle)
     }
 
-    /// Inserts `bundle` into the alive `entity`.
-    pub(crate) fn insert_bundle<B: Bundle>(&mut self, entity: Entity, bundle: B) {
+    /// Inserts `bundle` into `entity`; `false` if it is not alive.
+    #[inline]
+    pub(crate) fn insert_bundle<B: Bundle>(&mut self, entity: Entity, bundle: B) -> bool {
         let bundle_id = self.register_bundle::<B>();
         let tick = self.change_tick();
-        let location = self.entities.location(entity).expect("insert_bundle on an alive entity");
+        let Some(location) = self.entities.location(entity) else {
+            return false;
+        };
         let edge = self.bundles.insert_edge(
             bundle_id,
             location.archetype,
@@ -474,7 +471,8 @@ impl World {
         if destination != location.archetype {
             // SAFETY: `row` is the entity's row; an insert edge only adds ids, so
             // nothing is removed; the new columns are written by the writer below.
-            let moved = unsafe { self.archetypes.move_row(entity, location.archetype, row, destination, true) };
+            let moved =
+                unsafe { self.archetypes.move_row(entity, location.archetype, row, destination, &edge.plan, true) };
             if let Some(swapped) = moved.swapped {
                 self.entities.set_location(swapped, location);
             }
@@ -486,6 +484,7 @@ impl World {
         // columns the source lacked are the uninitialized ones the writer fills.
         unsafe { BundleWriter::write_bundle(bundle, &edge.slots, table, row, &mut self.sparse_sets, entity, tick) };
         self.mark_sparse(entity, bundle_id);
+        true
     }
 
     /// Removes the components of bundle `B` from `entity` and returns them if it had
@@ -506,17 +505,16 @@ impl World {
     /// assert_eq!(world.remove::<(Health, Armor)>(e), None); // Armor removed, Health missing
     /// assert!(!world.has::<Armor>(e));
     /// ```
+    #[inline]
     pub fn remove<B: Bundle>(&mut self, entity: Entity) -> Option<B> {
-        if !self.is_alive(entity) {
-            return None;
-        }
         self.remove_bundle::<B>(entity)
     }
 
-    /// Removes `B` from the alive `entity`; see [`World::remove`].
+    /// Removes `B` from `entity`; see [`World::remove`].
+    #[inline]
     pub(crate) fn remove_bundle<B: Bundle>(&mut self, entity: Entity) -> Option<B> {
         let bundle_id = self.register_bundle::<B>();
-        let location = self.entities.location(entity).expect("remove_bundle on an alive entity");
+        let location = self.entities.location(entity)?;
         let edge = self.bundles.remove_edge(
             bundle_id,
             location.archetype,
@@ -552,8 +550,9 @@ impl World {
             // SAFETY: `row` is the entity's row; a remove edge only removes ids, so the
             // destination has no new columns; when the bundle was read, its table
             // values were moved out and are forgotten (`drop_removed = !has_all`).
-            let moved =
-                unsafe { self.archetypes.move_row(entity, location.archetype, row, edge.destination, !has_all) };
+            let moved = unsafe {
+                self.archetypes.move_row(entity, location.archetype, row, edge.destination, &edge.plan, !has_all)
+            };
             if let Some(swapped) = moved.swapped {
                 self.entities.set_location(swapped, location);
             }
@@ -591,7 +590,10 @@ impl World {
 
     /// Address of `entity`'s `T` and its tick cells (`None` for table tags).
     #[inline]
-    fn get_with_ticks<T: Component>(&self, entity: Entity) -> Option<(core::ptr::NonNull<u8>, Option<TickCells<'_>>)> {
+    fn get_with_ticks<T: Component>(
+        &self,
+        entity: Entity,
+    ) -> Option<(core::ptr::NonNull<u8>, Option<&ComponentTickCells>)> {
         let id = self.components.id_of::<T>()?;
         match T::STORAGE {
             StorageKind::Table => {
@@ -604,7 +606,7 @@ impl World {
                 }
                 let column = archetype.table().column(column as usize);
                 let row = location.row as usize;
-                Some((column.get_ptr(row), Some((&column.added_ticks()[row], &column.changed_ticks()[row]))))
+                Some((column.get_ptr(row), Some(&column.tick_cells()[row])))
             }
             StorageKind::Sparse => {
                 if !self.is_alive(entity) {
@@ -628,7 +630,7 @@ impl World {
         unsafe {
             let value = &mut *value.cast::<T>().as_ptr();
             let (added, changed) = match ticks {
-                Some((added, changed)) => (added.get(), Some(changed)),
+                Some(cells) => (cells.added.get(), Some(&cells.changed)),
                 None => (Tick::default(), None),
             };
             Some(Mut::new(value, added, changed, last_run, this_run))
@@ -638,8 +640,7 @@ impl World {
     /// The `(added, changed)` ticks of `entity`'s `T`, if it has one with ticks.
     pub fn component_ticks<T: Component>(&self, entity: Entity) -> Option<ComponentTicks> {
         let (_, ticks) = self.get_with_ticks::<T>(entity)?;
-        let (added, changed) = ticks?;
-        Some(ComponentTicks { added: added.get(), changed: changed.get() })
+        Some(ticks?.get())
     }
 
     // ----- resources ----------------------------------------------------------------
