@@ -50,8 +50,8 @@ const NEEDS_STRUCT: &str = "#[derive(Bundle)] needs a struct: every field is a b
 pub(crate) fn derive_bundle(mut input: DeriveInput) -> syn::Result<TokenStream2> {
     let fields = match &input.data {
         Data::Struct(data) => &data.fields,
-        Data::Enum(data) => return Err(syn::Error::new_spanned(&data.enum_token, NEEDS_STRUCT)),
-        Data::Union(data) => return Err(syn::Error::new_spanned(&data.union_token, NEEDS_STRUCT)),
+        Data::Enum(data) => return Err(syn::Error::new(data.enum_token.span, NEEDS_STRUCT)),
+        Data::Union(data) => return Err(syn::Error::new(data.union_token.span, NEEDS_STRUCT)),
     };
 
     let types: Vec<&syn::Type> = fields.iter().map(|field| &field.ty).collect();

@@ -35,7 +35,7 @@ const KEYS: &str = "`storage`, `on_add`, `on_insert`, `on_replace`, `on_remove`"
 /// Builds the `Component` impl for `input`, or a spanned error.
 pub(crate) fn derive_component(input: DeriveInput) -> syn::Result<TokenStream2> {
     if let Data::Union(data) = &input.data {
-        return Err(syn::Error::new_spanned(&data.union_token, "#[derive(Component)] cannot be used on a union"));
+        return Err(syn::Error::new(data.union_token.span, "#[derive(Component)] cannot be used on a union"));
     }
     if !input.generics.params.is_empty() {
         return Err(syn::Error::new_spanned(
