@@ -243,28 +243,52 @@ impl BundleInfo {
     }
 }
 
+/// Slots of the direct-mapped cache in front of `Bundles::by_type`.
+const RECENT_SLOTS: usize = 16;
+
 /// Every registered bundle type of a world.
 #[derive(Default)]
 pub struct Bundles {
     by_type: TypeIdMap<BundleId>,
+    /// A direct-mapped cache of `by_type` (slot = low bits of the `TypeId`'s hash):
+    /// one compare instead of a hash-table probe on the hot insert/remove paths.
+    recent: [Option<(TypeId, BundleId)>; RECENT_SLOTS],
     infos: Vec<BundleInfo>,
+}
+
+/// The slot of `type_id` in [`Bundles::recent`].
+#[inline]
+fn recent_slot(type_id: &TypeId) -> usize {
+    let mut hasher = crate::util::PassThroughHasher::default();
+    core::hash::Hash::hash(type_id, &mut hasher);
+    core::hash::Hasher::finish(&hasher) as usize % RECENT_SLOTS
 }
 
 impl Bundles {
     /// The id of bundle type `B`, registering it (and its components) if needed.
     ///
-    /// # Panics
-    /// Panics if `B` contains the same component twice, naming it.
+    /// # Errors
+    /// If `B` contains the same component twice, a message naming it; the bundle is
+    /// not registered (its components are).
     #[inline]
     pub fn register<B: Bundle>(
         &mut self,
         registrar: &mut ComponentRegistrar<'_>,
         sparse_sets: &mut SparseSets,
-    ) -> BundleId {
-        if let Some(&id) = self.by_type.get(&TypeId::of::<B>()) {
-            return id;
+    ) -> Result<BundleId, String> {
+        let type_id = TypeId::of::<B>();
+        let slot = recent_slot(&type_id);
+        if let Some((recent_type, id)) = self.recent[slot]
+            && recent_type == type_id
+        {
+            return Ok(id);
         }
-        self.register_slow::<B>(registrar, sparse_sets)
+        let id = match self.by_type.get(&type_id) {
+            Some(&id) => id,
+            None => self.register_slow::<B>(registrar, sparse_sets)?,
+        };
+        self.recent[slot] = Some((type_id, id));
+        Ok(id)
     }
 
     #[cold]
@@ -272,14 +296,21 @@ impl Bundles {
         &mut self,
         registrar: &mut ComponentRegistrar<'_>,
         sparse_sets: &mut SparseSets,
-    ) -> BundleId {
+    ) -> Result<BundleId, String> {
         let mut components = Vec::new();
         B::component_ids(registrar, &mut |id| components.push(id));
+        let registry = registrar.components();
+        for (position, component) in components.iter().enumerate() {
+            if components[..position].contains(component) {
+                let name = registry.info(*component).map_or("?", |info| info.name());
+                return Err(format!("bundle {} contains component {name} more than once", core::any::type_name::<B>()));
+            }
+        }
         let id = BundleId(self.infos.len() as u32);
-        let info = Self::describe(id, components, registrar.components(), sparse_sets, core::any::type_name::<B>());
+        let info = Self::describe(id, components, registry, sparse_sets);
         self.infos.push(info);
         self.by_type.insert(TypeId::of::<B>(), id);
-        id
+        Ok(id)
     }
 
     fn describe(
@@ -287,16 +318,12 @@ impl Bundles {
         components: Vec<Entity>,
         registry: &Components,
         sparse_sets: &mut SparseSets,
-        bundle_name: &str,
     ) -> BundleInfo {
         let mut table_ids = SmallVec::new();
         let mut sparse = Vec::new();
         let mut type_ids = Vec::with_capacity(components.len());
-        for (position, &component) in components.iter().enumerate() {
+        for &component in &components {
             let info = registry.info(component).expect("bundle component is registered");
-            if components[..position].contains(&component) {
-                panic!("bundle {bundle_name} contains component {} more than once", info.name());
-            }
             type_ids.push(info.type_id());
             match info.storage() {
                 StorageKind::Table => table_ids.push(component.id()),

@@ -34,9 +34,13 @@ pub enum StorageKind {
 #[derive(Clone, Copy, Debug)]
 pub struct Hook(pub(crate) fn());
 
-/// The hook slots of a component: functions run inline when a value of it is
-/// added, inserted, replaced or removed. Declared with
-/// `#[component(on_add = path, ...)]`.
+/// The hook slots of a component: functions meant to run inline when a value of
+/// it is added, inserted, replaced or removed. Declared with
+/// `#[component(on_add = path, ...)]` and stored with the component's info.
+///
+/// Status: the slots are stored and callable ([`Hook::call`]), but structural
+/// changes do not invoke them yet; the world will call them together with
+/// observers, whose command queue they need for deferred structural changes.
 ///
 /// # Examples
 /// ```
@@ -50,13 +54,13 @@ pub struct Hook(pub(crate) fn());
 /// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ComponentHooks {
-    /// Runs when the component is added to an entity that did not have it.
+    /// For when the component is added to an entity that did not have it.
     pub on_add: Option<Hook>,
-    /// Runs on every insert, including overwrites.
+    /// For every insert, including overwrites.
     pub on_insert: Option<Hook>,
-    /// Runs before a value is overwritten or removed (the old value is readable).
+    /// For before a value is overwritten or removed (the old value is readable).
     pub on_replace: Option<Hook>,
-    /// Runs before the component is removed (the value is readable).
+    /// For before the component is removed (the value is readable).
     pub on_remove: Option<Hook>,
 }
 

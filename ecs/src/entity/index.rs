@@ -230,7 +230,12 @@ impl EntityIndex {
     #[inline]
     pub fn set_location(&mut self, entity: Entity, location: EntityLocation) {
         debug_assert!(self.is_alive(entity), "set_location on dead entity {entity:?}");
-        self.record_mut(entity.index()).location = location;
+        let index = entity.index();
+        // Alive entities always have their page: no growth path needed.
+        match self.pages.get_mut((index >> PAGE_BITS) as usize) {
+            Some(Some(page)) => page[index as usize & (PAGE_SIZE - 1)].location = location,
+            _ => self.record_mut(index).location = location,
+        }
     }
 
     /// The alive entity whose index is `index`, if any.

@@ -27,6 +27,7 @@ use crate::entity::Entity;
 pub struct QueryAccess {
     reads: SmallVec<[Entity; 4]>,
     writes: SmallVec<[Entity; 4]>,
+    tick_reads: SmallVec<[Entity; 2]>,
     conflict: Option<Entity>,
 }
 
@@ -45,6 +46,19 @@ impl QueryAccess {
             self.conflict.get_or_insert(component);
         }
         self.writes.push(component);
+    }
+
+    /// Records that a filter reads `component`'s change ticks (`Added`/`Changed`).
+    /// Within one query this never conflicts: the filter reads a row's ticks
+    /// before the row is fetched, so even `(&mut T, Changed<T>)` hands out no
+    /// aliasing borrow. Other systems writing `component` do conflict with it.
+    pub fn add_tick_read(&mut self, component: Entity) {
+        self.tick_reads.push(component);
+    }
+
+    /// The components whose change ticks are read by filters.
+    pub fn tick_reads(&self) -> &[Entity] {
+        &self.tick_reads
     }
 
     /// The first component both written and otherwise accessed, if any.

@@ -173,7 +173,7 @@ macro_rules! impl_tick_filter {
                 world.register_component::<T>()
             }
             fn update_access(state: &Entity, access: &mut QueryAccess) {
-                access.add_read(*state);
+                access.add_tick_read(*state);
             }
             fn required_ids(state: &Entity, ids: &mut impl FnMut(Id)) {
                 if is_table::<T>() {

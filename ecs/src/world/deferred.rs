@@ -1,8 +1,9 @@
 //! [`DeferredWorld`]: the world as hooks see it, and the constructor of [`Hook`]s.
 //!
-//! Hooks run in the middle of a structural change, so they may read and write
-//! component values and resources but not add, remove or despawn. (Structural
-//! changes from hooks go through the command queue of the observers issue.)
+//! Hooks are meant to run in the middle of a structural change, so they may read
+//! and write component values and resources but not add, remove or despawn.
+//! Structural changes from hooks will go through a command queue that arrives
+//! with observers; until then structural changes do not invoke hooks.
 
 use super::World;
 use super::change_detection::Mut;

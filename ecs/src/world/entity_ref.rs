@@ -122,20 +122,42 @@ impl<'w> EntityWorldMut<'w> {
         self.world.has::<T>(self.entity)
     }
 
+    #[track_caller]
+    fn assert_alive(&self) {
+        if !self.world.is_alive(self.entity) {
+            panic!("entity {:?} is not alive: it was despawned while an EntityWorldMut of it was in use", self.entity);
+        }
+    }
+
     /// Inserts `bundle`, replacing values the entity already has.
+    ///
+    /// # Panics
+    /// Panics if the entity was despawned through [`EntityWorldMut::world_mut`].
+    #[track_caller]
     pub fn insert<B: Bundle>(&mut self, bundle: B) -> &mut Self {
+        self.assert_alive();
         self.world.insert_bundle(self.entity, bundle);
         self
     }
 
     /// Removes the components of `B` that the entity has, dropping them.
+    ///
+    /// # Panics
+    /// Panics if the entity was despawned through [`EntityWorldMut::world_mut`].
+    #[track_caller]
     pub fn remove<B: Bundle>(&mut self) -> &mut Self {
+        self.assert_alive();
         drop(self.world.remove_bundle::<B>(self.entity));
         self
     }
 
     /// Removes `B` and returns it if the entity had all of it (see [`World::remove`]).
+    ///
+    /// # Panics
+    /// Panics if the entity was despawned through [`EntityWorldMut::world_mut`].
+    #[track_caller]
     pub fn take<B: Bundle>(&mut self) -> Option<B> {
+        self.assert_alive();
         self.world.remove_bundle::<B>(self.entity)
     }
 
@@ -149,8 +171,8 @@ impl<'w> EntityWorldMut<'w> {
         self.world
     }
 
-    /// The world, mutably. The entity may be despawned through it; later calls on
-    /// this view then panic.
+    /// The world, mutably. The entity may be despawned through it; later inserts
+    /// and removes on this view then panic.
     pub fn world_mut(&mut self) -> &mut World {
         self.world
     }

@@ -248,7 +248,13 @@ impl World {
     /// let e = world.spawn(Position(1.0, 2.0)).id();
     /// assert_eq!(world.get::<Position>(e), Some(&Position(1.0, 2.0)));
     /// ```
+    ///
+    /// # Panics
+    /// Panics if `B` contains the same component twice (nothing is spawned).
+    #[track_caller]
     pub fn spawn<B: Bundle>(&mut self, bundle: B) -> EntityWorldMut<'_> {
+        // Register first: a rejected bundle must not leave an entity behind.
+        self.register_bundle::<B>();
         let entity = self.entities.alloc();
         self.spawn_at(entity, bundle);
         EntityWorldMut::new(self, entity)
@@ -316,12 +322,17 @@ impl World {
     }
 
     /// Registers bundle type `B` (and its components).
+    ///
+    /// # Panics
+    /// Panics if `B` contains a component twice, naming it; the world is left
+    /// unchanged but for the registration of `B`'s components.
     #[inline]
+    #[track_caller]
     fn register_bundle<B: Bundle>(&mut self) -> BundleId {
         let mut registrar = ComponentRegistrar::new(&mut self.components, &mut self.entities);
         let id = self.bundles.register::<B>(&mut registrar, &mut self.sparse_sets);
         self.flush_components();
-        id
+        id.unwrap_or_else(|message| panic!("{message}"))
     }
 
     /// Despawns `entity`, dropping its components. Returns `false` if it was not

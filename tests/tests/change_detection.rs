@@ -1,0 +1,463 @@
+//! Change detection, per API.md: `Added`/`Changed` are relative to the previous run
+//! of the same `QueryState`; the first run sees every row as added and changed;
+//! `insert` over an existing value marks it changed, not added; `Mut<T>` marks a
+//! row changed only when written through; moving between archetypes keeps ticks.
+
+use std::collections::BTreeSet;
+
+use ecs::prelude::*;
+use ecs::storage::Tick;
+
+#[derive(Component, Debug, PartialEq, Clone, Copy)]
+struct A(u32);
+
+#[derive(Component, Debug, PartialEq, Clone, Copy)]
+struct B(u32);
+
+#[derive(Component, Debug)]
+struct Tag;
+
+#[derive(Component, Debug, PartialEq, Clone, Copy)]
+#[component(storage = "sparse")]
+struct S(u32);
+
+#[derive(Component, Debug, PartialEq)]
+#[component(storage = "sparse")]
+struct SparseTag;
+
+#[derive(Resource, Debug, PartialEq)]
+struct Counter(u32);
+
+type AddedA = QueryState<Entity, Added<A>>;
+type ChangedA = QueryState<Entity, Changed<A>>;
+
+fn run<F: QueryFilter>(q: &mut QueryState<Entity, F>, world: &World) -> BTreeSet<Entity> {
+    q.iter(world).collect()
+}
+
+fn trackers(world: &mut World) -> (AddedA, ChangedA) {
+    (world.query_filtered::<Entity, Added<A>>(), world.query_filtered::<Entity, Changed<A>>())
+}
+
+#[test]
+fn the_first_run_sees_every_row_as_added_and_changed() {
+    let mut world = World::new();
+    let a = world.spawn(A(1)).id();
+    let b = world.spawn((A(2), B(2))).id();
+    let c = world.spawn_empty().insert(A(3)).id();
+    let batch: Vec<Entity> = world.spawn_batch((0..3).map(A)).collect();
+    world.spawn(B(0));
+    let (mut added, mut changed) = trackers(&mut world);
+    let all: BTreeSet<Entity> = [a, b, c].into_iter().chain(batch).collect();
+    assert_eq!(run(&mut added, &world), all);
+    assert_eq!(run(&mut changed, &world), all);
+    assert!(run(&mut added, &world).is_empty(), "the second run sees nothing new");
+    assert!(run(&mut changed, &world).is_empty());
+    world.check_invariants();
+}
+
+#[test]
+fn a_query_created_late_still_sees_everything_on_its_first_run() {
+    let mut world = World::new();
+    let e = world.spawn(A(1)).id();
+    let (mut first, _) = trackers(&mut world);
+    run(&mut first, &world);
+    for _ in 0..5 {
+        let mut throwaway = world.query::<&A>();
+        throwaway.iter(&world).count();
+    }
+    let (mut late_added, mut late_changed) = trackers(&mut world);
+    assert_eq!(run(&mut late_added, &world), BTreeSet::from([e]));
+    assert_eq!(run(&mut late_changed, &world), BTreeSet::from([e]));
+}
+
+#[test]
+fn spawning_after_a_run_is_an_add() {
+    let mut world = World::new();
+    world.spawn(A(1));
+    let (mut added, mut changed) = trackers(&mut world);
+    run(&mut added, &world);
+    run(&mut changed, &world);
+    let e = world.spawn(A(2)).id();
+    let f = world.spawn_empty().id();
+    world.insert(f, (B(1), A(3)));
+    assert_eq!(run(&mut added, &world), BTreeSet::from([e, f]));
+    assert_eq!(run(&mut changed, &world), BTreeSet::from([e, f]));
+    world.check_invariants();
+}
+
+#[test]
+fn insert_over_an_existing_value_is_a_change_not_an_add() {
+    let mut world = World::new();
+    let e = world.spawn((A(1), B(1))).id();
+    let f = world.spawn(A(2)).id();
+    let (mut added, mut changed) = trackers(&mut world);
+    run(&mut added, &world);
+    run(&mut changed, &world);
+    let before = world.component_ticks::<A>(e).unwrap();
+
+    assert!(world.insert(e, A(10)));
+    world.entity_mut(f).insert((A(20), B(20))); // in a bundle, with a move
+    assert!(run(&mut added, &world).is_empty());
+    assert_eq!(run(&mut changed, &world), BTreeSet::from([e, f]));
+    let after = world.component_ticks::<A>(e).unwrap();
+    assert_eq!(after.added, before.added);
+    assert_ne!(after.changed, before.changed);
+    world.check_invariants();
+}
+
+#[test]
+fn removing_and_reinserting_is_an_add_again() {
+    let mut world = World::new();
+    let e = world.spawn((A(1), B(1))).id();
+    let (mut added, mut changed) = trackers(&mut world);
+    run(&mut added, &world);
+    run(&mut changed, &world);
+    world.remove::<A>(e);
+    assert!(run(&mut added, &world).is_empty());
+    world.insert(e, A(2));
+    assert_eq!(run(&mut added, &world), BTreeSet::from([e]));
+    assert_eq!(run(&mut changed, &world), BTreeSet::from([e]));
+    world.check_invariants();
+}
+
+#[test]
+fn moving_between_archetypes_keeps_the_ticks() {
+    let mut world = World::new();
+    let e = world.spawn(A(1)).id();
+    let others: Vec<Entity> = (0..3).map(|i| world.spawn((A(i), B(i))).id()).collect();
+    let (mut added, mut changed) = trackers(&mut world);
+    run(&mut added, &world);
+    run(&mut changed, &world);
+    let ticks = world.component_ticks::<A>(e).unwrap();
+
+    world.insert(e, B(5)); // {A} -> {A, B}
+    world.insert(e, Tag); // -> {A, B, Tag}
+    world.insert(e, S(1)); // sparse: no move
+    world.remove::<B>(e); // -> {A, Tag}
+    world.despawn(others[0]); // swap-removes inside {A, B}
+    world.remove::<B>(others[2]); // moves another row
+    assert_eq!(world.component_ticks::<A>(e), Some(ticks));
+    assert!(run(&mut added, &world).is_empty(), "a move is not an add");
+    assert!(run(&mut changed, &world).is_empty(), "a move is not a change");
+    assert_eq!(world.get::<A>(e), Some(&A(1)));
+    world.check_invariants();
+}
+
+#[test]
+fn mut_marks_changed_only_when_written_through() {
+    let mut world = World::new();
+    let e = world.spawn(A(1)).id();
+    let (_, mut changed) = trackers(&mut world);
+    run(&mut changed, &world);
+
+    {
+        let value = world.get_mut::<A>(e).unwrap();
+        assert_eq!(value.0, 1);
+        assert_eq!(*value, A(1));
+        assert!(value == A(1));
+        assert_eq!(value.as_ref(), &A(1));
+        assert_eq!(format!("{value:?}"), "Mut(A(1))");
+    }
+    assert!(run(&mut changed, &world).is_empty(), "reading through Mut is not a change");
+
+    world.get_mut::<A>(e).unwrap().bypass_change_detection().0 = 2;
+    assert!(run(&mut changed, &world).is_empty(), "bypass_change_detection does not mark");
+    assert_eq!(world.get::<A>(e), Some(&A(2)));
+
+    world.get_mut::<A>(e).unwrap().0 = 3;
+    assert_eq!(run(&mut changed, &world), BTreeSet::from([e]));
+
+    world.get_mut::<A>(e).unwrap().set_changed();
+    assert_eq!(run(&mut changed, &world), BTreeSet::from([e]), "set_changed marks without writing");
+
+    world.get_mut::<A>(e).unwrap().into_inner().0 = 4;
+    assert_eq!(run(&mut changed, &world), BTreeSet::from([e]), "into_inner marks");
+
+    {
+        let mut value = world.get_mut::<A>(e).unwrap();
+        value.reborrow().0 = 5;
+    }
+    assert_eq!(run(&mut changed, &world), BTreeSet::from([e]), "a reborrow's write marks");
+
+    world.entity_mut(e).get_mut::<A>().unwrap().0 = 6;
+    assert_eq!(run(&mut changed, &world), BTreeSet::from([e]));
+    assert!(run(&mut changed, &world).is_empty());
+    world.check_invariants();
+}
+
+#[test]
+fn query_iter_mut_marks_only_the_rows_written() {
+    let mut world = World::new();
+    let ids: Vec<Entity> = (0..10).map(|i| world.spawn(A(i)).id()).collect();
+    let mut writer = world.query::<&mut A>();
+    let (_, mut changed) = trackers(&mut world);
+    run(&mut changed, &world);
+
+    for mut a in writer.iter_mut(&mut world) {
+        if a.0 % 3 == 0 {
+            a.0 += 100;
+        } else {
+            assert!(a.0 < 10, "read only");
+        }
+    }
+    let expected: BTreeSet<Entity> = [0, 3, 6, 9].into_iter().map(|i| ids[i]).collect();
+    assert_eq!(run(&mut changed, &world), expected);
+
+    // the same through the fold path
+    writer.iter_mut(&mut world).for_each(|mut a| {
+        if a.0 == 1 {
+            a.0 = 1;
+        }
+    });
+    assert_eq!(run(&mut changed, &world), BTreeSet::from([ids[1]]));
+    world.check_invariants();
+}
+
+#[test]
+fn get_mut_and_single_mut_of_a_query_mark_changes() {
+    let mut world = World::new();
+    let e = world.spawn(A(1)).id();
+    let (_, mut changed) = trackers(&mut world);
+    run(&mut changed, &world);
+    let mut q = world.query::<&mut A>();
+    assert_eq!(q.get_mut(&mut world, e).unwrap().0, 1);
+    assert!(run(&mut changed, &world).is_empty());
+    q.get_mut(&mut world, e).unwrap().0 = 2;
+    assert_eq!(run(&mut changed, &world), BTreeSet::from([e]));
+    q.single_mut(&mut world).unwrap().0 = 3;
+    assert_eq!(run(&mut changed, &world), BTreeSet::from([e]));
+    world.check_invariants();
+}
+
+#[test]
+fn each_query_state_has_its_own_last_run() {
+    let mut world = World::new();
+    let e = world.spawn(A(1)).id();
+    let (_, mut early) = trackers(&mut world);
+    run(&mut early, &world);
+    world.get_mut::<A>(e).unwrap().0 = 2;
+    let (_, mut late) = trackers(&mut world);
+    assert_eq!(run(&mut late, &world), BTreeSet::from([e]));
+    assert!(run(&mut late, &world).is_empty());
+    assert_eq!(run(&mut early, &world), BTreeSet::from([e]), "the late query's runs don't hide it from early");
+    world.check_invariants();
+}
+
+#[test]
+fn a_query_does_not_see_its_own_writes_on_its_next_run_but_others_do() {
+    let mut world = World::new();
+    let e = world.spawn(A(1)).id();
+    let mut writer = world.query::<&mut A>();
+    let (_, mut observer) = trackers(&mut world);
+    run(&mut observer, &world);
+    for mut a in writer.iter_mut(&mut world) {
+        assert!(a.is_changed(), "first run");
+        a.0 += 1;
+    }
+    for a in writer.iter_mut(&mut world) {
+        assert!(!a.is_changed(), "its own write happened during its previous run");
+    }
+    assert_eq!(run(&mut observer, &world), BTreeSet::from([e]));
+    assert_eq!(world.get::<A>(e), Some(&A(2)));
+    world.check_invariants();
+}
+
+#[test]
+fn iter_peek_and_get_do_not_advance_the_last_run() {
+    let mut world = World::new();
+    let e = world.spawn(A(1)).id();
+    let (_, mut changed) = trackers(&mut world);
+    assert_eq!(changed.iter_peek(&world).collect::<Vec<_>>(), [e]);
+    assert_eq!(changed.iter_peek(&world).collect::<Vec<_>>(), [e]);
+    assert_eq!(changed.get(&world, e), Ok(e));
+    assert_eq!(changed.get(&world, e), Ok(e));
+    assert_eq!(run(&mut changed, &world), BTreeSet::from([e]));
+    assert_eq!(changed.get(&world, e), Err(QueryError::QueryDoesNotMatch(e)));
+    assert_eq!(changed.iter_peek(&world).count(), 0);
+    world.get_mut::<A>(e).unwrap().0 = 2;
+    assert_eq!(changed.get(&world, e), Ok(e));
+    assert_eq!(changed.iter_peek(&world).count(), 1);
+    world.check_invariants();
+}
+
+#[test]
+fn mut_reports_added_and_changed_relative_to_the_query_run() {
+    let mut world = World::new();
+    let e = world.spawn(A(1)).id();
+    let mut q = world.query::<&mut A>();
+    for a in q.iter_mut(&mut world) {
+        assert!(a.is_added() && a.is_changed());
+    }
+    for a in q.iter_mut(&mut world) {
+        assert!(!a.is_added() && !a.is_changed());
+    }
+    world.insert(e, A(2));
+    for mut a in q.iter_mut(&mut world) {
+        assert!(!a.is_added() && a.is_changed());
+        a.0 = 3;
+        assert!(a.is_changed());
+    }
+    world.check_invariants();
+}
+
+#[test]
+fn world_get_mut_is_relative_to_clear_trackers() {
+    let mut world = World::new();
+    let e = world.spawn(A(1)).id();
+    {
+        let value = world.get_mut::<A>(e).unwrap();
+        assert!(value.is_added() && value.is_changed());
+    }
+    world.clear_trackers();
+    {
+        let mut value = world.get_mut::<A>(e).unwrap();
+        assert!(!value.is_added() && !value.is_changed());
+        value.0 = 2;
+        assert!(value.is_changed());
+        assert!(!value.is_added());
+    }
+    assert!(world.get_mut::<A>(e).unwrap().is_changed());
+    let last = world.last_change_tick();
+    world.clear_trackers();
+    assert_ne!(world.last_change_tick(), last);
+    assert!(!world.get_mut::<A>(e).unwrap().is_changed());
+}
+
+#[test]
+fn sparse_components_follow_the_same_rules() {
+    let mut world = World::new();
+    let e = world.spawn((A(0), S(1))).id();
+    let mut added = world.query_filtered::<Entity, Added<S>>();
+    let mut changed = world.query_filtered::<Entity, Changed<S>>();
+    let mut tag_changed = world.query_filtered::<Entity, Changed<SparseTag>>();
+    assert_eq!(run(&mut added, &world), BTreeSet::from([e]));
+    assert_eq!(run(&mut changed, &world), BTreeSet::from([e]));
+    assert!(run(&mut tag_changed, &world).is_empty());
+
+    world.insert(e, S(2));
+    assert!(run(&mut added, &world).is_empty());
+    assert_eq!(run(&mut changed, &world), BTreeSet::from([e]));
+
+    assert_eq!(world.get_mut::<S>(e).unwrap().0, 2);
+    assert!(run(&mut changed, &world).is_empty());
+    world.get_mut::<S>(e).unwrap().0 = 3;
+    assert_eq!(run(&mut changed, &world), BTreeSet::from([e]));
+
+    let mut q = world.query::<&mut S>();
+    for mut s in q.iter_mut(&mut world) {
+        s.0 = 4;
+    }
+    assert_eq!(run(&mut changed, &world), BTreeSet::from([e]));
+
+    world.insert(e, B(1)); // table move: sparse ticks untouched
+    assert!(run(&mut changed, &world).is_empty());
+
+    world.remove::<S>(e);
+    world.insert(e, S(5));
+    assert_eq!(run(&mut added, &world), BTreeSet::from([e]));
+
+    world.insert(e, SparseTag);
+    assert_eq!(run(&mut tag_changed, &world), BTreeSet::from([e]));
+    world.insert(e, SparseTag);
+    assert_eq!(run(&mut tag_changed, &world), BTreeSet::from([e]), "overwriting a sparse tag is a change");
+    world.check_invariants();
+}
+
+#[test]
+fn changed_filters_combine_with_other_terms() {
+    let mut world = World::new();
+    let a = world.spawn((A(1), B(1))).id();
+    let b = world.spawn((A(2), B(2), Tag)).id();
+    let c = world.spawn(A(3)).id();
+    let mut q = world.query_filtered::<Entity, (Changed<A>, With<B>, Without<Tag>)>();
+    assert_eq!(run(&mut q, &world), BTreeSet::from([a]));
+    for e in [a, b, c] {
+        world.get_mut::<A>(e).unwrap().0 += 10;
+    }
+    assert_eq!(run(&mut q, &world), BTreeSet::from([a]));
+    let mut either = world.query_filtered::<Entity, Or<(Changed<A>, Added<B>)>>();
+    assert_eq!(run(&mut either, &world).len(), 3);
+    world.get_mut::<A>(c).unwrap().0 = 0;
+    world.insert(b, B(5)); // changed, not added
+    assert_eq!(run(&mut either, &world), BTreeSet::from([c]));
+    world.check_invariants();
+}
+
+#[test]
+fn component_ticks_record_add_and_change() {
+    let mut world = World::new();
+    let e = world.spawn((A(1), S(1))).id();
+    let spawned = world.component_ticks::<A>(e).unwrap();
+    assert_eq!(spawned.added, spawned.changed);
+    assert_eq!(spawned.added, world.change_tick());
+    world.query::<&A>().iter(&world).count(); // advances the clock
+    world.get_mut::<A>(e).unwrap().0 = 2;
+    let written = world.component_ticks::<A>(e).unwrap();
+    assert_eq!(written.added, spawned.added);
+    assert!(written.changed.is_newer_than(spawned.changed, world.change_tick()));
+    let sparse = world.component_ticks::<S>(e).unwrap();
+    assert_eq!(sparse.added, spawned.added);
+    assert_eq!(world.component_ticks::<B>(e), None);
+}
+
+#[test]
+fn the_clock_advances_once_per_query_run() {
+    let mut world = World::new();
+    world.spawn(A(1));
+    let start = world.change_tick();
+    let mut q = world.query::<&A>();
+    q.iter(&world).count();
+    q.iter(&world).count();
+    assert_eq!(world.change_tick(), Tick::new(start.get() + 2));
+    assert_eq!(q.last_run(), Tick::new(start.get() + 1));
+    q.get(&world, Entity::from_raw(9999, 0)).ok();
+    q.iter_peek(&world).count();
+    assert_eq!(world.change_tick(), Tick::new(start.get() + 2), "get and iter_peek do not advance it");
+}
+
+#[test]
+fn resources_track_changes_too() {
+    let mut world = World::new();
+    world.insert_resource(Counter(0));
+    let (added, changed) = world.resources().ticks::<Counter>().unwrap();
+    assert_eq!(added, changed);
+    {
+        let counter = world.resource_mut::<Counter>();
+        assert!(counter.is_added() && counter.is_changed());
+    }
+    world.clear_trackers();
+    {
+        let counter = world.resource_mut::<Counter>();
+        assert_eq!(counter.0, 0);
+        assert!(!counter.is_changed());
+    }
+    assert_eq!(world.resources().ticks::<Counter>().unwrap().1, changed, "reading is not a change");
+    world.resource_mut::<Counter>().0 += 1;
+    let (added_after, changed_after) = world.resources().ticks::<Counter>().unwrap();
+    assert_eq!(added_after, added);
+    assert_ne!(changed_after, changed);
+    assert!(world.resource_mut::<Counter>().is_changed());
+
+    world.clear_trackers();
+    world.insert_resource(Counter(10)); // replace: changed, not added
+    let counter = world.resource_mut::<Counter>();
+    assert!(counter.is_changed() && !counter.is_added());
+    assert_eq!(counter.0, 10);
+    assert!(world.resources().ticks::<Missing>().is_none());
+}
+
+#[derive(Resource)]
+struct Missing;
+
+#[test]
+fn ticks_compare_relative_to_the_current_run_and_wrap() {
+    let t = |value| Tick::new(value);
+    assert!(t(5).is_newer_than(t(4), t(6)));
+    assert!(!t(4).is_newer_than(t(4), t(6)));
+    assert!(!t(3).is_newer_than(t(4), t(6)));
+    // the clock wrapped between last_run and this_run
+    assert!(t(2).is_newer_than(t(u32::MAX - 1), t(5)));
+    assert!(t(u32::MAX).is_newer_than(t(u32::MAX - 1), t(3)));
+    assert!(!t(u32::MAX - 2).is_newer_than(t(u32::MAX - 1), t(3)));
+}
