@@ -8,7 +8,7 @@ use super::access::QueryAccess;
 use crate::archetype::Archetype;
 use crate::component::{Component, StorageKind};
 use crate::entity::{Entity, Id};
-use crate::storage::{ComponentTickCells, SparseSet, Tick};
+use crate::storage::{SparseSet, Tick, TickCell};
 use crate::world::{Mut, World};
 
 /// The shared machinery of query terms (data and filters).
@@ -218,7 +218,8 @@ unsafe impl<T: Component> ReadOnlyQueryData for &T {}
 /// The fetch of `&mut T`: the current column and its ticks, or the sparse set.
 pub struct WriteFetch<'w, T> {
     column: NonNull<T>,
-    ticks: NonNull<ComponentTickCells>,
+    added: NonNull<TickCell>,
+    changed: NonNull<TickCell>,
     has_ticks: bool,
     sparse: Option<&'w SparseSet>,
     last_run: Tick,
@@ -263,7 +264,8 @@ unsafe impl<T: Component> WorldQuery for &mut T {
         let sparse = if is_table::<T>() { None } else { sparse_set_of(world, *state) };
         WriteFetch {
             column: NonNull::dangling(),
-            ticks: NonNull::dangling(),
+            added: NonNull::dangling(),
+            changed: NonNull::dangling(),
             has_ticks: false,
             sparse,
             last_run,
@@ -277,7 +279,9 @@ unsafe impl<T: Component> WorldQuery for &mut T {
             fetch.column = column_start(*cache, archetype);
             fetch.has_ticks = *cache >= 0;
             if *cache >= 0 {
-                fetch.ticks = NonNull::from(archetype.table().column(*cache as usize).tick_cells()).cast();
+                let column = archetype.table().column(*cache as usize);
+                fetch.added = NonNull::from(column.added_ticks()).cast();
+                fetch.changed = NonNull::from(column.changed_ticks()).cast();
             }
         }
     }
@@ -294,8 +298,8 @@ unsafe impl<T: Component> WorldQuery for &mut T {
             unsafe {
                 let value = fetch.column.add(row).as_mut();
                 if fetch.has_ticks {
-                    let cells = fetch.ticks.add(row).as_ref();
-                    Mut::new(value, cells.added.get(), Some(&cells.changed), fetch.last_run, fetch.this_run)
+                    let added = fetch.added.add(row).as_ref().get();
+                    Mut::new(value, added, Some(fetch.changed.add(row).as_ref()), fetch.last_run, fetch.this_run)
                 } else {
                     Mut::new(value, Tick::default(), None, fetch.last_run, fetch.this_run)
                 }

@@ -13,7 +13,7 @@ use super::fetch::WorldQuery;
 use crate::archetype::Archetype;
 use crate::component::{Component, StorageKind};
 use crate::entity::{Entity, Id};
-use crate::storage::{ComponentTickCells, SparseSet, Tick};
+use crate::storage::{SparseSet, Tick, TickCell};
 use crate::world::World;
 
 /// A query term that only selects entities.
@@ -147,14 +147,14 @@ pub struct Changed<T>(PhantomData<T>);
 /// The fetch of `Added`/`Changed`: the current tick column or the sparse set.
 #[derive(Clone, Copy)]
 pub struct TickFetch<'w> {
-    ticks: NonNull<ComponentTickCells>,
+    ticks: NonNull<TickCell>,
     sparse: Option<&'w SparseSet>,
     last_run: Tick,
     this_run: Tick,
 }
 
 macro_rules! impl_tick_filter {
-    ($name:ident, $pick:ident) => {
+    ($name:ident, $column_ticks:ident, $pick:ident) => {
         // SAFETY: reads only `T`'s ticks (declared as a read of `T`).
         unsafe impl<T: Component> WorldQuery for $name<T> {
             type Item<'w> = ();
@@ -197,7 +197,7 @@ macro_rules! impl_tick_filter {
             #[inline]
             unsafe fn set_archetype<'w>(fetch: &mut TickFetch<'w>, cache: &i32, archetype: &'w Archetype) {
                 if is_table::<T>() && *cache >= 0 {
-                    fetch.ticks = NonNull::from(archetype.table().column(*cache as usize).tick_cells()).cast();
+                    fetch.ticks = NonNull::from(archetype.table().column(*cache as usize).$column_ticks()).cast();
                 }
             }
             #[inline]
@@ -205,7 +205,7 @@ macro_rules! impl_tick_filter {
                 let tick = if is_table::<T>() {
                     // SAFETY: `row` is a row of the current table, whose tick column
                     // has one cell per row.
-                    unsafe { fetch.ticks.add(row).as_ref().$pick.get() }
+                    unsafe { fetch.ticks.add(row).as_ref().get() }
                 } else {
                     match fetch.sparse.and_then(|set| set.ticks(entity)) {
                         Some(cells) => cells.$pick.get(),
@@ -223,8 +223,8 @@ macro_rules! impl_tick_filter {
     };
 }
 
-impl_tick_filter!(Added, added);
-impl_tick_filter!(Changed, changed);
+impl_tick_filter!(Added, added_ticks, added);
+impl_tick_filter!(Changed, changed_ticks, changed);
 
 /// Selects entities matching at least one of the filters of the tuple `F`.
 ///

@@ -2,7 +2,8 @@
 //! `added`/`changed` ticks.
 //!
 //! Invariants:
-//! * `len() == ticks.len() <= capacity`;
+//! * `len() == added.len() == changed.len() <= capacity` (ticks live in two
+//!   arrays so that a query stamping `changed` writes one contiguous `u32` stream);
 //! * rows `0..len()` hold initialized values (the table initializes a pushed row
 //!   before anything can observe it);
 //! * the buffer is allocated with `array_layout(capacity)` when that size is non-zero.
@@ -11,7 +12,7 @@ use core::alloc::Layout;
 use core::ptr::NonNull;
 use std::alloc;
 
-use super::tick::{ComponentTickCells, ComponentTicks, Tick};
+use super::tick::{ComponentTicks, Tick, TickCell};
 
 /// A type-erased column. See the module docs for the invariants.
 ///
@@ -31,7 +32,8 @@ pub struct Column {
     capacity: usize,
     item_layout: Layout,
     drop: Option<unsafe fn(*mut u8)>,
-    ticks: Vec<ComponentTickCells>,
+    added: Vec<TickCell>,
+    changed: Vec<TickCell>,
 }
 
 // SAFETY: a column only holds values of `Component` types, which are `Send + Sync`;
@@ -50,20 +52,21 @@ impl Column {
             capacity: if item_layout.size() == 0 { usize::MAX } else { 0 },
             item_layout,
             drop,
-            ticks: Vec::new(),
+            added: Vec::new(),
+            changed: Vec::new(),
         }
     }
 
     /// Number of rows.
     #[inline]
     pub fn len(&self) -> usize {
-        self.ticks.len()
+        self.changed.len()
     }
 
     /// Whether the column has no rows.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.ticks.is_empty()
+        self.changed.is_empty()
     }
 
     /// The layout of one value.
@@ -78,7 +81,8 @@ impl Column {
         if needed > self.capacity {
             self.grow_to(needed.max(self.capacity * 2).max(4));
         }
-        self.ticks.reserve(additional);
+        self.added.reserve(additional);
+        self.changed.reserve(additional);
     }
 
     fn grow_to(&mut self, new_capacity: usize) {
@@ -109,7 +113,8 @@ impl Column {
             self.reserve(1);
         }
         let row = self.len();
-        self.ticks.push(ComponentTickCells::new(ticks));
+        self.added.push(TickCell::new(ticks.added));
+        self.changed.push(TickCell::new(ticks.changed));
         self.get_ptr(row)
     }
 
@@ -128,10 +133,16 @@ impl Column {
         self.data
     }
 
-    /// The tick cells, one per row.
+    /// The `added` ticks, one per row.
     #[inline]
-    pub fn tick_cells(&self) -> &[ComponentTickCells] {
-        &self.ticks
+    pub fn added_ticks(&self) -> &[TickCell] {
+        &self.added
+    }
+
+    /// The `changed` ticks, one per row.
+    #[inline]
+    pub fn changed_ticks(&self) -> &[TickCell] {
+        &self.changed
     }
 
     /// The ticks of `row`.
@@ -140,13 +151,13 @@ impl Column {
     /// Panics if `row` is out of bounds.
     #[inline]
     pub fn ticks(&self, row: usize) -> ComponentTicks {
-        self.ticks[row].get()
+        ComponentTicks { added: self.added[row].get(), changed: self.changed[row].get() }
     }
 
     /// Sets the `changed` tick of `row`.
     #[inline]
     pub fn set_changed(&mut self, row: usize, tick: Tick) {
-        self.ticks[row].changed.set(tick);
+        self.changed[row].set(tick);
     }
 
     /// Drops the value of `row` in place (the row stays, uninitialized).
@@ -173,7 +184,8 @@ impl Column {
             // SAFETY: both rows are in bounds and distinct, so the ranges do not overlap.
             unsafe { copy_value(self.get_ptr(last), self.get_ptr(row), self.item_layout.size()) };
         }
-        self.ticks.swap_remove(row);
+        self.added.swap_remove(row);
+        self.changed.swap_remove(row);
     }
 
     /// Initializes the (uninitialized) `row` with a bitwise copy of `source`'s
@@ -196,7 +208,7 @@ impl Column {
                 self.item_layout.size(),
             );
         }
-        self.ticks[row].set(source.ticks[source_row].get());
+        self.set_ticks(row, source.ticks(source_row));
     }
 
     /// Appends a bitwise copy of `source`'s `source_row` (value and ticks); the
@@ -210,7 +222,7 @@ impl Column {
         debug_assert_eq!(self.item_layout, source.item_layout);
         // SAFETY: the new slot is initialized right away from a value of the same layout.
         unsafe {
-            let destination = self.push_uninit(source.ticks[source_row].get());
+            let destination = self.push_uninit(source.ticks(source_row));
             copy_value(source.get_ptr(source_row), destination, self.item_layout.size());
         }
     }
@@ -218,7 +230,8 @@ impl Column {
     /// Sets both ticks of `row`.
     #[inline]
     pub fn set_ticks(&mut self, row: usize, ticks: ComponentTicks) {
-        self.ticks[row].set(ticks);
+        self.added[row].set(ticks.added);
+        self.changed[row].set(ticks.changed);
     }
 
     /// Drops every value and empties the column (keeps the allocation).
@@ -226,7 +239,8 @@ impl Column {
         let len = self.len();
         // Empty the ticks first: if a drop panics, the remaining values leak
         // instead of being dropped twice.
-        self.ticks.clear();
+        self.added.clear();
+        self.changed.clear();
         if let Some(drop) = self.drop {
             for row in 0..len {
                 // SAFETY: rows `0..len` held initialized values, each dropped once.

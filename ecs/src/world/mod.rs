@@ -32,7 +32,10 @@ use crate::archetype::Archetypes;
 use crate::bundle::{Bundle, BundleId, BundleReader, BundleWriter, Bundles, ReadSource};
 use crate::component::{Component, ComponentInfo, ComponentRegistrar, Components, Internal, Name, StorageKind};
 use crate::entity::{ArchetypeId, Entity, EntityFlags, EntityIndex, EntityLocation};
-use crate::storage::{ComponentTickCells, ComponentTicks, SparseSets, Tick};
+use crate::storage::{ComponentTicks, SparseSets, Tick, TickCell};
+
+/// The `(added, changed)` tick cells of one value.
+type TickCells<'a> = (&'a TickCell, &'a TickCell);
 
 /// Identifies one world, so that state built for it (a `QueryState`) is never
 /// used with another.
@@ -601,10 +604,7 @@ impl World {
 
     /// Address of `entity`'s `T` and its tick cells (`None` for table tags).
     #[inline]
-    fn get_with_ticks<T: Component>(
-        &self,
-        entity: Entity,
-    ) -> Option<(core::ptr::NonNull<u8>, Option<&ComponentTickCells>)> {
+    fn get_with_ticks<T: Component>(&self, entity: Entity) -> Option<(core::ptr::NonNull<u8>, Option<TickCells<'_>>)> {
         let id = self.components.id_of::<T>()?;
         match T::STORAGE {
             StorageKind::Table => {
@@ -617,14 +617,14 @@ impl World {
                 }
                 let column = archetype.table().column(column as usize);
                 let row = location.row as usize;
-                Some((column.get_ptr(row), Some(&column.tick_cells()[row])))
+                Some((column.get_ptr(row), Some((&column.added_ticks()[row], &column.changed_ticks()[row]))))
             }
             StorageKind::Sparse => {
                 if !self.is_alive(entity) {
                     return None;
                 }
                 let set = self.sparse_sets.of(id)?;
-                Some((set.get(entity)?, set.ticks(entity)))
+                Some((set.get(entity)?, set.ticks(entity).map(|cells| (&cells.added, &cells.changed))))
             }
         }
     }
@@ -641,7 +641,7 @@ impl World {
         unsafe {
             let value = &mut *value.cast::<T>().as_ptr();
             let (added, changed) = match ticks {
-                Some(cells) => (cells.added.get(), Some(&cells.changed)),
+                Some((added, changed)) => (added.get(), Some(changed)),
                 None => (Tick::default(), None),
             };
             Some(Mut::new(value, added, changed, last_run, this_run))
@@ -651,7 +651,8 @@ impl World {
     /// The `(added, changed)` ticks of `entity`'s `T`, if it has one with ticks.
     pub fn component_ticks<T: Component>(&self, entity: Entity) -> Option<ComponentTicks> {
         let (_, ticks) = self.get_with_ticks::<T>(entity)?;
-        Some(ticks?.get())
+        let (added, changed) = ticks?;
+        Some(ComponentTicks { added: added.get(), changed: changed.get() })
     }
 
     // ----- resources ----------------------------------------------------------------
