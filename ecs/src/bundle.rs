@@ -507,17 +507,18 @@ impl ComponentWriter for BundleWriter<'_> {
         match slot.target {
             WriteTarget::Column(column) => {
                 let column = self.table.column_mut(column as usize);
-                let place = column.get_ptr(self.row).cast::<C>();
-                if slot.existed {
-                    // SAFETY: the slot's column stores `C` (the bundle contract) and
-                    // the row holds an initialized value, dropped by the assignment.
-                    unsafe { *place.as_ptr() = value };
-                    column.set_changed(self.row, self.tick);
-                } else {
-                    // SAFETY: the column stores `C`; the row is uninitialized (new
-                    // component), so it is written without dropping.
-                    unsafe { place.write(value) };
-                    column.set_ticks(self.row, ComponentTicks::new(self.tick));
+                // SAFETY: the slot's column stores `C` (the bundle contract) and `row`
+                // is the entity's row. An existing value is initialized and dropped by
+                // the assignment; a new one is uninitialized and written without drop.
+                unsafe {
+                    let place = column.get_ptr(self.row).cast::<C>();
+                    if slot.existed {
+                        *place.as_ptr() = value;
+                        column.set_changed(self.row, self.tick);
+                    } else {
+                        place.write(value);
+                        column.set_ticks(self.row, ComponentTicks::new(self.tick));
+                    }
                 }
             }
             WriteTarget::Tag => {

@@ -468,9 +468,9 @@ impl Archetypes {
             for (column, &source_column) in plan.sources.iter().enumerate() {
                 let column = destination.table.column_mut(column);
                 if source_column == NEW_COLUMN {
-                    column.push_uninit(ComponentTicks::default());
+                    column.set_ticks(new_row, ComponentTicks::default());
                 } else {
-                    column.push_moved_from(source.table.column(source_column as usize), row);
+                    column.initialize_from(new_row, source.table.column(source_column as usize), row);
                 }
             }
             if drop_removed {

@@ -231,11 +231,17 @@ impl EntityIndex {
     pub fn set_location(&mut self, entity: Entity, location: EntityLocation) {
         debug_assert!(self.is_alive(entity), "set_location on dead entity {entity:?}");
         let index = entity.index();
-        // Alive entities always have their page: no growth path needed.
+        // Alive entities always have their page: the growth path stays out of line.
         match self.pages.get_mut((index >> PAGE_BITS) as usize) {
             Some(Some(page)) => page[index as usize & (PAGE_SIZE - 1)].location = location,
-            _ => self.record_mut(index).location = location,
+            _ => self.set_location_slow(index, location),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn set_location_slow(&mut self, index: u32, location: EntityLocation) {
+        self.record_mut(index).location = location;
     }
 
     /// The alive entity whose index is `index`, if any.

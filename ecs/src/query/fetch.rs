@@ -280,8 +280,8 @@ unsafe impl<T: Component> WorldQuery for &mut T {
             fetch.has_ticks = *cache >= 0;
             if *cache >= 0 {
                 let column = archetype.table().column(*cache as usize);
-                fetch.added = NonNull::from(column.added_ticks()).cast();
-                fetch.changed = NonNull::from(column.changed_ticks()).cast();
+                fetch.added = column.added_ptr();
+                fetch.changed = column.changed_ptr();
             }
         }
     }

@@ -197,7 +197,7 @@ macro_rules! impl_tick_filter {
             #[inline]
             unsafe fn set_archetype<'w>(fetch: &mut TickFetch<'w>, cache: &i32, archetype: &'w Archetype) {
                 if is_table::<T>() && *cache >= 0 {
-                    fetch.ticks = NonNull::from(archetype.table().column(*cache as usize).$column_ticks()).cast();
+                    fetch.ticks = archetype.table().column(*cache as usize).$column_ticks();
                 }
             }
             #[inline]
@@ -223,8 +223,8 @@ macro_rules! impl_tick_filter {
     };
 }
 
-impl_tick_filter!(Added, added_ticks, added);
-impl_tick_filter!(Changed, changed_ticks, changed);
+impl_tick_filter!(Added, added_ptr, added);
+impl_tick_filter!(Changed, changed_ptr, changed);
 
 /// Selects entities matching at least one of the filters of the tuple `F`.
 ///

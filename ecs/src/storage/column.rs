@@ -1,12 +1,16 @@
-//! [`Column`]: a type-erased, growable array of one component's values plus their
-//! `added`/`changed` ticks.
+//! [`Column`]: one component's values for the rows of a table, as raw bytes
+//! (`Layout` + drop fn), with `added`/`changed` ticks per row.
 //!
-//! Invariants:
-//! * `len() == added.len() == changed.len() <= capacity` (ticks live in two
-//!   arrays so that a query stamping `changed` writes one contiguous `u32` stream);
-//! * rows `0..len()` hold initialized values (the table initializes a pushed row
-//!   before anything can observe it);
-//! * the buffer is allocated with `array_layout(capacity)` when that size is non-zero.
+//! A column does not know its own length or capacity: its [`Table`](super::Table)
+//! owns both for all its columns at once, so pushing a row is one capacity check
+//! per table and one write per buffer, and removing a row is one length update.
+//! The ticks live in two arrays so that a query stamping `changed` writes one
+//! contiguous `u32` stream.
+//!
+//! Invariants (kept by the table): the three buffers hold `capacity` slots
+//! (allocated with [`array_layout`] when the size is non-zero); rows `0..len` hold
+//! initialized values and ticks. A column owns its buffers but cannot free them
+//! alone (it does not know the capacity): the table frees them.
 
 use core::alloc::Layout;
 use core::ptr::NonNull;
@@ -14,59 +18,53 @@ use std::alloc;
 
 use super::tick::{ComponentTicks, Tick, TickCell};
 
-/// A type-erased column. See the module docs for the invariants.
+/// A type-erased column of a [`Table`](super::Table). See the module docs above.
 ///
 /// # Examples
 /// ```
 /// use core::alloc::Layout;
-/// use ecs::storage::{Column, ComponentTicks, Tick};
-/// let mut column = Column::new(Layout::new::<u64>(), None);
-/// // SAFETY: the pushed slot is initialized right away with a u64.
-/// unsafe { column.push_uninit(ComponentTicks::new(Tick::new(1))).cast::<u64>().write(7) };
-/// assert_eq!(column.len(), 1);
-/// // SAFETY: row 0 holds a u64.
-/// assert_eq!(unsafe { *column.get_ptr(0).cast::<u64>().as_ref() }, 7);
+/// use ecs::entity::Entity;
+/// use ecs::storage::{Column, ComponentTicks, Table, Tick};
+/// let mut table = Table::new(vec![Column::new(Layout::new::<u64>(), None)]);
+/// // SAFETY: the new row's only column is initialized right away with a u64.
+/// let row = unsafe {
+///     let row = table.push_uninit_row(Entity::from_raw(1, 0), ComponentTicks::new(Tick::new(1)));
+///     table.column(0).get_ptr(row).cast::<u64>().write(7);
+///     row
+/// };
+/// let column = table.column(0);
+/// // SAFETY: `row` holds a u64 and is in bounds.
+/// unsafe {
+///     assert_eq!(*column.get_ptr(row).cast::<u64>().as_ref(), 7);
+///     assert_eq!(column.ticks(row).added, Tick::new(1));
+/// }
 /// ```
 pub struct Column {
     data: NonNull<u8>,
-    capacity: usize,
+    added: NonNull<TickCell>,
+    changed: NonNull<TickCell>,
     item_layout: Layout,
     drop: Option<unsafe fn(*mut u8)>,
-    added: Vec<TickCell>,
-    changed: Vec<TickCell>,
 }
 
-// SAFETY: a column only holds values of `Component` types, which are `Send + Sync`;
-// the raw buffer is owned by the column.
+// SAFETY: a column only holds values of `Component` types, which are `Send + Sync`,
+// in buffers it owns.
 unsafe impl Send for Column {}
 // SAFETY: as above; shared access only reads, and writes through `&Column` require
 // exclusive access to the row (upheld by queries' access rules).
 unsafe impl Sync for Column {}
 
 impl Column {
-    /// An empty column for values of `item_layout`, dropped with `drop`.
+    /// An empty column (capacity 0) for values of `item_layout`, dropped with `drop`.
     pub fn new(item_layout: Layout, drop: Option<unsafe fn(*mut u8)>) -> Column {
         let item_layout = item_layout.pad_to_align();
         Column {
             data: dangling(item_layout.align()),
-            capacity: if item_layout.size() == 0 { usize::MAX } else { 0 },
+            added: NonNull::dangling(),
+            changed: NonNull::dangling(),
             item_layout,
             drop,
-            added: Vec::new(),
-            changed: Vec::new(),
         }
-    }
-
-    /// Number of rows.
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.changed.len()
-    }
-
-    /// Whether the column has no rows.
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.changed.is_empty()
     }
 
     /// The layout of one value.
@@ -75,55 +73,44 @@ impl Column {
         self.item_layout
     }
 
-    /// Makes room for at least `additional` more rows, at least doubling the capacity.
-    pub fn reserve(&mut self, additional: usize) {
-        let needed = self.len().checked_add(additional).expect("column capacity overflow");
-        if needed > self.capacity {
-            self.grow_to(needed.max(self.capacity * 2).max(4));
-        }
-        self.added.reserve(additional);
-        self.changed.reserve(additional);
-    }
-
-    fn grow_to(&mut self, new_capacity: usize) {
-        let new_layout = array_layout(self.item_layout, new_capacity);
-        let new_data = if self.capacity == 0 {
-            // SAFETY: `new_layout` has a non-zero size (`item_layout.size() > 0` here,
-            // since zero-sized columns start with capacity `usize::MAX`, and `new_capacity >= 4`).
-            unsafe { alloc::alloc(new_layout) }
-        } else {
-            let old_layout = array_layout(self.item_layout, self.capacity);
-            // SAFETY: `data` was allocated with `old_layout`; the new size is non-zero
-            // and does not overflow (checked by `array_layout`).
-            unsafe { alloc::realloc(self.data.as_ptr(), old_layout, new_layout.size()) }
-        };
-        self.data = NonNull::new(new_data).unwrap_or_else(|| alloc::handle_alloc_error(new_layout));
-        self.capacity = new_capacity;
-    }
-
-    /// Appends a row with uninitialized value and the given ticks; returns the
-    /// pointer where the value must be written.
+    /// Grows the buffers from `old_capacity` to `new_capacity` slots.
     ///
     /// # Safety
-    /// The caller must initialize the value before the column is read, dropped or
-    /// moved.
-    #[inline]
-    pub unsafe fn push_uninit(&mut self, ticks: ComponentTicks) -> NonNull<u8> {
-        if self.len() == self.capacity {
-            self.reserve(1);
+    /// `old_capacity` is the current capacity and `new_capacity > old_capacity`.
+    pub(crate) unsafe fn grow(&mut self, old_capacity: usize, new_capacity: usize) {
+        debug_assert!(new_capacity > old_capacity);
+        // SAFETY: forwarded to the caller; each buffer was allocated with its
+        // layout for `old_capacity` (or is dangling when that is 0).
+        unsafe {
+            self.data = grow_buffer(self.data, self.item_layout, old_capacity, new_capacity);
+            self.added = grow_buffer(self.added.cast(), Layout::new::<TickCell>(), old_capacity, new_capacity).cast();
+            self.changed =
+                grow_buffer(self.changed.cast(), Layout::new::<TickCell>(), old_capacity, new_capacity).cast();
         }
-        let row = self.len();
-        self.added.push(TickCell::new(ticks.added));
-        self.changed.push(TickCell::new(ticks.changed));
-        self.get_ptr(row)
     }
 
-    /// The address of `row` (which may be one past the end).
+    /// Frees the buffers.
+    ///
+    /// # Safety
+    /// `capacity` is the current capacity; every value was dropped or moved out;
+    /// the column is not used again.
+    pub(crate) unsafe fn free(&mut self, capacity: usize) {
+        // SAFETY: forwarded to the caller.
+        unsafe {
+            free_buffer(self.data, self.item_layout, capacity);
+            free_buffer(self.added.cast(), Layout::new::<TickCell>(), capacity);
+            free_buffer(self.changed.cast(), Layout::new::<TickCell>(), capacity);
+        }
+    }
+
+    /// The address of `row`'s value.
+    ///
+    /// # Safety
+    /// `row` is at most the table's capacity (only rows below its length hold values).
     #[inline]
-    pub fn get_ptr(&self, row: usize) -> NonNull<u8> {
-        debug_assert!(row <= self.len());
-        // SAFETY: `row <= len <= capacity`, so the offset stays inside (or one past)
-        // the allocation; for zero-sized values the offset is 0.
+    pub unsafe fn get_ptr(&self, row: usize) -> NonNull<u8> {
+        // SAFETY: the offset stays inside (or one past) the allocation; for
+        // zero-sized values it is 0.
         unsafe { self.data.add(row * self.item_layout.size()) }
     }
 
@@ -133,38 +120,76 @@ impl Column {
         self.data
     }
 
-    /// The `added` ticks, one per row.
+    /// The start of the `added` tick buffer (one cell per row).
     #[inline]
-    pub fn added_ticks(&self) -> &[TickCell] {
-        &self.added
+    pub fn added_ptr(&self) -> NonNull<TickCell> {
+        self.added
     }
 
-    /// The `changed` ticks, one per row.
+    /// The start of the `changed` tick buffer (one cell per row).
     #[inline]
-    pub fn changed_ticks(&self) -> &[TickCell] {
-        &self.changed
+    pub fn changed_ptr(&self) -> NonNull<TickCell> {
+        self.changed
     }
 
     /// The ticks of `row`.
     ///
-    /// # Panics
-    /// Panics if `row` is out of bounds.
+    /// # Safety
+    /// `row` is below the table's length.
     #[inline]
-    pub fn ticks(&self, row: usize) -> ComponentTicks {
-        ComponentTicks { added: self.added[row].get(), changed: self.changed[row].get() }
+    pub unsafe fn ticks(&self, row: usize) -> ComponentTicks {
+        // SAFETY: the caller guarantees `row` is an initialized row.
+        unsafe {
+            ComponentTicks { added: self.added.add(row).as_ref().get(), changed: self.changed.add(row).as_ref().get() }
+        }
+    }
+
+    /// Sets both ticks of `row`.
+    ///
+    /// # Safety
+    /// `row` is below the table's capacity, and the caller has exclusive access to it.
+    #[inline]
+    pub unsafe fn set_ticks(&mut self, row: usize, ticks: ComponentTicks) {
+        // SAFETY: forwarded to the caller.
+        unsafe {
+            self.added.add(row).write(TickCell::new(ticks.added));
+            self.changed.add(row).write(TickCell::new(ticks.changed));
+        }
     }
 
     /// Sets the `changed` tick of `row`.
+    ///
+    /// # Safety
+    /// `row` is below the table's length, and the caller has exclusive access to it.
     #[inline]
-    pub fn set_changed(&mut self, row: usize, tick: Tick) {
-        self.changed[row].set(tick);
+    pub unsafe fn set_changed(&mut self, row: usize, tick: Tick) {
+        // SAFETY: forwarded to the caller.
+        unsafe { self.changed.add(row).write(TickCell::new(tick)) };
+    }
+
+    /// Initializes the (uninitialized) `row` with a bitwise copy of `source`'s
+    /// `source_row`, value and ticks; the source value is then logically moved out.
+    ///
+    /// # Safety
+    /// `source` stores values of the same layout; `row` is below this table's
+    /// capacity and uninitialized; `source_row` is an initialized row of `source`,
+    /// which the caller forgets afterwards.
+    #[inline]
+    pub unsafe fn initialize_from(&mut self, row: usize, source: &Column, source_row: usize) {
+        debug_assert_eq!(self.item_layout, source.item_layout);
+        // SAFETY: both rows are in their buffers, which are distinct allocations
+        // (`&mut self` and `&source` cannot alias), with values of the same layout.
+        unsafe {
+            copy_value(source.get_ptr(source_row), self.get_ptr(row), self.item_layout.size());
+            self.set_ticks(row, source.ticks(source_row));
+        }
     }
 
     /// Drops the value of `row` in place (the row stays, uninitialized).
     ///
     /// # Safety
-    /// `row < len()` and holds an initialized value, which must not be used again
-    /// until it is re-initialized or forgotten by a `swap_remove_forget`.
+    /// `row` holds an initialized value, which must not be used again until it is
+    /// re-initialized or forgotten by a swap-remove.
     #[inline]
     pub unsafe fn drop_at(&mut self, row: usize) {
         if let Some(drop) = self.drop {
@@ -173,90 +198,66 @@ impl Column {
         }
     }
 
-    /// Removes `row` without dropping its value, moving the last row into its place.
+    /// Moves the value and ticks of row `last` into `row` (a bitwise copy; `last`
+    /// is then logically uninitialized).
     ///
     /// # Safety
-    /// `row < len()`; the value at `row` must already be moved out or dropped.
+    /// `row != last` are both below the table's length; `row`'s value was moved out
+    /// or dropped.
     #[inline]
-    pub unsafe fn swap_remove_forget(&mut self, row: usize) {
-        let last = self.len() - 1;
-        if row != last {
-            // SAFETY: both rows are in bounds and distinct, so the ranges do not overlap.
-            unsafe { copy_value(self.get_ptr(last), self.get_ptr(row), self.item_layout.size()) };
-        }
-        self.added.swap_remove(row);
-        self.changed.swap_remove(row);
-    }
-
-    /// Initializes the (uninitialized) `row` with a bitwise copy of `source`'s
-    /// `source_row`, value and ticks; the source value is then logically moved out.
-    ///
-    /// # Safety
-    /// `source` stores values of the same layout; `row < len()` is uninitialized;
-    /// `source_row < source.len()` holds an initialized value, which the caller
-    /// forgets afterwards.
-    #[inline]
-    pub unsafe fn initialize_from(&mut self, row: usize, source: &Column, source_row: usize) {
-        debug_assert_eq!(self.item_layout, source.item_layout);
-        debug_assert!(row < self.len() && source_row < source.len());
-        // SAFETY: both rows are in bounds of distinct columns (`&mut self` and
-        // `&source` cannot alias), and they store values of the same layout.
+    pub unsafe fn move_within(&mut self, last: usize, row: usize) {
+        // SAFETY: distinct in-bounds rows of one buffer do not overlap.
         unsafe {
-            core::ptr::copy_nonoverlapping(
-                source.get_ptr(source_row).as_ptr(),
-                self.get_ptr(row).as_ptr(),
-                self.item_layout.size(),
-            );
+            copy_value(self.get_ptr(last), self.get_ptr(row), self.item_layout.size());
+            let ticks = self.ticks(last);
+            self.set_ticks(row, ticks);
         }
-        self.set_ticks(row, source.ticks(source_row));
     }
 
-    /// Appends a bitwise copy of `source`'s `source_row` (value and ticks); the
-    /// source value is then logically moved out.
+    /// Drops the values of rows `0..len`.
     ///
     /// # Safety
-    /// `source` stores values of the same layout; `source_row < source.len()` holds
-    /// an initialized value, which the caller forgets afterwards.
-    #[inline]
-    pub unsafe fn push_moved_from(&mut self, source: &Column, source_row: usize) {
-        debug_assert_eq!(self.item_layout, source.item_layout);
-        // SAFETY: the new slot is initialized right away from a value of the same layout.
-        unsafe {
-            let destination = self.push_uninit(source.ticks(source_row));
-            copy_value(source.get_ptr(source_row), destination, self.item_layout.size());
-        }
-    }
-
-    /// Sets both ticks of `row`.
-    #[inline]
-    pub fn set_ticks(&mut self, row: usize, ticks: ComponentTicks) {
-        self.added[row].set(ticks.added);
-        self.changed[row].set(ticks.changed);
-    }
-
-    /// Drops every value and empties the column (keeps the allocation).
-    pub fn clear(&mut self) {
-        let len = self.len();
-        // Empty the ticks first: if a drop panics, the remaining values leak
-        // instead of being dropped twice.
-        self.added.clear();
-        self.changed.clear();
+    /// Rows `0..len` hold initialized values, which are not used again.
+    pub unsafe fn drop_rows(&mut self, len: usize) {
         if let Some(drop) = self.drop {
             for row in 0..len {
-                // SAFETY: rows `0..len` held initialized values, each dropped once.
-                unsafe { drop(self.data.add(row * self.item_layout.size()).as_ptr()) }
+                // SAFETY: forwarded to the caller; each value is dropped once.
+                unsafe { drop(self.get_ptr(row).as_ptr()) }
             }
         }
     }
 }
 
-impl Drop for Column {
-    fn drop(&mut self) {
-        self.clear();
-        if self.item_layout.size() != 0 && self.capacity != 0 {
-            // SAFETY: `data` was allocated with this layout by `grow_to`.
-            unsafe { alloc::dealloc(self.data.as_ptr(), array_layout(self.item_layout, self.capacity)) }
-        }
+/// Grows one buffer of `item` values from `old` to `new` slots.
+///
+/// # Safety
+/// `buffer` was allocated for `old` slots of `item` (or is dangling when that
+/// size is 0); `new > old`.
+unsafe fn grow_buffer(buffer: NonNull<u8>, item: Layout, old: usize, new: usize) -> NonNull<u8> {
+    if item.size() == 0 {
+        return buffer;
+    }
+    let new_layout = array_layout(item, new);
+    let grown = if old == 0 {
+        // SAFETY: `new_layout` has a non-zero size.
+        unsafe { alloc::alloc(new_layout) }
+    } else {
+        // SAFETY: `buffer` was allocated with `array_layout(item, old)`; the new size
+        // is non-zero and fits `isize` (checked by `array_layout`).
+        unsafe { alloc::realloc(buffer.as_ptr(), array_layout(item, old), new_layout.size()) }
+    };
+    NonNull::new(grown).unwrap_or_else(|| alloc::handle_alloc_error(new_layout))
+}
+
+/// Frees one buffer of `capacity` slots of `item` values.
+///
+/// # Safety
+/// `buffer` was allocated by `grow_buffer` for `capacity` slots (or `capacity` is
+/// 0), and is not used again.
+unsafe fn free_buffer(buffer: NonNull<u8>, item: Layout, capacity: usize) {
+    if item.size() != 0 && capacity != 0 {
+        // SAFETY: forwarded to the caller.
+        unsafe { alloc::dealloc(buffer.as_ptr(), array_layout(item, capacity)) }
     }
 }
 

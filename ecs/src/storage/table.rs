@@ -1,15 +1,17 @@
 //! [`Table`]: the SoA rows of one archetype.
 //!
-//! Invariants: every column has exactly `entities.len()` rows, and row `r` of each
-//! column belongs to `entities[r]`. Rows are removed by swap-remove, so removing a
-//! row moves the last row (and its entity) into its place; callers update the
-//! moved entity's location from the returned handle.
+//! Invariants: every column has `capacity` slots, rows `0..entities.len()` of
+//! every column are initialized, and row `r` belongs to `entities[r]`. The table
+//! owns the length and capacity of all its columns: a push checks capacity once
+//! and grows every column together (doubling). Rows are removed by swap-remove, so
+//! removing a row moves the last row (and its entity) into its place; callers
+//! update the moved entity's location from the returned handle.
 
 use super::column::Column;
 use super::tick::ComponentTicks;
 use crate::entity::Entity;
 
-/// The rows of one archetype. See the module docs.
+/// The rows of one archetype. See the module docs above.
 ///
 /// # Examples
 /// ```
@@ -29,17 +31,19 @@ use crate::entity::Entity;
 /// let moved = unsafe { table.swap_remove_drop(0) };
 /// assert_eq!(moved, Some(b));
 /// assert_eq!(table.entities(), &[b]);
-/// table.check_invariants();
+/// // SAFETY: row 0 now holds b's u32.
+/// assert_eq!(unsafe { *table.column(0).get_ptr(0).cast::<u32>().as_ref() }, 20);
 /// ```
 pub struct Table {
     entities: Vec<Entity>,
     columns: Box<[Column]>,
+    capacity: usize,
 }
 
 impl Table {
     /// A table with the given (empty) columns.
     pub fn new(columns: Vec<Column>) -> Table {
-        Table { entities: Vec::new(), columns: columns.into_boxed_slice() }
+        Table { entities: Vec::new(), columns: columns.into_boxed_slice(), capacity: 0 }
     }
 
     /// Number of rows.
@@ -52,6 +56,12 @@ impl Table {
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.entities.is_empty()
+    }
+
+    /// Number of rows the columns can hold without growing.
+    #[inline]
+    pub fn capacity(&self) -> usize {
+        self.capacity
     }
 
     /// The entity of every row.
@@ -84,41 +94,59 @@ impl Table {
         &mut self.columns[index]
     }
 
-    /// Makes room for `additional` more rows in every column.
+    /// Makes room for `additional` more rows in every column (at least doubling).
     pub fn reserve(&mut self, additional: usize) {
-        self.entities.reserve(additional);
-        for column in self.columns.iter_mut() {
-            column.reserve(additional);
+        let needed = self.len().checked_add(additional).expect("table capacity overflow");
+        if needed > self.capacity {
+            self.grow(needed);
         }
+        self.entities.reserve(additional);
     }
 
-    /// Appends a row for `entity` whose values are uninitialized (ticks set to
-    /// `ticks`) and returns its index.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, needed: usize) {
+        let new_capacity = needed.max(self.capacity * 2).max(4);
+        for column in self.columns.iter_mut() {
+            // SAFETY: `self.capacity` is every column's current capacity.
+            unsafe { column.grow(self.capacity, new_capacity) };
+        }
+        self.capacity = new_capacity;
+    }
+
+    /// Appends `entity` with uninitialized values and returns the new row. The
+    /// caller then initializes every column's slot at that row (ticks included:
+    /// with `Column::set_ticks`, `initialize_from`, or writes).
+    ///
+    /// # Safety
+    /// Every column's value and ticks at the returned row must be initialized
+    /// before the table is read, dropped or changed in any other way.
+    #[inline]
+    pub unsafe fn push_entity(&mut self, entity: Entity) -> usize {
+        let row = self.entities.len();
+        if row == self.capacity {
+            self.grow(row + 1);
+        }
+        self.entities.push(entity);
+        row
+    }
+
+    /// Appends a row for `entity` whose values are uninitialized and whose ticks
+    /// are `ticks`; returns its index.
     ///
     /// # Safety
     /// The caller must initialize every column's value at the returned row before
     /// the table is read, dropped or changed in any other way.
     #[inline]
     pub unsafe fn push_uninit_row(&mut self, entity: Entity, ticks: ComponentTicks) -> usize {
-        let row = self.entities.len();
-        self.entities.push(entity);
-        for column in self.columns.iter_mut() {
-            // SAFETY: forwarded to the caller.
-            unsafe { column.push_uninit(ticks) };
+        // SAFETY: the ticks are set here, the values by the caller.
+        unsafe {
+            let row = self.push_entity(entity);
+            for column in self.columns.iter_mut() {
+                column.set_ticks(row, ticks);
+            }
+            row
         }
-        row
-    }
-
-    /// Appends `entity` to the entity list only: the caller pushes exactly one
-    /// value onto every column right after (`push_uninit`/`push_moved_from`).
-    ///
-    /// # Safety
-    /// Until every column has one more row, the table breaks its invariant and must
-    /// not be used otherwise.
-    #[inline]
-    pub unsafe fn push_entity(&mut self, entity: Entity) -> usize {
-        self.entities.push(entity);
-        self.entities.len() - 1
     }
 
     /// Removes `row` without dropping its values (they were moved out); returns the
@@ -128,9 +156,12 @@ impl Table {
     /// `row < len()`, and every value of `row` was moved out or dropped.
     #[inline]
     pub unsafe fn swap_remove_forget(&mut self, row: usize) -> Option<Entity> {
-        for column in self.columns.iter_mut() {
-            // SAFETY: forwarded to the caller.
-            unsafe { column.swap_remove_forget(row) };
+        let last = self.entities.len() - 1;
+        if row != last {
+            for column in self.columns.iter_mut() {
+                // SAFETY: distinct in-bounds rows; `row`'s value is gone (caller).
+                unsafe { column.move_within(last, row) };
+            }
         }
         self.entities.swap_remove(row);
         self.entities.get(row).copied()
@@ -144,38 +175,45 @@ impl Table {
     #[inline]
     pub unsafe fn swap_remove_drop(&mut self, row: usize) -> Option<Entity> {
         for column in self.columns.iter_mut() {
-            // SAFETY: `row` is in bounds and initialized (caller), and it is
-            // forgotten right after.
-            unsafe {
-                column.drop_at(row);
-                column.swap_remove_forget(row);
-            }
+            // SAFETY: `row` is initialized (caller) and forgotten right after.
+            unsafe { column.drop_at(row) };
         }
-        self.entities.swap_remove(row);
-        self.entities.get(row).copied()
+        // SAFETY: every value of `row` was just dropped.
+        unsafe { self.swap_remove_forget(row) }
     }
 
-    /// Drops every value and removes every row.
+    /// Drops every value and removes every row (keeps the capacity).
     pub fn clear(&mut self) {
+        let len = self.entities.len();
+        // Forget the rows first: if a drop panics, the rest leak instead of being
+        // dropped twice.
         self.entities.clear();
         for column in self.columns.iter_mut() {
-            column.clear();
+            // SAFETY: rows `0..len` were initialized and are now forgotten by the table.
+            unsafe { column.drop_rows(len) };
         }
     }
 
-    /// Verifies that every column has one row per entity.
+    /// Verifies that the table's length fits its capacity.
     ///
     /// # Panics
-    /// Panics naming the first column whose length differs.
+    /// Panics if it does not.
     pub fn check_invariants(&self) {
-        for (index, column) in self.columns.iter().enumerate() {
-            assert_eq!(
-                column.len(),
-                self.entities.len(),
-                "column {index} has {} rows but the table has {} entities",
-                column.len(),
-                self.entities.len()
-            );
+        assert!(
+            self.entities.len() <= self.capacity || self.columns.is_empty(),
+            "table holds {} rows but its columns only {}",
+            self.entities.len(),
+            self.capacity
+        );
+    }
+}
+
+impl Drop for Table {
+    fn drop(&mut self) {
+        self.clear();
+        for column in self.columns.iter_mut() {
+            // SAFETY: `capacity` is every column's capacity; all values were dropped.
+            unsafe { column.free(self.capacity) };
         }
     }
 }

@@ -617,7 +617,11 @@ impl World {
                 }
                 let column = archetype.table().column(column as usize);
                 let row = location.row as usize;
-                Some((column.get_ptr(row), Some((&column.added_ticks()[row], &column.changed_ticks()[row]))))
+                // SAFETY: `row` is the entity's row, below the table's length.
+                unsafe {
+                    let ticks = (column.added_ptr().add(row).as_ref(), column.changed_ptr().add(row).as_ref());
+                    Some((column.get_ptr(row), Some(ticks)))
+                }
             }
             StorageKind::Sparse => {
                 if !self.is_alive(entity) {
