@@ -276,13 +276,30 @@ impl Bundles {
         registrar: &mut ComponentRegistrar<'_>,
         sparse_sets: &mut SparseSets,
     ) -> Result<BundleId, String> {
+        match self.recent_id::<B>() {
+            Some(id) => Ok(id),
+            None => self.register_uncached::<B>(registrar, sparse_sets),
+        }
+    }
+
+    /// The id of `B` if it is in the direct-mapped cache (one compare).
+    #[inline]
+    pub fn recent_id<B: Bundle>(&self) -> Option<BundleId> {
+        let type_id = TypeId::of::<B>();
+        match self.recent[recent_slot(&type_id)] {
+            Some((recent_type, id)) if recent_type == type_id => Some(id),
+            _ => None,
+        }
+    }
+
+    #[inline(never)]
+    fn register_uncached<B: Bundle>(
+        &mut self,
+        registrar: &mut ComponentRegistrar<'_>,
+        sparse_sets: &mut SparseSets,
+    ) -> Result<BundleId, String> {
         let type_id = TypeId::of::<B>();
         let slot = recent_slot(&type_id);
-        if let Some((recent_type, id)) = self.recent[slot]
-            && recent_type == type_id
-        {
-            return Ok(id);
-        }
         let id = match self.by_type.get(&type_id) {
             Some(&id) => id,
             None => self.register_slow::<B>(registrar, sparse_sets)?,

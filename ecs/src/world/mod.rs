@@ -332,6 +332,16 @@ impl World {
     #[inline]
     #[track_caller]
     fn register_bundle<B: Bundle>(&mut self) -> BundleId {
+        // A bundle in the cache is registered and its components are flushed.
+        if let Some(id) = self.bundles.recent_id::<B>() {
+            return id;
+        }
+        self.register_bundle_slow::<B>()
+    }
+
+    #[inline(never)]
+    #[track_caller]
+    fn register_bundle_slow<B: Bundle>(&mut self) -> BundleId {
         let mut registrar = ComponentRegistrar::new(&mut self.components, &mut self.entities);
         let id = self.bundles.register::<B>(&mut registrar, &mut self.sparse_sets);
         self.flush_components();
