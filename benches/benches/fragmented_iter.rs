@@ -1,6 +1,8 @@
 //! `fragmented_iter`: 26 component types `A`..`Z`, 20 entities of each, every
 //! entity also with `Data`; the routine doubles every `Data` (26 archetypes of 20
 //! rows each).
+//!
+//! Target: `ecs` at or below `hecs` (median).
 
 use std::time::Duration;
 

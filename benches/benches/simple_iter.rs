@@ -1,5 +1,8 @@
 //! `simple_iter`: 10,000 entities with `(Transform, Position, Rotation, Velocity)`;
 //! the routine adds each entity's velocity to its position.
+//!
+//! Target: `ecs` at or below `hecs` (median), although `ecs` also stamps a
+//! change tick per written row and `hecs` has no change detection.
 
 use std::time::Duration;
 
