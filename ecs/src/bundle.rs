@@ -185,6 +185,8 @@ pub struct RemoveEdge {
     pub sources: Box<[ReadSource]>,
     /// Whether the source archetype has every table component of the bundle.
     pub has_all_table_components: bool,
+    /// Whether the bundle has sparse components (whose presence is per entity).
+    pub has_sparse: bool,
     /// How the entity's row moves (empty when `destination` is the source).
     pub plan: MovePlan,
 }
@@ -478,7 +480,8 @@ impl Bundles {
             })
             .collect();
         let plan = if destination == source { MovePlan::default() } else { archetypes.move_plan(source, destination) };
-        RemoveEdge { destination, sources, has_all_table_components, plan }
+        let has_sparse = !info.sparse.is_empty();
+        RemoveEdge { destination, sources, has_all_table_components, has_sparse, plan }
     }
 }
 

@@ -8,7 +8,7 @@ use super::component_index::ComponentIndex;
 use super::graph::Edges;
 use crate::component::{Components, StorageKind};
 use crate::entity::{ArchetypeId, Entity, EntityIndex, EntityLocation, Id};
-use crate::storage::{Column, ComponentTicks, Table};
+use crate::storage::{Column, Table};
 use crate::util::FxHashMap;
 
 /// The sorted ids of an archetype.
@@ -447,7 +447,7 @@ impl Archetypes {
     /// * when `!drop_removed`, the caller has moved out every value of `source` that
     ///   `destination` lacks;
     /// * the caller initializes every column of `destination` that `source` lacks
-    ///   at the returned row before the table is used again.
+    ///   at the returned row, value and ticks, before the table is used again.
     pub unsafe fn move_row(
         &mut self,
         entity: Entity,
@@ -466,10 +466,9 @@ impl Archetypes {
         unsafe {
             let new_row = destination.table.push_entity(entity);
             for (column, &source_column) in plan.sources.iter().enumerate() {
-                let column = destination.table.column_mut(column);
-                if source_column == NEW_COLUMN {
-                    column.set_ticks(new_row, ComponentTicks::default());
-                } else {
+                // New columns (value and ticks) are initialized by the caller.
+                if source_column != NEW_COLUMN {
+                    let column = destination.table.column_mut(column);
                     column.initialize_from(new_row, source.table.column(source_column as usize), row);
                 }
             }

@@ -547,10 +547,11 @@ impl World {
             &self.sparse_sets,
         );
         let has_all = edge.has_all_table_components
-            && edge.sources.iter().all(|source| match source {
-                ReadSource::Sparse(set) => self.sparse_sets.get(*set).contains(entity),
-                _ => true,
-            });
+            && (!edge.has_sparse
+                || edge.sources.iter().all(|source| match source {
+                    ReadSource::Sparse(set) => self.sparse_sets.get(*set).contains(entity),
+                    _ => true,
+                }));
         let row = location.row as usize;
         let taken = if has_all {
             let mut reader = BundleReader {
@@ -563,9 +564,11 @@ impl World {
             };
             Some(B::read_components(&mut reader))
         } else {
-            for source in edge.sources.iter() {
-                if let ReadSource::Sparse(set) = source {
-                    self.sparse_sets.get_mut(*set).remove_drop(entity);
+            if edge.has_sparse {
+                for source in edge.sources.iter() {
+                    if let ReadSource::Sparse(set) = source {
+                        self.sparse_sets.get_mut(*set).remove_drop(entity);
+                    }
                 }
             }
             None
