@@ -205,17 +205,24 @@ struct BundleShape {
 struct EdgeCache<E>(Vec<Option<E>>);
 
 impl<E> EdgeCache<E> {
-    #[inline]
+    #[inline(always)]
     fn get_or_build(&mut self, source: ArchetypeId, build: impl FnOnce() -> E) -> &E {
         let slot = source.index();
-        if self.0.get(slot).is_none_or(Option::is_none) {
-            let edge = build();
-            if slot >= self.0.len() {
-                self.0.resize_with(slot + 1, || None);
-            }
-            self.0[slot] = Some(edge);
+        if let Some(Some(_)) = self.0.get(slot) {
+            // Re-borrow: returning the first borrow would keep `self` borrowed on
+            // the build path too.
+            return self.0[slot].as_ref().expect("checked above");
         }
-        self.0[slot].as_ref().expect("edge cached above")
+        self.insert(slot, build())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn insert(&mut self, slot: usize, edge: E) -> &E {
+        if slot >= self.0.len() {
+            self.0.resize_with(slot + 1, || None);
+        }
+        self.0[slot].insert(edge)
     }
 }
 

@@ -465,16 +465,20 @@ impl Archetypes {
         // moved out by the caller.
         unsafe {
             let new_row = destination.table.push_entity(entity);
+            let destination_columns = destination.table.columns_mut();
+            let source_columns = source.table.columns_mut();
+            // `move_plan` built `sources` with one entry per destination column and
+            // every other index from the source's column map: all in bounds.
             for (column, &source_column) in plan.sources.iter().enumerate() {
                 // New columns (value and ticks) are initialized by the caller.
                 if source_column != NEW_COLUMN {
-                    let column = destination.table.column_mut(column);
-                    column.initialize_from(new_row, source.table.column(source_column as usize), row);
+                    let column = destination_columns.get_unchecked_mut(column);
+                    column.initialize_from(new_row, source_columns.get_unchecked(source_column as usize), row);
                 }
             }
             if drop_removed {
                 for &column in plan.removed_columns.iter() {
-                    source.table.column_mut(column as usize).drop_at(row);
+                    source_columns.get_unchecked_mut(column as usize).drop_at(row);
                 }
                 for &(drop, align) in plan.removed_tags.iter() {
                     drop(crate::storage::dangling_ptr(align));

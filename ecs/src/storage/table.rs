@@ -85,13 +85,20 @@ impl Table {
         &self.columns[index]
     }
 
-    /// Column `index`, mutably.
+    /// Column `index`, mutably (crate-private, like [`Table::columns_mut`]).
     ///
     /// # Panics
     /// Panics if `index` is out of bounds.
     #[inline]
-    pub fn column_mut(&mut self, index: usize) -> &mut Column {
+    pub(crate) fn column_mut(&mut self, index: usize) -> &mut Column {
         &mut self.columns[index]
+    }
+
+    /// The columns, mutably. Crate-private: swapping a column for another would
+    /// break the table's capacity bookkeeping, which safe methods rely on.
+    #[inline]
+    pub(crate) fn columns_mut(&mut self) -> &mut [Column] {
+        &mut self.columns
     }
 
     /// Makes room for `additional` more rows in every column (at least doubling).
