@@ -145,7 +145,8 @@ impl World {
         };
         for (wildcard, name) in [(wildcard, "*"), (any, "_")] {
             world.mark_internal(wildcard);
-            world.spawn_at(wildcard, (Name::new(name), Internal));
+            let bundle_id = world.register_bundle::<(Name, Internal)>();
+            world.spawn_at(wildcard, bundle_id, (Name::new(name), Internal));
         }
         world.flush_components();
         world
@@ -188,7 +189,8 @@ impl World {
                 let info = self.components.info(id).expect("pending ids are registered").clone();
                 let name = Name(info.descriptor.name.clone());
                 self.internal_count += 1;
-                self.spawn_at(id, (info, name, Internal));
+                let bundle_id = self.register_bundle::<(ComponentInfo, Name, Internal)>();
+                self.spawn_at(id, bundle_id, (info, name, Internal));
             }
         }
     }
@@ -257,9 +259,9 @@ impl World {
     #[track_caller]
     pub fn spawn<B: Bundle>(&mut self, bundle: B) -> EntityWorldMut<'_> {
         // Register first: a rejected bundle must not leave an entity behind.
-        self.register_bundle::<B>();
+        let bundle_id = self.register_bundle::<B>();
         let entity = self.entities.alloc();
-        self.spawn_at(entity, bundle);
+        self.spawn_at(entity, bundle_id, bundle);
         EntityWorldMut::new(self, entity)
     }
 
@@ -291,9 +293,9 @@ impl World {
         SpawnBatchIter::new(self, bundles.into_iter())
     }
 
-    /// Places the freshly allocated (unplaced) `entity` with `bundle`.
-    fn spawn_at<B: Bundle>(&mut self, entity: Entity, bundle: B) {
-        let bundle_id = self.register_bundle::<B>();
+    /// Places the freshly allocated (unplaced) `entity` with `bundle` (registered
+    /// as `bundle_id`).
+    fn spawn_at<B: Bundle>(&mut self, entity: Entity, bundle_id: BundleId, bundle: B) {
         let tick = self.change_tick();
         let edge = self.bundles.insert_edge(
             bundle_id,
@@ -305,9 +307,10 @@ impl World {
         let destination = edge.destination;
         let table = self.archetypes.get_mut(destination).table_mut();
         // SAFETY: a spawn edge starts from the empty archetype, so its slots cover
-        // every column of the destination: the pushed row is fully written below.
+        // every column of the destination, all new: the writer initializes each
+        // value and its ticks.
         unsafe {
-            let row = table.push_uninit_row(entity, ComponentTicks::default());
+            let row = table.push_entity(entity);
             self.entities.set_location(entity, EntityLocation { archetype: destination, row: row as u32 });
             BundleWriter::write_bundle(bundle, &edge.slots, table, row, &mut self.sparse_sets, entity, tick);
         }

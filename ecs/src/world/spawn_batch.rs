@@ -8,7 +8,6 @@
 use super::World;
 use crate::bundle::{Bundle, BundleWriter, WriteSlot};
 use crate::entity::{ArchetypeId, Entity, EntityFlags, EntityLocation};
-use crate::storage::ComponentTicks;
 
 /// The iterator returned by [`World::spawn_batch`].
 pub struct SpawnBatchIter<'w, I: Iterator<Item: Bundle>> {
@@ -44,9 +43,10 @@ impl<'w, I: Iterator<Item: Bundle>> SpawnBatchIter<'w, I> {
         let tick = world.change_tick();
         let table = world.archetypes.get_mut(self.destination).table_mut();
         // SAFETY: the slots come from the edge that starts from the empty archetype,
-        // so they cover every column of the destination: the row is fully written.
+        // so they cover every column of the destination, all new: the writer
+        // initializes each value and its ticks.
         unsafe {
-            let row = table.push_uninit_row(entity, ComponentTicks::default());
+            let row = table.push_entity(entity);
             world.entities.set_location(entity, EntityLocation { archetype: self.destination, row: row as u32 });
             BundleWriter::write_bundle(bundle, &self.slots, table, row, &mut world.sparse_sets, entity, tick);
         }
