@@ -9,8 +9,9 @@
 //!
 //! Invariants (checked by [`EntityIndex::check_invariants`]):
 //! * for every `i < dense.len()`, `record(dense[i].index()).dense == i`;
-//! * an entity `e` is alive iff its record's `dense < alive_count` and
-//!   `dense[record.dense] == e` (the generation matches);
+//! * every record reached from `dense` carries the generation of its dense entry,
+//!   so an entity `e` is alive iff its record's `dense < alive_count` and the
+//!   record's generation is `e`'s (the alive check never touches `dense`);
 //! * index 0 is never handed out.
 //!
 //! Allocation pops the first dead slot (O(1)); freeing swaps the entity with the
@@ -77,6 +78,8 @@ impl core::ops::BitOrAssign for EntityFlags {
 pub struct EntityRecord {
     /// Position of the entity in the dense array.
     dense: u32,
+    /// The generation of `dense[self.dense]`: alive handles carry it.
+    generation: u32,
     /// Where the entity's data lives.
     pub location: EntityLocation,
     /// What despawn must take care of.
@@ -84,16 +87,18 @@ pub struct EntityRecord {
 }
 
 const EMPTY_RECORD: EntityRecord =
-    EntityRecord { dense: u32::MAX, location: EntityLocation::INVALID, flags: EntityFlags::EMPTY };
+    EntityRecord { dense: u32::MAX, generation: 0, location: EntityLocation::INVALID, flags: EntityFlags::EMPTY };
 
-type Page = Box<[EntityRecord]>;
+/// A page has a fixed length, so indexing it by `index & (PAGE_SIZE - 1)` needs no bounds check.
+type Page = Box<[EntityRecord; PAGE_SIZE]>;
 
 /// A fresh page. Kept out of line: building the page on the caller's stack would
 /// give every caller a page-sized frame to probe on each call.
 #[cold]
 #[inline(never)]
 fn new_page() -> Page {
-    vec![EMPTY_RECORD; PAGE_SIZE].into_boxed_slice()
+    let page: Box<[EntityRecord]> = vec![EMPTY_RECORD; PAGE_SIZE].into_boxed_slice();
+    page.try_into().unwrap_or_else(|_| unreachable!("a page has PAGE_SIZE records"))
 }
 
 /// The entity index. See the module docs for the layout and invariants.
@@ -172,6 +177,7 @@ impl EntityIndex {
         self.alive_count += 1;
         let record = self.record_mut(entity.index());
         record.dense = position;
+        record.generation = entity.generation();
         record.location = EntityLocation::INVALID;
         record.flags = EntityFlags::EMPTY;
         entity
@@ -186,9 +192,11 @@ impl EntityIndex {
         let last_entity = self.dense[last as usize];
         self.dense.swap(position as usize, last as usize);
         self.record_mut(last_entity.index()).dense = position;
-        self.dense[last as usize] = entity.next_generation();
+        let next = entity.next_generation();
+        self.dense[last as usize] = next;
         let freed = self.record_mut(entity.index());
         freed.dense = last;
+        freed.generation = next.generation();
         freed.location = EntityLocation::INVALID;
         freed.flags = EntityFlags::EMPTY;
         self.alive_count = last;
@@ -205,7 +213,7 @@ impl EntityIndex {
     #[inline]
     pub fn get(&self, entity: Entity) -> Option<&EntityRecord> {
         let record = self.record(entity.index())?;
-        (record.dense < self.alive_count && self.dense[record.dense as usize] == entity).then_some(record)
+        (record.dense < self.alive_count && record.generation == entity.generation()).then_some(record)
     }
 
     /// The mutable record of an alive entity; `None` for dead or stale handles.
@@ -268,6 +276,7 @@ impl EntityIndex {
             assert_ne!(entity.index(), 0, "index 0 handed out");
             let record = self.record(entity.index()).unwrap_or_else(|| panic!("no record for {entity:?}"));
             assert_eq!(record.dense as usize, position, "record of {entity:?} points at the wrong dense slot");
+            assert_eq!(record.generation, entity.generation(), "record of {entity:?} has another generation");
             if position < self.alive_count as usize {
                 assert!(self.is_alive(*entity), "{entity:?} in the alive part but not alive");
             } else {
