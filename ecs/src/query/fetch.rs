@@ -5,6 +5,7 @@ use core::marker::PhantomData;
 use core::ptr::NonNull;
 
 use super::access::QueryAccess;
+use super::access_set::{AccessSet, Label};
 use crate::archetype::Archetype;
 use crate::component::{Component, StorageKind};
 use crate::entity::{Entity, Id};
@@ -30,6 +31,8 @@ pub unsafe trait WorldQuery {
     /// `true` if matching an archetype is enough: no per-row presence check (false
     /// for terms on sparse components).
     const IS_DENSE: bool;
+    /// What the term borrows, known at compile time (see [`AccessSet`]).
+    const ACCESS: AccessSet;
 
     /// Resolves component ids, registering components as needed.
     fn init_state(world: &mut World) -> Self::State;
@@ -94,6 +97,7 @@ unsafe impl WorldQuery for Entity {
     type State = ();
     type Cache = ();
     const IS_DENSE: bool = true;
+    const ACCESS: AccessSet = AccessSet::labelled("Entity");
 
     fn init_state(_world: &mut World) {}
     fn update_access(_state: &(), _access: &mut QueryAccess) {}
@@ -162,6 +166,7 @@ unsafe impl<T: Component> WorldQuery for &T {
     type State = Entity;
     type Cache = i32;
     const IS_DENSE: bool = matches!(T::STORAGE, StorageKind::Table);
+    const ACCESS: AccessSet = AccessSet::read::<T>();
 
     fn init_state(world: &mut World) -> Entity {
         world.register_component::<T>()
@@ -243,6 +248,7 @@ unsafe impl<T: Component> WorldQuery for &mut T {
     type State = Entity;
     type Cache = i32;
     const IS_DENSE: bool = matches!(T::STORAGE, StorageKind::Table);
+    const ACCESS: AccessSet = AccessSet::write::<T>();
 
     fn init_state(world: &mut World) -> Entity {
         world.register_component::<T>()
@@ -331,6 +337,7 @@ unsafe impl<Q: WorldQuery> WorldQuery for Option<Q> {
     type State = Q::State;
     type Cache = Option<Q::Cache>;
     const IS_DENSE: bool = true;
+    const ACCESS: AccessSet = Q::ACCESS.optional();
 
     fn init_state(world: &mut World) -> Q::State {
         Q::init_state(world)
@@ -399,6 +406,7 @@ unsafe impl<T: Component> WorldQuery for Has<T> {
     type State = Entity;
     type Cache = bool;
     const IS_DENSE: bool = true;
+    const ACCESS: AccessSet = AccessSet::labelled(Label::new().with("Has<").with(T::NAME).with(">").as_str());
 
     fn init_state(world: &mut World) -> Entity {
         world.register_component::<T>()
@@ -446,6 +454,7 @@ macro_rules! impl_query_data_tuple {
             type State = ($($name::State,)*);
             type Cache = ($($name::Cache,)*);
             const IS_DENSE: bool = true $(&& $name::IS_DENSE)*;
+            const ACCESS: AccessSet = AccessSet::tuple(&[$($name::ACCESS),*]);
 
             fn init_state(world: &mut World) -> Self::State {
                 ($($name::init_state(world),)*)

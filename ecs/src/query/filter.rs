@@ -9,6 +9,7 @@ use core::marker::PhantomData;
 use core::ptr::NonNull;
 
 use super::access::QueryAccess;
+use super::access_set::{AccessKind, AccessSet};
 use super::fetch::WorldQuery;
 use crate::archetype::Archetype;
 use crate::component::{Component, StorageKind};
@@ -63,7 +64,7 @@ pub struct With<T>(PhantomData<T>);
 pub struct Without<T>(PhantomData<T>);
 
 macro_rules! impl_presence_filter {
-    ($name:ident, $wanted:literal) => {
+    ($name:ident, $wanted:literal, $kind:ident) => {
         // SAFETY: reads only archetype membership or sparse-set presence.
         unsafe impl<T: Component> WorldQuery for $name<T> {
             type Item<'w> = ();
@@ -71,6 +72,8 @@ macro_rules! impl_presence_filter {
             type State = Entity;
             type Cache = ();
             const IS_DENSE: bool = matches!(T::STORAGE, StorageKind::Table);
+            const ACCESS: AccessSet =
+                AccessSet::component::<T>(AccessKind::$kind, concat!(stringify!($name), "<"), ">");
 
             fn init_state(world: &mut World) -> Entity {
                 world.register_component::<T>()
@@ -104,8 +107,8 @@ macro_rules! impl_presence_filter {
     };
 }
 
-impl_presence_filter!(With, true);
-impl_presence_filter!(Without, false);
+impl_presence_filter!(With, true, With);
+impl_presence_filter!(Without, false, Without);
 
 /// Selects entities whose `T` was added since the query last ran (the first run
 /// sees every `T` as added). Only components with data carry ticks: using it with
@@ -162,6 +165,9 @@ macro_rules! impl_tick_filter {
             type State = Entity;
             type Cache = i32;
             const IS_DENSE: bool = false;
+            const ACCESS: AccessSet =
+                AccessSet::component::<T>(AccessKind::ChangeTicks, concat!(stringify!($name), "<"), ">")
+                    .and_requires::<T>();
 
             fn init_state(world: &mut World) -> Entity {
                 const {
@@ -255,6 +261,7 @@ macro_rules! impl_or_filter {
             type State = ($($name::State,)*);
             type Cache = ($(Option<$name::Cache>,)*);
             const IS_DENSE: bool = true $(&& $name::IS_DENSE)*;
+            const ACCESS: AccessSet = AccessSet::any_of(&[$($name::ACCESS),*]);
 
             fn init_state(world: &mut World) -> Self::State {
                 ($($name::init_state(world),)*)

@@ -17,12 +17,17 @@
 //! branch. Empty tables are skipped before any per-table work.
 
 mod access;
+mod access_set;
 mod fetch;
 mod filter;
 mod iter;
 mod state;
 
 pub use access::QueryAccess;
+pub use access_set::{
+    AccessKind, AccessSet, AccessTerm, ConstStr, LABEL_CAPACITY, Label, MAX_ACCESS_TERMS, MESSAGE_CAPACITY, QueryCheck,
+    check_query, push_query_label,
+};
 pub use fetch::{Has, QueryData, ReadFetch, ReadOnlyQueryData, WorldQuery, WriteFetch};
 pub use filter::{Added, Changed, Or, QueryFilter, With, Without};
 pub use iter::QueryIter;

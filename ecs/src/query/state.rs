@@ -13,6 +13,7 @@ use core::fmt;
 use smallvec::SmallVec;
 
 use super::access::QueryAccess;
+use super::access_set::QueryCheck;
 use super::fetch::{QueryData, ReadOnlyQueryData, WorldQuery};
 use super::filter::QueryFilter;
 use super::iter::QueryIter;
@@ -119,6 +120,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
     /// (e.g. `(&mut Position, &Position)`), naming the component.
     #[track_caller]
     pub fn new(world: &mut World) -> Self {
+        let () = QueryCheck::<D, F>::OK;
         let data_state = D::init_state(world);
         let filter_state = F::init_state(world);
         let mut access = QueryAccess::default();
@@ -404,6 +406,7 @@ impl World {
     /// ```
     #[track_caller]
     pub fn query<D: QueryData>(&mut self) -> QueryState<D, ()> {
+        let () = QueryCheck::<D, ()>::OK;
         QueryState::new(self)
     }
 
@@ -427,6 +430,7 @@ impl World {
     /// ```
     #[track_caller]
     pub fn query_filtered<D: QueryData, F: QueryFilter>(&mut self) -> QueryState<D, F> {
+        let () = QueryCheck::<D, F>::OK;
         QueryState::new(self)
     }
 }

@@ -1,0 +1,472 @@
+//! Const access sets: what a query term, a query or a system parameter borrows,
+//! known at compile time, so aliasing borrows are **compile errors**.
+//!
+//! Every [`WorldQuery`](super::WorldQuery) has `const ACCESS: AccessSet`, built by
+//! `const fn`s from the terms' [`Component::ID`]s (FNV hashes the derive computes
+//! from the type's path, so they exist before any world does). Checks evaluate in
+//! `const` context and `panic!` with a message assembled in a fixed buffer
+//! ([`ConstStr`]), which rustc reports as the compile error, e.g.
+//! `query (&mut Position, &Position) borrows Position mutably (&mut Position) and also reads it (&Position)`.
+//!
+//! Rules (the same ones the runtime [`QueryAccess`](super::QueryAccess) enforces):
+//! * within one query, a component written by one data term may not be read or
+//!   written by another data term (`(&mut A, &A)`, `(&mut A, Option<&mut A>)`);
+//!   filters reading change ticks (`Changed<A>`) never conflict inside the query;
+//! * two queries (or other system parameters) conflict when one writes what the
+//!   other accesses, unless their filters make them **disjoint**: one requires `X`
+//!   (`With<X>`, `&X`, `&mut X`, `Added<X>`, `Changed<X>`) and the other has `Without<X>`.
+//!
+//! The const check never reports a conflict it cannot prove: a set marked
+//! *undecidable* (it contains an `Or` filter, whose branches may make queries
+//! disjoint in ways a flat set cannot express) or *overflowed* (more than
+//! [`MAX_ACCESS_TERMS`] terms) skips the cross-parameter check, and the runtime
+//! check at system initialization, which models `Or` exactly, decides instead.
+
+use crate::component::Component;
+
+/// The most terms one const [`AccessSet`] holds; bigger sets are checked at run time only.
+pub const MAX_ACCESS_TERMS: usize = 32;
+/// The capacity of a term or query label.
+pub const LABEL_CAPACITY: usize = 160;
+/// The capacity of an error message.
+pub const MESSAGE_CAPACITY: usize = 768;
+
+/// A string built in `const` context in a fixed buffer; text past the capacity is
+/// cut (at a character boundary) and ends with `...`.
+///
+/// # Examples
+/// ```
+/// use ecs::query::ConstStr;
+/// const GREETING: ConstStr<16> = ConstStr::new().with("hello, ").with("world");
+/// assert_eq!(GREETING.as_str(), "hello, world");
+/// assert_eq!(ConstStr::<8>::new().with("truncated text").as_str(), "trunc...");
+/// ```
+#[derive(Clone, Copy)]
+pub struct ConstStr<const N: usize> {
+    bytes: [u8; N],
+    len: usize,
+    truncated: bool,
+}
+
+impl<const N: usize> ConstStr<N> {
+    /// The empty string.
+    pub const fn new() -> Self {
+        ConstStr { bytes: [0; N], len: 0, truncated: false }
+    }
+
+    /// Appends `text` (cut with `...` when it does not fit).
+    pub const fn push(&mut self, text: &str) {
+        if self.truncated {
+            return;
+        }
+        let bytes = text.as_bytes();
+        if self.len + bytes.len() <= N {
+            let mut i = 0;
+            while i < bytes.len() {
+                self.bytes[self.len + i] = bytes[i];
+                i += 1;
+            }
+            self.len += bytes.len();
+            return;
+        }
+        // Cut: keep what fits before "...", at a character boundary.
+        self.truncated = true;
+        let room = N.saturating_sub(3);
+        let mut take = room.saturating_sub(self.len);
+        if take > bytes.len() {
+            take = bytes.len();
+        }
+        while take > 0 && take < bytes.len() && (bytes[take] & 0xC0) == 0x80 {
+            take -= 1;
+        }
+        let mut i = 0;
+        while i < take {
+            self.bytes[self.len] = bytes[i];
+            self.len += 1;
+            i += 1;
+        }
+        while self.len < N && self.len < room + 3 {
+            self.bytes[self.len] = b'.';
+            self.len += 1;
+        }
+    }
+
+    /// `self` with `text` appended.
+    pub const fn with(mut self, text: &str) -> Self {
+        self.push(text);
+        self
+    }
+
+    /// The text.
+    pub const fn as_str(&self) -> &str {
+        match core::str::from_utf8(self.bytes.split_at(self.len).0) {
+            Ok(text) => text,
+            Err(_) => "<invalid label>",
+        }
+    }
+
+    /// Whether nothing was pushed.
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl<const N: usize> Default for ConstStr<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const N: usize> core::fmt::Debug for ConstStr<N> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        core::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+/// The label of a term, query or parameter (its type as a user wrote it).
+pub type Label = ConstStr<LABEL_CAPACITY>;
+
+/// How a term touches a component.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum AccessKind {
+    /// Reads the value (`&T`).
+    Read,
+    /// Writes the value (`&mut T`).
+    Write,
+    /// Reads the change ticks (`Added<T>`, `Changed<T>`).
+    ChangeTicks,
+    /// Requires the component to be present (`With<T>`, and every required data term).
+    With,
+    /// Requires the component to be absent (`Without<T>`).
+    Without,
+}
+
+/// One access of one component.
+#[derive(Clone, Copy, Debug)]
+pub struct AccessTerm {
+    /// The component's [`Component::ID`].
+    pub id: u64,
+    /// The component's [`Component::NAME`].
+    pub name: &'static str,
+    /// How it is accessed.
+    pub kind: AccessKind,
+    /// The label of the term that made this access (`&mut Position`).
+    pub term: Label,
+}
+
+const NO_TERM: AccessTerm = AccessTerm { id: 0, name: "", kind: AccessKind::With, term: Label::new() };
+
+/// The const access set of a query term, filter or whole query.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// use ecs::query::WorldQuery;
+/// #[derive(Component)]
+/// struct Position(f32);
+/// #[derive(Component)]
+/// struct Velocity(f32);
+/// const ACCESS: ecs::query::AccessSet = <(&mut Position, &Velocity) as WorldQuery>::ACCESS;
+/// assert_eq!(ACCESS.label().as_str(), "(&mut Position, &Velocity)");
+/// assert!(ACCESS.writes(Position::ID));
+/// assert!(!ACCESS.writes(Velocity::ID));
+/// assert!(ACCESS.internal_conflict().is_none());
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct AccessSet {
+    terms: [AccessTerm; MAX_ACCESS_TERMS],
+    len: usize,
+    overflowed: bool,
+    undecidable: bool,
+    label: Label,
+}
+
+impl AccessSet {
+    /// No access, labelled `label`.
+    pub const fn labelled(label: &str) -> AccessSet {
+        AccessSet {
+            terms: [NO_TERM; MAX_ACCESS_TERMS],
+            len: 0,
+            overflowed: false,
+            undecidable: false,
+            label: Label::new().with(label),
+        }
+    }
+
+    /// The set of one term of kind `kind` on `T`, labelled `prefix` + `T::NAME` + `suffix`.
+    pub const fn component<T: Component>(kind: AccessKind, prefix: &str, suffix: &str) -> AccessSet {
+        let label = Label::new().with(prefix).with(T::NAME).with(suffix);
+        let mut set = AccessSet::labelled(label.as_str());
+        set.push(AccessTerm { id: T::ID, name: T::NAME, kind, term: label });
+        set
+    }
+
+    /// `&T`: reads `T` and requires it.
+    pub const fn read<T: Component>() -> AccessSet {
+        AccessSet::component::<T>(AccessKind::Read, "&", "").and_requires::<T>()
+    }
+
+    /// `&mut T`: writes `T` and requires it.
+    pub const fn write<T: Component>() -> AccessSet {
+        AccessSet::component::<T>(AccessKind::Write, "&mut ", "").and_requires::<T>()
+    }
+
+    /// `self` plus a `With` term on `T` (a data term that also selects).
+    pub const fn and_requires<T: Component>(mut self) -> AccessSet {
+        let term = self.label;
+        self.push(AccessTerm { id: T::ID, name: T::NAME, kind: AccessKind::With, term });
+        self
+    }
+
+    /// Appends one term (marks the set overflowed when full).
+    pub const fn push(&mut self, term: AccessTerm) {
+        if self.len == MAX_ACCESS_TERMS {
+            self.overflowed = true;
+            return;
+        }
+        self.terms[self.len] = term;
+        self.len += 1;
+    }
+
+    /// Appends `other`'s terms and flags (not its label).
+    pub const fn extend(&mut self, other: &AccessSet) {
+        let mut i = 0;
+        while i < other.len {
+            self.push(other.terms[i]);
+            i += 1;
+        }
+        self.overflowed |= other.overflowed;
+        self.undecidable |= other.undecidable;
+    }
+
+    /// The union of `parts`, labelled as a tuple: `(A, B)`.
+    pub const fn tuple(parts: &[AccessSet]) -> AccessSet {
+        let mut set = AccessSet::labelled("(");
+        let mut i = 0;
+        while i < parts.len() {
+            if i > 0 {
+                set.label.push(", ");
+            }
+            set.label.push(parts[i].label.as_str());
+            set.extend(&parts[i]);
+            i += 1;
+        }
+        if parts.len() == 1 {
+            set.label.push(",");
+        }
+        set.label.push(")");
+        set
+    }
+
+    /// `Option<Q>` of this set: same reads and writes, but selects nothing.
+    pub const fn optional(self) -> AccessSet {
+        let mut set = AccessSet::labelled("Option<");
+        set.label.push(self.label.as_str());
+        set.label.push(">");
+        set.overflowed = self.overflowed;
+        set.undecidable = self.undecidable;
+        let mut i = 0;
+        while i < self.len {
+            let term = self.terms[i];
+            if !matches!(term.kind, AccessKind::With | AccessKind::Without) {
+                set.push(term);
+            }
+            i += 1;
+        }
+        set
+    }
+
+    /// `Or<(..)>` of `branches`: their reads, no certain selection, undecidable.
+    pub const fn any_of(branches: &[AccessSet]) -> AccessSet {
+        let inner = AccessSet::tuple(branches).optional();
+        let mut set = AccessSet::labelled("Or<");
+        // `inner`'s label is `Option<(..)>`: keep the tuple part.
+        let tuple = AccessSet::tuple(branches);
+        set.label.push(tuple.label.as_str());
+        set.label.push(">");
+        set.extend(&inner);
+        set.undecidable = true;
+        set
+    }
+
+    /// `self` relabelled.
+    pub const fn with_label(mut self, label: &str) -> AccessSet {
+        self.label = Label::new().with(label);
+        self
+    }
+
+    /// The label (the type as written: `(&mut Position, &Velocity)`).
+    pub const fn label(&self) -> &Label {
+        &self.label
+    }
+
+    /// The terms.
+    pub const fn terms(&self) -> &[AccessTerm] {
+        self.terms.split_at(self.len).0
+    }
+
+    /// Whether the set lost terms (more than [`MAX_ACCESS_TERMS`]).
+    pub const fn overflowed(&self) -> bool {
+        self.overflowed
+    }
+
+    /// Whether disjointness cannot be decided from the flat set (an `Or` filter).
+    pub const fn undecidable(&self) -> bool {
+        self.undecidable
+    }
+
+    /// Whether the set writes component `id`.
+    pub const fn writes(&self, id: u64) -> bool {
+        self.has(id, AccessKind::Write)
+    }
+
+    /// Whether the set has a term of `kind` on component `id`.
+    pub const fn has(&self, id: u64, kind: AccessKind) -> bool {
+        let mut i = 0;
+        while i < self.len {
+            if self.terms[i].id == id && kind_eq(self.terms[i].kind, kind) {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
+
+    /// Whether any term writes.
+    pub const fn writes_any(&self) -> bool {
+        let mut i = 0;
+        while i < self.len {
+            if kind_eq(self.terms[i].kind, AccessKind::Write) {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
+
+    /// The first pair of data terms of this one query that alias: a write and
+    /// another read or write of the same component.
+    pub const fn internal_conflict(&self) -> Option<(AccessTerm, AccessTerm)> {
+        let mut i = 0;
+        while i < self.len {
+            let a = self.terms[i];
+            if kind_eq(a.kind, AccessKind::Write) {
+                let mut j = 0;
+                while j < self.len {
+                    let b = self.terms[j];
+                    if j != i && b.id == a.id && matches!(b.kind, AccessKind::Read | AccessKind::Write) {
+                        // The write first; two writes in the order written.
+                        return if j < i && kind_eq(b.kind, AccessKind::Write) { Some((b, a)) } else { Some((a, b)) };
+                    }
+                    j += 1;
+                }
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// Whether the filters prove that no entity matches both sets: one requires a
+    /// component the other excludes.
+    pub const fn is_disjoint(&self, other: &AccessSet) -> bool {
+        excludes(self, other) || excludes(other, self)
+    }
+
+    /// The first pair of terms by which `self` and `other` (two queries of one
+    /// system) alias, unless they are disjoint. Undecidable or overflowed sets
+    /// report nothing (the runtime check decides).
+    pub const fn conflict_with(&self, other: &AccessSet) -> Option<(AccessTerm, AccessTerm)> {
+        if self.undecidable || other.undecidable || self.overflowed || other.overflowed || self.is_disjoint(other) {
+            return None;
+        }
+        let mut i = 0;
+        while i < self.len {
+            let a = self.terms[i];
+            let mut j = 0;
+            while j < other.len {
+                let b = other.terms[j];
+                if a.id == b.id && accesses_conflict(a.kind, b.kind) {
+                    return Some((a, b));
+                }
+                j += 1;
+            }
+            i += 1;
+        }
+        None
+    }
+}
+
+const fn kind_eq(a: AccessKind, b: AccessKind) -> bool {
+    a as u8 == b as u8
+}
+
+/// Whether accesses `a` and `b` of one component, from two different queries, alias.
+const fn accesses_conflict(a: AccessKind, b: AccessKind) -> bool {
+    let a_touches = matches!(a, AccessKind::Read | AccessKind::Write | AccessKind::ChangeTicks);
+    let b_touches = matches!(b, AccessKind::Read | AccessKind::Write | AccessKind::ChangeTicks);
+    a_touches && b_touches && (kind_eq(a, AccessKind::Write) || kind_eq(b, AccessKind::Write))
+}
+
+/// Whether `a` requires a component that `b` excludes.
+const fn excludes(a: &AccessSet, b: &AccessSet) -> bool {
+    let mut i = 0;
+    while i < a.len {
+        if kind_eq(a.terms[i].kind, AccessKind::With) && b.has(a.terms[i].id, AccessKind::Without) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Panics (at compile time, when evaluated in a `const`) if query `data`/`filter`
+/// borrows a component mutably and also reads or writes it elsewhere.
+///
+/// # Panics
+/// With a message naming the component and both terms.
+pub const fn check_query(data: &AccessSet, filter: &AccessSet) {
+    if let Some((first, second)) = data.internal_conflict() {
+        let mut message = ConstStr::<MESSAGE_CAPACITY>::new();
+        message.push("query ");
+        push_query_label(&mut message, data, filter);
+        message.push(" borrows ");
+        message.push(first.name);
+        if kind_eq(second.kind, AccessKind::Write) {
+            message.push(" mutably twice (");
+            message.push(first.term.as_str());
+            message.push(" and ");
+            message.push(second.term.as_str());
+        } else {
+            message.push(" mutably (");
+            message.push(first.term.as_str());
+            message.push(") and also reads it (");
+            message.push(second.term.as_str());
+        }
+        message.push("); a query may hold one `&mut ");
+        message.push(first.name);
+        message.push("` and no other borrow of it: use a single `&mut ");
+        message.push(first.name);
+        message.push("` term, or split the query");
+        panic!("{}", message.as_str());
+    }
+}
+
+/// Appends `Query<D>` or `Query<D, F>` to `message`.
+pub const fn push_query_label<const N: usize>(message: &mut ConstStr<N>, data: &AccessSet, filter: &AccessSet) {
+    message.push("Query<");
+    message.push(data.label.as_str());
+    if !filter.label.is_empty() && !matches!(filter.label.as_str().as_bytes(), b"()") {
+        message.push(", ");
+        message.push(filter.label.as_str());
+    }
+    message.push(">");
+}
+
+/// Forces [`check_query`] for `D` and `F` when referenced: `let () = QueryCheck::<D, F>::OK;`
+/// in a generic function makes the compile error point at the user's instantiation.
+pub struct QueryCheck<D, F>(core::marker::PhantomData<(D, F)>);
+
+impl<D: super::WorldQuery, F: super::WorldQuery> QueryCheck<D, F> {
+    /// Evaluates the check; a conflict is a compile error.
+    pub const OK: () = check_query(&D::ACCESS, &F::ACCESS);
+}
