@@ -1,6 +1,19 @@
-//! `#[derive(Resource)]`: an empty `impl ::ecs::world::Resource` (a marker trait).
+//! `#[derive(Resource)]`: `impl ::ecs::world::Resource`.
 //!
-//! For `struct Assets<T: Send> where T: Sync { .. }` it generates:
+//! For a non-generic `struct Time { .. }` it sets the compile-time name and id
+//! that the system access checks compare:
+//!
+//! ```text
+//! #[automatically_derived]
+//! impl ::ecs::world::Resource for Time {
+//!     const NAME: &'static str = "Time";
+//!     const ID: u64 = ::ecs::util::component_type_id(::core::module_path!(), "Time");
+//! }
+//! ```
+//!
+//! For `struct Assets<T: Send> where T: Sync { .. }` the impl is empty (one id per
+//! generic type would make `Assets<A>` and `Assets<B>` look alike, so the
+//! defaults, "unknown", leave such resources to the runtime check):
 //!
 //! ```text
 //! #[automatically_derived]
@@ -21,9 +34,18 @@ use syn::DeriveInput;
 pub(crate) fn derive_resource(input: DeriveInput) -> syn::Result<TokenStream2> {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let consts = if input.generics.params.is_empty() {
+        let name = ident.to_string();
+        quote! {
+            const NAME: &'static str = #name;
+            const ID: u64 = ::ecs::util::component_type_id(::core::module_path!(), #name);
+        }
+    } else {
+        TokenStream2::new()
+    };
     Ok(quote! {
         #[automatically_derived]
-        impl #impl_generics ::ecs::world::Resource for #ident #ty_generics #where_clause {}
+        impl #impl_generics ::ecs::world::Resource for #ident #ty_generics #where_clause { #consts }
     })
 }
 
@@ -42,7 +64,10 @@ mod tests {
         let out = expand(parse_quote! { struct Time { elapsed: f64 } });
         let expected = quote! {
             #[automatically_derived]
-            impl ::ecs::world::Resource for Time {}
+            impl ::ecs::world::Resource for Time {
+                const NAME: &'static str = "Time";
+                const ID: u64 = ::ecs::util::component_type_id(::core::module_path!(), "Time");
+            }
         };
         assert_eq!(out, expected.to_string());
     }

@@ -317,3 +317,50 @@ fn the_entity_panic_names_the_stale_entity() {
     let message = panic_message(|| world.entity_mut(e).id());
     assert_eq!(message, format!("entity {e:?} is not alive"));
 }
+
+// ----- reservation -----------------------------------------------------------------------
+
+#[test]
+fn reserved_entities_are_the_ones_later_allocated_in_order() {
+    let mut world = World::new();
+    let dead: Vec<Entity> = (0..3).map(|_| world.spawn_empty().id()).collect();
+    for &entity in &dead {
+        assert!(world.despawn(entity));
+    }
+    let reserved: Vec<Entity> = (0..5).map(|_| world.reserve_entity()).collect();
+    // all distinct, none alive yet, dead indices recycled first with a new generation
+    let unique: std::collections::HashSet<_> = reserved.iter().collect();
+    assert_eq!(unique.len(), 5);
+    assert!(reserved.iter().all(|&entity| !world.is_alive(entity)));
+    for entity in &reserved[..3] {
+        assert!(dead.iter().any(|old| old.index() == entity.index() && old.generation() + 1 == entity.generation()));
+    }
+    world.flush_entities();
+    assert!(reserved.iter().all(|&entity| world.is_alive(entity)));
+    assert!(dead.iter().all(|&entity| !world.is_alive(entity)));
+    assert_eq!(world.entity_count(), 5);
+    world.check_invariants();
+}
+
+#[test]
+fn structural_changes_flush_reservations_first() {
+    let mut world = World::new();
+    let kept = world.spawn_empty().id();
+    let reserved = world.reserve_entity();
+    // despawning would reorder the dead slots the reservation points at
+    assert!(world.despawn(kept));
+    assert!(world.is_alive(reserved));
+    let reserved_again = world.reserve_entity();
+    let spawned = world.spawn_empty().id();
+    assert_ne!(spawned, reserved_again);
+    assert!(world.is_alive(reserved_again) && world.is_alive(spawned));
+    world.check_invariants();
+}
+
+#[test]
+#[should_panic(expected = "pending reservations")]
+fn the_entity_index_refuses_to_allocate_over_pending_reservations() {
+    let mut index = ecs::entity::EntityIndex::default();
+    index.reserve_entity();
+    index.alloc();
+}

@@ -16,6 +16,17 @@
 //!
 //! Allocation pops the first dead slot (O(1)); freeing swaps the entity with the
 //! last alive one and bumps its generation (O(1)).
+//!
+//! **Reservation** hands out ids through a shared borrow (for `Commands`, which
+//! run without `&mut World`): an atomic counter `reserved` counts ids promised but
+//! not yet alive. The `n`-th reservation is exactly what the `n`-th `alloc` would
+//! return: first the dead slots in dense order (`dense[alive_count + n]`), then
+//! fresh indices past the end. [`EntityIndex::take_reserved`] hands the count to
+//! the owner, which then calls `alloc` that many times to make them alive, in
+//! order. `alloc` and `free` refuse to run while reservations are pending, since
+//! either would change which ids the pending reservations denote.
+
+use core::sync::atomic::{AtomicU32, Ordering};
 
 use super::id::{Entity, EntityLocation};
 
@@ -123,6 +134,8 @@ pub struct EntityIndex {
     pages: Vec<Option<Page>>,
     dense: Vec<Entity>,
     alive_count: u32,
+    /// Ids reserved through `&self` and not yet made alive.
+    reserved: AtomicU32,
 }
 
 impl EntityIndex {
@@ -159,12 +172,56 @@ impl EntityIndex {
         &mut page[index as usize & (PAGE_SIZE - 1)]
     }
 
+    /// Reserves an id through a shared borrow: the entity is not alive until the
+    /// owner takes the reservations ([`EntityIndex::take_reserved`]) and allocates
+    /// them, but the id is final and can be used in commands right away.
+    ///
+    /// # Panics
+    /// Panics if the index space is exhausted.
+    ///
+    /// # Examples
+    /// ```
+    /// let mut index = ecs::entity::EntityIndex::default();
+    /// let a = index.alloc();
+    /// index.free(a);
+    /// let (r1, r2) = (index.reserve_entity(), index.reserve_entity());
+    /// assert_eq!(r1.index(), a.index()); // dead slots first
+    /// assert!(!index.is_alive(r1));
+    /// assert_eq!(index.take_reserved(), 2);
+    /// assert_eq!((index.alloc(), index.alloc()), (r1, r2));
+    /// ```
+    pub fn reserve_entity(&self) -> Entity {
+        let n = self.reserved.fetch_add(1, Ordering::Relaxed) as usize;
+        let first_dead = self.alive_count as usize;
+        let dead = self.dense.len() - first_dead;
+        if n < dead {
+            self.dense[first_dead + n]
+        } else {
+            let index = u32::try_from(self.dense.len() + 1 + (n - dead)).expect("entity index space exhausted");
+            Entity::from_raw(index, 0)
+        }
+    }
+
+    /// The number of pending reservations, resetting it: the caller must now
+    /// `alloc` that many entities, which are the reserved ids in order.
+    pub fn take_reserved(&mut self) -> u32 {
+        core::mem::take(self.reserved.get_mut())
+    }
+
+    /// Whether reservations are pending.
+    #[inline]
+    pub fn has_reserved(&mut self) -> bool {
+        *self.reserved.get_mut() != 0
+    }
+
     /// Allocates an entity, recycling a dead index when there is one. The new
     /// entity has no location yet ([`EntityLocation::INVALID`]) and no flags.
     ///
     /// # Panics
-    /// Panics if all 2^32 - 1 indices are alive.
+    /// Panics if all 2^32 - 1 indices are alive, or if reservations are pending
+    /// (take them first: allocating now would hand out a reserved id).
     pub fn alloc(&mut self) -> Entity {
+        assert!(!self.has_reserved(), "EntityIndex::alloc with pending reservations: take_reserved first");
         let position = self.alive_count;
         let entity = if (position as usize) < self.dense.len() {
             self.dense[position as usize]
@@ -185,7 +242,11 @@ impl EntityIndex {
 
     /// Frees an alive entity and returns its last record; `None` if `entity` is
     /// not alive (already freed or stale).
+    ///
+    /// # Panics
+    /// Panics if reservations are pending (freeing would change the ids they denote).
     pub fn free(&mut self, entity: Entity) -> Option<EntityRecord> {
+        assert!(!self.has_reserved(), "EntityIndex::free with pending reservations: take_reserved first");
         let record = *self.get(entity)?;
         let position = record.dense;
         let last = self.alive_count - 1;

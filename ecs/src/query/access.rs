@@ -1,9 +1,17 @@
 //! [`QueryAccess`]: which components a query reads and writes.
 //!
 //! A query that writes a component it also reads (or writes twice) would hand
-//! out aliasing references, so `QueryState::new` refuses it. (The compile-time
-//! checks issue turns this into a const-evaluation error; this runtime check is
-//! the safety net for every query, including those built dynamically.)
+//! out aliasing references, so `QueryState::new` refuses it. The const
+//! [`AccessSet`](super::AccessSet) turns this into a compile error for every
+//! typed query; this runtime check is the safety net for hand-written terms.
+//!
+//! The access also records which entities the query can match, as a filter in
+//! disjunctive normal form (a list of clauses, each a set of required and a set
+//! of excluded components). Two accesses whose every pair of clauses contradicts
+//! (one requires what the other excludes) are *disjoint*: no entity matches both,
+//! so they never alias even if both write the same component. `Or` filters are
+//! modelled exactly, which is why systems run this check at initialization for
+//! what the const check leaves undecided.
 
 use smallvec::SmallVec;
 
@@ -23,12 +31,42 @@ use crate::entity::Entity;
 /// access.add_read(b);
 /// assert_eq!(access.conflict(), Some(b));
 /// ```
-#[derive(Clone, Default, Debug)]
+#[derive(Clone, Debug)]
 pub struct QueryAccess {
     reads: SmallVec<[Entity; 4]>,
     writes: SmallVec<[Entity; 4]>,
     tick_reads: SmallVec<[Entity; 2]>,
     conflict: Option<Entity>,
+    /// Disjunctive normal form of what the query matches; one empty clause: anything.
+    filter: SmallVec<[FilterClause; 1]>,
+}
+
+/// One conjunction of a query's filter: every `with` present, every `without` absent.
+#[derive(Clone, Default, Debug, PartialEq, Eq)]
+pub struct FilterClause {
+    /// Components that must be present.
+    pub with: SmallVec<[Entity; 4]>,
+    /// Components that must be absent.
+    pub without: SmallVec<[Entity; 2]>,
+}
+
+impl FilterClause {
+    /// Whether no entity can satisfy both clauses.
+    pub fn contradicts(&self, other: &FilterClause) -> bool {
+        self.with.iter().any(|id| other.without.contains(id)) || other.with.iter().any(|id| self.without.contains(id))
+    }
+}
+
+impl Default for QueryAccess {
+    fn default() -> Self {
+        QueryAccess {
+            reads: SmallVec::new(),
+            writes: SmallVec::new(),
+            tick_reads: SmallVec::new(),
+            conflict: None,
+            filter: smallvec::smallvec![FilterClause::default()],
+        }
+    }
 }
 
 impl QueryAccess {
@@ -74,5 +112,108 @@ impl QueryAccess {
     /// The components written.
     pub fn writes(&self) -> &[Entity] {
         &self.writes
+    }
+
+    /// Records that matched entities must have `component`.
+    pub fn add_with(&mut self, component: Entity) {
+        for clause in &mut self.filter {
+            if !clause.with.contains(&component) {
+                clause.with.push(component);
+            }
+        }
+    }
+
+    /// Records that matched entities must lack `component`.
+    pub fn add_without(&mut self, component: Entity) {
+        for clause in &mut self.filter {
+            if !clause.without.contains(&component) {
+                clause.without.push(component);
+            }
+        }
+    }
+
+    /// Adds `other`'s reads, writes and tick reads, but not its filter (for
+    /// `Option<Q>`, which matches whether or not `Q` does).
+    pub fn extend_borrows(&mut self, other: &QueryAccess) {
+        for &component in &other.reads {
+            self.add_read(component);
+        }
+        for &component in &other.writes {
+            self.add_write(component);
+        }
+        self.tick_reads.extend_from_slice(&other.tick_reads);
+        if let Some(component) = other.conflict {
+            self.conflict.get_or_insert(component);
+        }
+    }
+
+    /// Adds the borrows of every branch and restricts the filter to entities that
+    /// match at least one branch (for `Or<(..)>`).
+    pub fn add_any_of(&mut self, branches: &[QueryAccess]) {
+        let mut any: SmallVec<[FilterClause; 1]> = SmallVec::new();
+        for branch in branches {
+            self.extend_borrows(branch);
+            any.extend(branch.filter.iter().cloned());
+        }
+        let mut combined = SmallVec::new();
+        for clause in &self.filter {
+            for alternative in &any {
+                let mut both = clause.clone();
+                for id in &alternative.with {
+                    if !both.with.contains(id) {
+                        both.with.push(*id);
+                    }
+                }
+                for id in &alternative.without {
+                    if !both.without.contains(id) {
+                        both.without.push(*id);
+                    }
+                }
+                combined.push(both);
+            }
+        }
+        self.filter = combined;
+    }
+
+    /// The filter's clauses (disjunctive normal form).
+    pub fn filter(&self) -> &[FilterClause] {
+        &self.filter
+    }
+
+    /// Whether no entity can match both accesses.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::entity::Entity;
+    /// use ecs::query::QueryAccess;
+    /// let (enemy, position) = (Entity::from_raw(5, 0), Entity::from_raw(6, 0));
+    /// let mut enemies = QueryAccess::default();
+    /// enemies.add_write(position);
+    /// enemies.add_with(enemy);
+    /// let mut others = QueryAccess::default();
+    /// others.add_write(position);
+    /// assert_eq!(enemies.conflict_with(&others), Some(position));
+    /// others.add_without(enemy);
+    /// assert!(enemies.is_disjoint(&others));
+    /// assert_eq!(enemies.conflict_with(&others), None);
+    /// ```
+    pub fn is_disjoint(&self, other: &QueryAccess) -> bool {
+        self.filter.iter().all(|mine| other.filter.iter().all(|theirs| mine.contradicts(theirs)))
+    }
+
+    /// The first component by which two queries of one system alias: one writes
+    /// what the other reads, writes or reads the ticks of, and no entity is
+    /// excluded from one of them by the other's filter.
+    pub fn conflict_with(&self, other: &QueryAccess) -> Option<Entity> {
+        let touches = |access: &QueryAccess, id: &Entity| {
+            access.reads.contains(id) || access.writes.contains(id) || access.tick_reads.contains(id)
+        };
+        let conflict = self
+            .writes
+            .iter()
+            .find(|id| touches(other, id))
+            .or_else(|| other.writes.iter().find(|id| touches(self, id)))
+            .copied()?;
+        (!self.is_disjoint(other)).then_some(conflict)
     }
 }

@@ -173,6 +173,7 @@ unsafe impl<T: Component> WorldQuery for &T {
     }
     fn update_access(state: &Entity, access: &mut QueryAccess) {
         access.add_read(*state);
+        access.add_with(*state);
     }
     fn required_ids(state: &Entity, ids: &mut impl FnMut(Id)) {
         if is_table::<T>() {
@@ -255,6 +256,7 @@ unsafe impl<T: Component> WorldQuery for &mut T {
     }
     fn update_access(state: &Entity, access: &mut QueryAccess) {
         access.add_write(*state);
+        access.add_with(*state);
     }
     fn required_ids(state: &Entity, ids: &mut impl FnMut(Id)) {
         if is_table::<T>() {
@@ -343,7 +345,9 @@ unsafe impl<Q: WorldQuery> WorldQuery for Option<Q> {
         Q::init_state(world)
     }
     fn update_access(state: &Q::State, access: &mut QueryAccess) {
-        Q::update_access(state, access);
+        let mut inner = QueryAccess::default();
+        Q::update_access(state, &mut inner);
+        access.extend_borrows(&inner);
     }
     fn required_ids(_state: &Q::State, _ids: &mut impl FnMut(Id)) {}
     #[inline]

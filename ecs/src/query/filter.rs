@@ -78,7 +78,9 @@ macro_rules! impl_presence_filter {
             fn init_state(world: &mut World) -> Entity {
                 world.register_component::<T>()
             }
-            fn update_access(_state: &Entity, _access: &mut QueryAccess) {}
+            fn update_access(state: &Entity, access: &mut QueryAccess) {
+                if $wanted { access.add_with(*state) } else { access.add_without(*state) }
+            }
             fn required_ids(state: &Entity, ids: &mut impl FnMut(Id)) {
                 if $wanted && is_table::<T>() {
                     ids(state.id());
@@ -180,6 +182,7 @@ macro_rules! impl_tick_filter {
             }
             fn update_access(state: &Entity, access: &mut QueryAccess) {
                 access.add_tick_read(*state);
+                access.add_with(*state);
             }
             fn required_ids(state: &Entity, ids: &mut impl FnMut(Id)) {
                 if is_table::<T>() {
@@ -268,7 +271,12 @@ macro_rules! impl_or_filter {
             }
             fn update_access(state: &Self::State, access: &mut QueryAccess) {
                 let ($($state,)*) = state;
-                $($name::update_access($state, access);)*
+                let branches = [$({
+                    let mut branch = QueryAccess::default();
+                    $name::update_access($state, &mut branch);
+                    branch
+                }),*];
+                access.add_any_of(&branches);
             }
             fn required_ids(_state: &Self::State, _ids: &mut impl FnMut(Id)) {}
             #[inline]

@@ -149,6 +149,8 @@ impl World {
             world.spawn_at(wildcard, bundle_id, (Name::new(name), Internal));
         }
         world.flush_components();
+        // `flush_entities` relies on `()` being registered (it must not allocate).
+        world.register_bundle::<()>();
         world
     }
 
@@ -180,6 +182,44 @@ impl World {
         if self.components.has_pending() {
             self.flush_components_slow();
         }
+    }
+
+    /// Makes the entities reserved through `&World` (by `Commands`) alive, with no
+    /// components. Every path that allocates or frees entities calls this first.
+    #[inline]
+    pub fn flush_entities(&mut self) {
+        if self.entities.has_reserved() {
+            self.flush_entities_slow();
+        }
+    }
+
+    #[cold]
+    fn flush_entities_slow(&mut self) {
+        // Take the count first, so the registration below sees nothing pending and
+        // does not flush again; `()` has no components, so registering it never
+        // allocates an entity (which would hand out a reserved id).
+        let count = self.entities.take_reserved();
+        let bundle_id = self.register_bundle::<()>();
+        for _ in 0..count {
+            let entity = self.entities.alloc();
+            self.spawn_at(entity, bundle_id, ());
+        }
+    }
+
+    /// Reserves an entity id without `&mut World`: it is alive (with no
+    /// components) from the next structural change or [`World::flush_entities`].
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// let mut world = World::new();
+    /// let e = world.reserve_entity();
+    /// assert!(!world.is_alive(e));
+    /// world.flush_entities();
+    /// assert!(world.is_alive(e));
+    /// ```
+    pub fn reserve_entity(&self) -> Entity {
+        self.entities.reserve_entity()
     }
 
     #[cold]
@@ -258,6 +298,7 @@ impl World {
     /// Panics if `B` contains the same component twice (nothing is spawned).
     #[track_caller]
     pub fn spawn<B: Bundle>(&mut self, bundle: B) -> EntityWorldMut<'_> {
+        self.flush_entities();
         // Register first: a rejected bundle must not leave an entity behind.
         let bundle_id = self.register_bundle::<B>();
         let entity = self.entities.alloc();
@@ -290,6 +331,7 @@ impl World {
         I: IntoIterator,
         I::Item: Bundle,
     {
+        self.flush_entities();
         SpawnBatchIter::new(self, bundles.into_iter())
     }
 
@@ -345,6 +387,7 @@ impl World {
     #[inline(never)]
     #[track_caller]
     fn register_bundle_slow<B: Bundle>(&mut self) -> BundleId {
+        self.flush_entities();
         let mut registrar = ComponentRegistrar::new(&mut self.components, &mut self.entities);
         let id = self.bundles.register::<B>(&mut registrar, &mut self.sparse_sets);
         self.flush_components();
@@ -365,6 +408,7 @@ impl World {
     /// assert!(!world.despawn(e));
     /// ```
     pub fn despawn(&mut self, entity: Entity) -> bool {
+        self.flush_entities();
         let Some(record) = self.entities.get(entity).copied() else {
             return false;
         };
@@ -423,6 +467,7 @@ impl World {
 
     /// Registers component `T` (once) and returns its id (an entity).
     pub fn register_component<T: Component>(&mut self) -> Entity {
+        self.flush_entities();
         let id = self.components.register::<T>(&mut self.entities);
         self.flush_components();
         id

@@ -1,9 +1,13 @@
 //! Resources: singleton values stored in the world by type, with change ticks.
 //!
-//! Invariant: the map holds at most one value per type, boxed, keyed by its
-//! `TypeId`; the box's concrete type is always the key's type.
+//! Invariant: the map holds at most one value per type, boxed in a
+//! [`ResourceCell`], keyed by its `TypeId`; the cell's value type is always the
+//! key's type. The cell lets systems that declared write access to a resource
+//! borrow it mutably through a shared `&World` (the scheduler guarantees no other
+//! borrow of it exists meanwhile).
 
 use core::any::{Any, TypeId};
+use core::cell::UnsafeCell;
 
 use super::change_detection::Mut;
 use crate::storage::{Tick, TickCell};
@@ -19,12 +23,38 @@ use crate::util::TypeIdMap;
 /// world.insert_resource(Time { dt: 0.5 });
 /// assert_eq!(world.resource::<Time>().dt, 0.5);
 /// ```
-pub trait Resource: Send + Sync + 'static {}
+///
+/// `NAME` and `ID` play the role they play for components: the compile-time
+/// access checks of systems compare `ID`s and name the type in their messages.
+/// The derive sets both for non-generic types; generic resources (and hand-written
+/// impls that keep the defaults) have `ID == 0`, which the const check treats as
+/// "unknown", leaving their conflicts to the runtime check at system initialization.
+pub trait Resource: Send + Sync + 'static {
+    /// The type's name, for messages.
+    const NAME: &'static str = "<resource>";
+    /// A compile-time id (`component_type_id(module_path!(), NAME)`), or 0 when unknown.
+    const ID: u64 = 0;
+}
+
+/// A resource value that systems with declared write access may borrow mutably
+/// through a shared world.
+struct ResourceCell<R>(UnsafeCell<R>);
+
+// SAFETY: `R: Sync`; shared access only reads, and mutable access through the
+// cell is only handed out under the world's access rules (`&mut World`, or a
+// system whose declared `ResMut<R>` excludes every other borrow of `R`).
+unsafe impl<R: Sync> Sync for ResourceCell<R> {}
 
 struct ResourceData {
     value: Box<dyn Any + Send + Sync>,
     added: Tick,
     changed: TickCell,
+}
+
+impl ResourceData {
+    fn cell<R: Resource>(&self) -> &ResourceCell<R> {
+        self.value.downcast_ref::<ResourceCell<R>>().expect("resource stored under its own TypeId")
+    }
 }
 
 /// The resources of a world.
@@ -39,11 +69,12 @@ impl Resources {
         match self.map.get_mut(&TypeId::of::<R>()) {
             Some(data) => {
                 data.changed.set(tick);
-                let slot = data.value.downcast_mut::<R>().expect("resource stored under its own TypeId");
-                Some(core::mem::replace(slot, value))
+                let slot = data.value.downcast_mut::<ResourceCell<R>>().expect("resource stored under its own TypeId");
+                Some(core::mem::replace(slot.0.get_mut(), value))
             }
             None => {
-                let data = ResourceData { value: Box::new(value), added: tick, changed: TickCell::new(tick) };
+                let value = Box::new(ResourceCell(UnsafeCell::new(value)));
+                let data = ResourceData { value, added: tick, changed: TickCell::new(tick) };
                 self.map.insert(TypeId::of::<R>(), data);
                 None
             }
@@ -53,7 +84,8 @@ impl Resources {
     /// Removes and returns the value of `R`.
     pub fn remove<R: Resource>(&mut self) -> Option<R> {
         let data = self.map.remove(&TypeId::of::<R>())?;
-        Some(*data.value.downcast::<R>().expect("resource stored under its own TypeId"))
+        let cell = data.value.downcast::<ResourceCell<R>>().expect("resource stored under its own TypeId");
+        Some(cell.0.into_inner())
     }
 
     /// Whether `R` is present.
@@ -63,16 +95,29 @@ impl Resources {
 
     /// The value of `R`.
     pub fn get<R: Resource>(&self) -> Option<&R> {
-        self.map.get(&TypeId::of::<R>())?.value.downcast_ref::<R>()
+        let cell = self.map.get(&TypeId::of::<R>())?.cell::<R>();
+        // SAFETY: a shared borrow of the map excludes `&mut` access; mutable
+        // borrows through the cell (`get_mut_unchecked`) promise no shared borrow
+        // of `R` exists meanwhile.
+        Some(unsafe { &*cell.0.get() })
     }
 
     /// The value of `R` as a [`Mut`] that stamps `this_run` when written.
     pub fn get_mut<R: Resource>(&mut self, last_run: Tick, this_run: Tick) -> Option<Mut<'_, R>> {
-        let data = self.map.get_mut(&TypeId::of::<R>())?;
-        let added = data.added;
-        let value = data.value.downcast_mut::<R>()?;
-        // SAFETY: `&mut self` gives exclusive access to the cell for the borrow.
-        Some(unsafe { Mut::new(value, added, Some(&data.changed), last_run, this_run) })
+        // SAFETY: `&mut self` gives exclusive access to every resource.
+        unsafe { self.get_mut_unchecked(last_run, this_run) }
+    }
+
+    /// [`Resources::get_mut`] through a shared borrow.
+    ///
+    /// # Safety
+    /// No other borrow of `R` (shared or mutable) may exist while the returned
+    /// `Mut` lives (systems guarantee this by declaring `ResMut<R>`).
+    pub unsafe fn get_mut_unchecked<R: Resource>(&self, last_run: Tick, this_run: Tick) -> Option<Mut<'_, R>> {
+        let data = self.map.get(&TypeId::of::<R>())?;
+        let cell = data.cell::<R>();
+        // SAFETY: the caller guarantees exclusive access to `R` and its ticks.
+        Some(unsafe { Mut::new(&mut *cell.0.get(), data.added, Some(&data.changed), last_run, this_run) })
     }
 
     /// The `(added, changed)` ticks of `R`.
