@@ -5,8 +5,8 @@
 use std::collections::BTreeSet;
 
 use ecs::component::{ComponentInfo, Internal};
-use ecs::query::WorldQuery;
 use ecs::prelude::*;
+use ecs::query::WorldQuery;
 
 #[derive(Component, Debug, PartialEq, Eq, PartialOrd, Ord, Clone, Copy)]
 struct A(u32);
@@ -557,7 +557,7 @@ fn internal_entities_are_excluded_unless_asked_for() {
 
 /// The first aliasing pair of data terms of `Q`, as `(term, term)` labels.
 fn internal_conflict<Q: WorldQuery>() -> Option<(String, String)> {
-    Q::ACCESS.internal_conflict().map(|(a, b)| (a.term.as_str().to_owned(), b.term.as_str().to_owned()))
+    Q::ACCESS.internal_conflict().map(|(a, b)| (a.label().as_str().to_owned(), b.label().as_str().to_owned()))
 }
 
 #[test]

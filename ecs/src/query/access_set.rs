@@ -141,20 +141,41 @@ pub enum AccessKind {
     Without,
 }
 
-/// One access of one component.
+/// One access of one component (or resource).
 #[derive(Clone, Copy, Debug)]
 pub struct AccessTerm {
-    /// The component's [`Component::ID`].
+    /// The component's [`Component::ID`] (or the resource's `Resource::ID`).
     pub id: u64,
     /// The component's [`Component::NAME`].
     pub name: &'static str,
     /// How it is accessed.
     pub kind: AccessKind,
-    /// The label of the term that made this access (`&mut Position`).
-    pub term: Label,
+    /// Whether `id` names a resource rather than a component.
+    pub resource: bool,
 }
 
-const NO_TERM: AccessTerm = AccessTerm { id: 0, name: "", kind: AccessKind::With, term: Label::new() };
+impl AccessTerm {
+    /// The term as written: `&Position`, `&mut Position`, `Res<Time>`, `ResMut<Time>`...
+    pub const fn label(&self) -> Label {
+        let (prefix, suffix) = match (self.resource, self.kind) {
+            (false, AccessKind::Read) => ("&", ""),
+            (false, AccessKind::Write) => ("&mut ", ""),
+            (false, AccessKind::ChangeTicks) => ("Changed<", ">"),
+            (false, AccessKind::With) => ("With<", ">"),
+            (false, AccessKind::Without) => ("Without<", ">"),
+            (true, AccessKind::Write) => ("ResMut<", ">"),
+            (true, _) => ("Res<", ">"),
+        };
+        Label::new().with(prefix).with(self.name).with(suffix)
+    }
+
+    /// Whether the two terms name the same component (or the same resource).
+    pub const fn same_target(&self, other: &AccessTerm) -> bool {
+        self.id == other.id && self.resource == other.resource
+    }
+}
+
+const NO_TERM: AccessTerm = AccessTerm { id: 0, name: "", kind: AccessKind::With, resource: false };
 
 /// The const access set of a query term, filter or whole query.
 ///
@@ -178,6 +199,7 @@ pub struct AccessSet {
     len: usize,
     overflowed: bool,
     undecidable: bool,
+    reads_world: bool,
     label: Label,
 }
 
@@ -189,6 +211,7 @@ impl AccessSet {
             len: 0,
             overflowed: false,
             undecidable: false,
+            reads_world: false,
             label: Label::new().with(label),
         }
     }
@@ -197,8 +220,30 @@ impl AccessSet {
     pub const fn component<T: Component>(kind: AccessKind, prefix: &str, suffix: &str) -> AccessSet {
         let label = Label::new().with(prefix).with(T::NAME).with(suffix);
         let mut set = AccessSet::labelled(label.as_str());
-        set.push(AccessTerm { id: T::ID, name: T::NAME, kind, term: label });
+        set.push(AccessTerm { id: T::ID, name: T::NAME, kind, resource: false });
         set
+    }
+
+    /// A resource access (`Res<R>` reads, `ResMut<R>` writes), labelled `label`.
+    /// An `id` of 0 means "unknown" and makes the set undecidable.
+    pub const fn resource(id: u64, name: &'static str, write: bool, label: &str) -> AccessSet {
+        let mut set = AccessSet::labelled(label);
+        let kind = if write { AccessKind::Write } else { AccessKind::Read };
+        set.push(AccessTerm { id, name, kind, resource: true });
+        set.undecidable = id == 0;
+        set
+    }
+
+    /// `&World`: reads everything, so it conflicts with every writer.
+    pub const fn whole_world(label: &str) -> AccessSet {
+        let mut set = AccessSet::labelled(label);
+        set.reads_world = true;
+        set
+    }
+
+    /// Whether the set reads the whole world (`&World`).
+    pub const fn reads_world(&self) -> bool {
+        self.reads_world
     }
 
     /// `&T`: reads `T` and requires it.
@@ -213,8 +258,7 @@ impl AccessSet {
 
     /// `self` plus a `With` term on `T` (a data term that also selects).
     pub const fn and_requires<T: Component>(mut self) -> AccessSet {
-        let term = self.label;
-        self.push(AccessTerm { id: T::ID, name: T::NAME, kind: AccessKind::With, term });
+        self.push(AccessTerm { id: T::ID, name: T::NAME, kind: AccessKind::With, resource: false });
         self
     }
 
@@ -237,6 +281,7 @@ impl AccessSet {
         }
         self.overflowed |= other.overflowed;
         self.undecidable |= other.undecidable;
+        self.reads_world |= other.reads_world;
     }
 
     /// The union of `parts`, labelled as a tuple: `(A, B)`.
@@ -324,7 +369,7 @@ impl AccessSet {
     pub const fn has(&self, id: u64, kind: AccessKind) -> bool {
         let mut i = 0;
         while i < self.len {
-            if self.terms[i].id == id && kind_eq(self.terms[i].kind, kind) {
+            if self.terms[i].id == id && !self.terms[i].resource && kind_eq(self.terms[i].kind, kind) {
                 return true;
             }
             i += 1;
@@ -354,7 +399,7 @@ impl AccessSet {
                 let mut j = 0;
                 while j < self.len {
                     let b = self.terms[j];
-                    if j != i && b.id == a.id && matches!(b.kind, AccessKind::Read | AccessKind::Write) {
+                    if j != i && b.same_target(&a) && matches!(b.kind, AccessKind::Read | AccessKind::Write) {
                         // The write first; two writes in the order written.
                         return if j < i && kind_eq(b.kind, AccessKind::Write) { Some((b, a)) } else { Some((a, b)) };
                     }
@@ -385,7 +430,7 @@ impl AccessSet {
             let mut j = 0;
             while j < other.len {
                 let b = other.terms[j];
-                if a.id == b.id && accesses_conflict(a.kind, b.kind) {
+                if a.same_target(&b) && accesses_conflict(a.kind, b.kind) {
                     return Some((a, b));
                 }
                 j += 1;
@@ -411,7 +456,8 @@ const fn accesses_conflict(a: AccessKind, b: AccessKind) -> bool {
 const fn excludes(a: &AccessSet, b: &AccessSet) -> bool {
     let mut i = 0;
     while i < a.len {
-        if kind_eq(a.terms[i].kind, AccessKind::With) && b.has(a.terms[i].id, AccessKind::Without) {
+        let term = a.terms[i];
+        if !term.resource && kind_eq(term.kind, AccessKind::With) && b.has(term.id, AccessKind::Without) {
             return true;
         }
         i += 1;
@@ -432,17 +478,15 @@ pub const fn check_query(data: &AccessSet, filter: &AccessSet) {
         message.push(" borrows ");
         message.push(first.name);
         if kind_eq(second.kind, AccessKind::Write) {
-            message.push(" mutably twice (");
-            message.push(first.term.as_str());
-            message.push(" and ");
-            message.push(second.term.as_str());
+            message.push(" mutably twice");
         } else {
             message.push(" mutably (");
-            message.push(first.term.as_str());
+            message.push(first.label().as_str());
             message.push(") and also reads it (");
-            message.push(second.term.as_str());
+            message.push(second.label().as_str());
+            message.push(")");
         }
-        message.push("); a query may hold one `&mut ");
+        message.push("; a query may hold one `&mut ");
         message.push(first.name);
         message.push("` and no other borrow of it: use a single `&mut ");
         message.push(first.name);

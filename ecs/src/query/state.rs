@@ -222,6 +222,12 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         self.archetype_generation = generation;
     }
 
+    /// Records the query's reads, writes and filter in `access`.
+    pub fn update_access(&self, access: &mut QueryAccess) {
+        D::update_access(&self.data_state, access);
+        F::update_access(&self.filter_state, access);
+    }
+
     /// The archetypes this query matched so far.
     pub fn matched_archetypes(&self) -> impl Iterator<Item = ArchetypeId> + '_ {
         self.matched.iter().map(|matched| matched.archetype)
@@ -267,7 +273,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
     /// # Safety
     /// The caller guarantees `Q`'s access is allowed for `'w` (read-only with
     /// `&World`, or exclusive through `&mut World`).
-    unsafe fn iter_unchecked_manual<'w, 's, Q>(
+    pub(crate) unsafe fn iter_unchecked_manual<'w, 's, Q>(
         &'s self,
         world: &'w World,
         last_run: Tick,
@@ -296,7 +302,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
     ) -> Result<<D::ReadOnly as WorldQuery>::Item<'w>, QueryError> {
         self.update_archetypes(world);
         // SAFETY: read-only access through `&World`.
-        unsafe { self.get_unchecked_manual::<D::ReadOnly>(world, entity) }
+        unsafe { self.get_unchecked_manual::<D::ReadOnly>(world, entity, self.last_run, world.change_tick()) }
     }
 
     /// The item of `entity`, with write access.
@@ -309,23 +315,29 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
     #[track_caller]
     pub fn get_mut<'w>(&mut self, world: &'w mut World, entity: Entity) -> Result<D::Item<'w>, QueryError> {
         self.update_archetypes(world);
+        let this_run = world.change_tick();
         // SAFETY: `&mut World` gives exclusive access.
-        unsafe { self.get_unchecked_manual::<D>(world, entity) }
+        unsafe { self.get_unchecked_manual::<D>(world, entity, self.last_run, this_run) }
     }
 
     /// # Safety
     /// As [`QueryState::iter_unchecked_manual`].
-    unsafe fn get_unchecked_manual<'w, Q>(&self, world: &'w World, entity: Entity) -> Result<Q::Item<'w>, QueryError>
+    pub(crate) unsafe fn get_unchecked_manual<'w, Q>(
+        &self,
+        world: &'w World,
+        entity: Entity,
+        last_run: Tick,
+        this_run: Tick,
+    ) -> Result<Q::Item<'w>, QueryError>
     where
         Q: QueryData<State = D::State, Cache = D::Cache>,
     {
         let location = world.entities().location(entity).ok_or(QueryError::NoSuchEntity(entity))?;
         let archetype = world.archetypes().get(location.archetype).ok_or(QueryError::QueryDoesNotMatch(entity))?;
         let matched = self.try_match(archetype).ok_or(QueryError::QueryDoesNotMatch(entity))?;
-        let this_run = world.change_tick();
         let row = location.row as usize;
-        let mut data = Q::init_fetch(world, &self.data_state, self.last_run, this_run);
-        let mut filter = F::init_fetch(world, &self.filter_state, self.last_run, this_run);
+        let mut data = Q::init_fetch(world, &self.data_state, last_run, this_run);
+        let mut filter = F::init_fetch(world, &self.filter_state, last_run, this_run);
         // SAFETY: the caches were just computed for this archetype; `row` is the
         // entity's row; access is the caller's guarantee.
         unsafe {

@@ -1,0 +1,199 @@
+//! [`Commands`]: structural changes requested by systems (which only see a shared
+//! `&World`), applied later, at a sync point, in the order they were issued.
+//!
+//! Each system owns a [`CommandQueue`] (its `Commands` state). `Commands::spawn`
+//! reserves the new entity's id right away through the world's atomic counter, so
+//! the id can be stored and used in further commands before the entity exists.
+//! Applying a queue first makes every reserved entity alive (empty), then runs
+//! the commands in order; the schedule applies the queues in system order.
+
+use crate::bundle::Bundle;
+use crate::entity::Entity;
+use crate::world::{Resource, World};
+
+type Command = Box<dyn FnOnce(&mut World) + Send + Sync>;
+
+/// A list of deferred world changes.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// use ecs::system::CommandQueue;
+/// #[derive(Component)]
+/// struct Score(u32);
+/// let mut world = World::new();
+/// let mut queue = CommandQueue::default();
+/// let e = {
+///     let mut commands = Commands::new(&mut queue, &world);
+///     commands.spawn(Score(1)).id()
+/// };
+/// assert!(!world.is_alive(e));
+/// queue.apply(&mut world);
+/// assert_eq!(world.get::<Score>(e).map(|s| s.0), Some(1));
+/// ```
+#[derive(Default)]
+pub struct CommandQueue {
+    commands: Vec<Command>,
+}
+
+impl CommandQueue {
+    /// Appends a command.
+    pub fn push(&mut self, command: impl FnOnce(&mut World) + Send + Sync + 'static) {
+        self.commands.push(Box::new(command));
+    }
+
+    /// The number of queued commands.
+    pub fn len(&self) -> usize {
+        self.commands.len()
+    }
+
+    /// Whether no command is queued.
+    pub fn is_empty(&self) -> bool {
+        self.commands.is_empty()
+    }
+
+    /// Makes reserved entities alive, then runs the commands in order. If a
+    /// command panics, the ones after it are dropped unrun and the panic goes on.
+    pub fn apply(&mut self, world: &mut World) {
+        world.flush_entities();
+        for command in core::mem::take(&mut self.commands) {
+            command(world);
+        }
+    }
+}
+
+impl core::fmt::Debug for CommandQueue {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("CommandQueue").field("len", &self.commands.len()).finish()
+    }
+}
+
+/// Deferred structural changes, as a system parameter.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component, Default)]
+/// struct Position(f32);
+/// #[derive(Component)]
+/// struct Enemy;
+/// fn spawner(mut commands: Commands) {
+///     let e = commands.spawn((Position::default(),)).id();
+///     commands.entity(e).insert(Enemy);
+/// }
+/// let mut world = World::new();
+/// world.run_system(spawner);
+/// assert_eq!(world.query_filtered::<&Position, With<Enemy>>().iter(&world).count(), 1);
+/// ```
+pub struct Commands<'w, 's> {
+    queue: &'s mut CommandQueue,
+    world: &'w World,
+}
+
+impl<'w, 's> Commands<'w, 's> {
+    /// Commands that append to `queue` and reserve ids in `world`.
+    pub fn new(queue: &'s mut CommandQueue, world: &'w World) -> Self {
+        Commands { queue, world }
+    }
+
+    /// Queues a closure that gets `&mut World` (the escape hatch).
+    pub fn queue(&mut self, command: impl FnOnce(&mut World) + Send + Sync + 'static) {
+        self.queue.push(command);
+    }
+
+    /// Reserves an entity now and queues inserting `bundle` into it.
+    pub fn spawn<B: Bundle>(&mut self, bundle: B) -> EntityCommands<'_, 'w, 's> {
+        let entity = self.world.reserve_entity();
+        self.queue.push(move |world: &mut World| {
+            world.insert(entity, bundle);
+        });
+        EntityCommands { entity, commands: self }
+    }
+
+    /// Reserves an entity now; it is alive, empty, once the queue is applied.
+    pub fn spawn_empty(&mut self) -> EntityCommands<'_, 'w, 's> {
+        let entity = self.world.reserve_entity();
+        EntityCommands { entity, commands: self }
+    }
+
+    /// Commands for an existing (or reserved) entity.
+    pub fn entity(&mut self, entity: Entity) -> EntityCommands<'_, 'w, 's> {
+        EntityCommands { entity, commands: self }
+    }
+
+    /// Queues inserting (or replacing) resource `R`.
+    pub fn insert_resource<R: Resource>(&mut self, resource: R) {
+        self.queue.push(move |world: &mut World| world.insert_resource(resource));
+    }
+
+    /// Queues removing resource `R` (nothing happens if it is missing).
+    pub fn remove_resource<R: Resource>(&mut self) {
+        self.queue.push(|world: &mut World| {
+            world.remove_resource::<R>();
+        });
+    }
+}
+
+/// Commands for one entity; chain them: `commands.entity(e).insert(A).remove::<B>()`.
+pub struct EntityCommands<'a, 'w, 's> {
+    entity: Entity,
+    commands: &'a mut Commands<'w, 's>,
+}
+
+impl EntityCommands<'_, '_, '_> {
+    /// The entity.
+    pub fn id(&self) -> Entity {
+        self.entity
+    }
+
+    /// Queues inserting `bundle`.
+    ///
+    /// # Panics
+    /// Applying the command panics if the entity is not alive then, naming it and
+    /// the bundle; use [`EntityCommands::try_insert`] to ignore dead entities.
+    pub fn insert<B: Bundle>(&mut self, bundle: B) -> &mut Self {
+        let entity = self.entity;
+        self.commands.queue(move |world: &mut World| {
+            if !world.insert(entity, bundle) {
+                panic!(
+                    "cannot insert {} into entity {entity:?}: it is not alive (despawned before the command applied)",
+                    core::any::type_name::<B>()
+                );
+            }
+        });
+        self
+    }
+
+    /// Queues inserting `bundle` if the entity is alive then.
+    pub fn try_insert<B: Bundle>(&mut self, bundle: B) -> &mut Self {
+        let entity = self.entity;
+        self.commands.queue(move |world: &mut World| {
+            world.insert(entity, bundle);
+        });
+        self
+    }
+
+    /// Queues removing the components of `B` (those present).
+    pub fn remove<B: Bundle>(&mut self) -> &mut Self {
+        let entity = self.entity;
+        self.commands.queue(move |world: &mut World| {
+            world.remove::<B>(entity);
+        });
+        self
+    }
+
+    /// Queues despawning the entity (nothing happens if it is already dead).
+    pub fn despawn(&mut self) {
+        let entity = self.entity;
+        self.commands.queue(move |world: &mut World| {
+            world.despawn(entity);
+        });
+    }
+
+    /// Queues a closure that gets the world and this entity.
+    pub fn queue(&mut self, command: impl FnOnce(&mut World, Entity) + Send + Sync + 'static) -> &mut Self {
+        let entity = self.entity;
+        self.commands.queue(move |world: &mut World| command(world, entity));
+        self
+    }
+}

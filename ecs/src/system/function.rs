@@ -1,0 +1,217 @@
+//! [`System`]s, and plain functions as systems ([`FunctionSystem`]).
+//!
+//! A function whose parameters all implement [`SystemParam`] (up to 16) is a
+//! system: [`IntoSystem`] wraps it with the parameters' states. Converting it
+//! forces the const access check of its parameters (a conflict is a compile
+//! error at the user's call); initializing it runs the runtime check, which also
+//! decides what the const check had to leave open (`Or` filters, generic
+//! resources) and panics with the system's name, both parameters and the fix.
+
+use core::any::type_name;
+use core::marker::PhantomData;
+
+use super::access::{Conflict, ParamAccess, SystemAccess};
+use super::param::{SystemMeta, SystemParam, SystemParamItem};
+use crate::world::World;
+
+/// Something a schedule can run.
+pub trait System: Send + Sync + 'static {
+    /// What one run returns (`()` for ordinary systems, `bool` for run conditions).
+    type Out;
+
+    /// The system's name.
+    fn name(&self) -> &str;
+
+    /// Creates the parameters' states and checks their access at run time.
+    ///
+    /// # Panics
+    /// Panics if two parameters alias (naming the system, both parameters and
+    /// the fix).
+    fn initialize(&mut self, world: &mut World);
+
+    /// Whether `initialize` ran.
+    fn is_initialized(&self) -> bool;
+
+    /// The runtime access (valid after `initialize`).
+    fn access(&self) -> &SystemAccess;
+
+    /// Runs the system through a shared world.
+    ///
+    /// # Safety
+    /// The system is initialized on `world`, and nothing else borrows what its
+    /// access declares for the duration of the call.
+    unsafe fn run_unsafe(&mut self, world: &World) -> Self::Out;
+
+    /// Applies deferred commands.
+    fn apply_deferred(&mut self, world: &mut World);
+
+    /// Initializes if needed, runs, and applies deferred commands.
+    fn run(&mut self, world: &mut World) -> Self::Out {
+        if !self.is_initialized() {
+            self.initialize(world);
+        }
+        // SAFETY: `&mut World` excludes every other borrow.
+        let out = unsafe { self.run_unsafe(world) };
+        self.apply_deferred(world);
+        out
+    }
+}
+
+/// A boxed system returning `()`.
+pub type BoxedSystem = Box<dyn System<Out = ()>>;
+
+/// Conversion into a [`System`]; implemented for functions of system parameters.
+pub trait IntoSystem<Marker>: Sized {
+    /// The system type.
+    type System: System;
+
+    /// Converts, forcing the compile-time access check.
+    fn into_system(self) -> Self::System;
+}
+
+/// A function usable as a system, with parameters `Self::Param`.
+pub trait SystemParamFunction<Marker>: Send + Sync + 'static {
+    /// The parameters, as a tuple.
+    type Param: SystemParam;
+    /// The return type.
+    type Out;
+    /// The compile-time access check of the parameters.
+    const CHECK: () = <Self::Param as SystemParam>::ACCESS.check("");
+
+    /// Calls the function.
+    fn run(&mut self, param: SystemParamItem<'_, '_, Self::Param>) -> Self::Out;
+}
+
+/// A function system: the function and its parameters' states.
+pub struct FunctionSystem<Marker, F: SystemParamFunction<Marker>> {
+    function: F,
+    state: Option<<F::Param as SystemParam>::State>,
+    meta: SystemMeta,
+    _marker: PhantomData<fn() -> Marker>,
+}
+
+/// Marks the function-system impl of [`IntoSystem`].
+pub struct IsFunctionSystem;
+
+impl<Marker: 'static, F: SystemParamFunction<Marker>> IntoSystem<(IsFunctionSystem, Marker)> for F {
+    type System = FunctionSystem<Marker, F>;
+
+    fn into_system(self) -> Self::System {
+        let () = F::CHECK;
+        FunctionSystem { function: self, state: None, meta: SystemMeta::new(type_name::<F>()), _marker: PhantomData }
+    }
+}
+
+impl<Marker: 'static, F: SystemParamFunction<Marker>> System for FunctionSystem<Marker, F> {
+    type Out = F::Out;
+
+    fn name(&self) -> &str {
+        &self.meta.name
+    }
+
+    fn initialize(&mut self, world: &mut World) {
+        let state = <F::Param as SystemParam>::init_state(world, &mut self.meta);
+        if let Some((a, b, conflict)) = self.meta.access.first_conflict() {
+            let on = match conflict {
+                Conflict::Component(component) => world
+                    .component_info(component)
+                    .map_or_else(|| format!("{component:?}"), |info| info.name().to_owned()),
+                Conflict::Resource(_) => "a resource".to_owned(),
+                Conflict::World => "the world".to_owned(),
+            };
+            let fix = match conflict {
+                Conflict::World => "&World reads everything, so no other param may write: use an exclusive system",
+                Conflict::Resource(_) => "a resource may be borrowed mutably by one param only",
+                Conflict::Component(_) => "make them disjoint with With<T>/Without<T> or merge them into one query",
+            };
+            panic!(
+                "system `{}`: params #{} and #{} conflict on {on}: {} vs {}; {fix}",
+                self.meta.name, a.param, b.param, a.label, b.label
+            );
+        }
+        self.state = Some(state);
+    }
+
+    fn is_initialized(&self) -> bool {
+        self.state.is_some()
+    }
+
+    fn access(&self) -> &SystemAccess {
+        &self.meta.access
+    }
+
+    unsafe fn run_unsafe(&mut self, world: &World) -> F::Out {
+        let this_run = world.increment_change_tick();
+        let state = self.state.as_mut().unwrap_or_else(|| panic!("system `{}` run before initialize", self.meta.name));
+        // SAFETY: forwarded to the caller: initialized on `world`, declared access exclusive.
+        let params = unsafe { <F::Param as SystemParam>::get_param(state, &self.meta, world, this_run) };
+        let out = self.function.run(params);
+        self.meta.last_run = this_run;
+        out
+    }
+
+    fn apply_deferred(&mut self, world: &mut World) {
+        if let Some(state) = self.state.as_mut() {
+            <F::Param as SystemParam>::apply(state, world);
+        }
+    }
+}
+
+macro_rules! impl_system_function {
+    ($($param:ident),*) => {
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        impl<Out, Func, $($param: SystemParam),*> SystemParamFunction<fn($($param,)*) -> Out> for Func
+        where
+            Func: Send + Sync + 'static,
+            for<'a> &'a mut Func: FnMut($($param),*) -> Out + FnMut($(SystemParamItem<'_, '_, $param>),*) -> Out,
+            Out: 'static,
+        {
+            type Param = ($($param,)*);
+            type Out = Out;
+
+            #[inline]
+            fn run(&mut self, param: SystemParamItem<'_, '_, ($($param,)*)>) -> Out {
+                // Calling through a helper with explicit generic types makes rustc
+                // pick the `FnMut(items)` impl rather than the `FnMut(params)` one.
+                fn call<Out, $($param),*>(mut function: impl FnMut($($param),*) -> Out, $($param: $param),*) -> Out {
+                    function($($param),*)
+                }
+                let ($($param,)*) = param;
+                call(self, $($param),*)
+            }
+        }
+    };
+}
+
+ecs_macros::all_tuples!(impl_system_function, 0, 16, P);
+
+impl World {
+    /// Runs `system` once on this world (initialize, run, apply its commands) and
+    /// returns what it returns. Its parameters are checked at compile time.
+    ///
+    /// # Panics
+    /// Panics if the parameters alias in a way only the runtime check can see.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// world.spawn(Health(3));
+    /// let total = world.run_system(|q: Query<&Health>| q.iter().map(|h| h.0).sum::<u32>());
+    /// assert_eq!(total, 3);
+    /// ```
+    #[track_caller]
+    pub fn run_system<Marker, S: IntoSystem<Marker>>(&mut self, system: S) -> <S::System as System>::Out {
+        let mut system = system.into_system();
+        system.run(self)
+    }
+}
+
+/// Forces the const check of `ParamAccess`es in generic code paths (re-exported
+/// for the `#[system]` attribute).
+#[doc(hidden)]
+pub const fn check_params(access: &ParamAccess, name: &str) {
+    access.check(name);
+}

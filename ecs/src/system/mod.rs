@@ -1,0 +1,30 @@
+//! Systems: plain functions whose parameters ([`SystemParam`]) the world builds
+//! on every run, with their borrows checked **at compile time**.
+//!
+//! * [`Query`], [`Res`], [`ResMut`], [`Commands`], [`Local`], `&World`, `Option<Res<T>>`,
+//!   tuples, and `#[derive(SystemParam)]` structs are parameters.
+//! * Every parameter has a const [`ParamAccess`]; converting a function into a
+//!   system (`IntoSystem`, `Schedule::add_systems`, `World::run_system`) evaluates
+//!   [`ParamAccess::check`], so aliasing parameters are a compile error that names
+//!   the component; `#[system]` also emits the check as a free `const` item so
+//!   `cargo check` and editors report it.
+//! * The same rules run on runtime ids when a system is initialized
+//!   ([`SystemAccess`]), which also decides what the const check leaves open.
+//! * [`Commands`] defer structural changes to the next sync point.
+
+mod access;
+mod commands;
+mod function;
+mod param;
+mod query;
+
+pub use access::{
+    Conflict, MAX_PARAM_UNITS, ParamAccess, ParamUnit, RuntimeUnit, SystemAccess, SystemCheck, UnitAccess,
+    check_system, short_type_name,
+};
+pub use commands::{CommandQueue, Commands, EntityCommands};
+pub use function::{
+    BoxedSystem, FunctionSystem, IntoSystem, IsFunctionSystem, System, SystemParamFunction, check_params,
+};
+pub use param::{Local, Res, ResMut, SystemMeta, SystemParam, SystemParamItem};
+pub use query::Query;

@@ -1,0 +1,118 @@
+//! [`Query`]: a system's view of one cached query, bound to the world and the
+//! system's change ticks for the duration of one run.
+
+use core::any::type_name;
+
+use crate::entity::Entity;
+use crate::query::{QueryData, QueryError, QueryFilter, QueryIter, QuerySingleError, QueryState, WorldQuery};
+use crate::storage::Tick;
+use crate::world::World;
+
+/// A query as a system parameter: iterate, look up entities, or get the single
+/// match. `Added`/`Changed` are relative to the system's previous run.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component)]
+/// struct Position(f32);
+/// #[derive(Component)]
+/// struct Velocity(f32);
+/// fn movement(mut q: Query<(&mut Position, &Velocity)>) {
+///     for (mut position, velocity) in q.iter_mut() {
+///         position.0 += velocity.0;
+///     }
+/// }
+/// let mut world = World::new();
+/// let e = world.spawn((Position(0.0), Velocity(2.0))).id();
+/// world.run_system(movement);
+/// assert_eq!(world.get::<Position>(e).unwrap().0, 2.0);
+/// ```
+pub struct Query<'w, 's, D: QueryData, F: QueryFilter = ()> {
+    world: &'w World,
+    state: &'s QueryState<D, F>,
+    last_run: Tick,
+    this_run: Tick,
+}
+
+impl<'w, 's, D: QueryData, F: QueryFilter> Query<'w, 's, D, F> {
+    /// # Safety
+    /// `D`'s access (and `F`'s) on `world` is exclusive to this query for `'w`,
+    /// and `state` is up to date with `world`'s archetypes.
+    pub(crate) unsafe fn new(world: &'w World, state: &'s QueryState<D, F>, last_run: Tick, this_run: Tick) -> Self {
+        Query { world, state, last_run, this_run }
+    }
+
+    /// Iterates read-only.
+    pub fn iter(&self) -> QueryIter<'_, 's, D::ReadOnly, F> {
+        // SAFETY: read-only items borrow `self` shared, so no `&mut` item is alive.
+        unsafe { self.state.iter_unchecked_manual::<D::ReadOnly>(self.world, self.last_run, self.this_run) }
+    }
+
+    /// Iterates with write access.
+    pub fn iter_mut(&mut self) -> QueryIter<'_, 's, D, F> {
+        // SAFETY: `&mut self` makes this the only iterator of the query; the
+        // system's declared access makes it the only borrow of `D`'s components.
+        unsafe { self.state.iter_unchecked_manual::<D>(self.world, self.last_run, self.this_run) }
+    }
+
+    /// The read-only item of `entity`.
+    ///
+    /// # Errors
+    /// [`QueryError::NoSuchEntity`] or [`QueryError::QueryDoesNotMatch`].
+    pub fn get(&self, entity: Entity) -> Result<<D::ReadOnly as WorldQuery>::Item<'_>, QueryError> {
+        // SAFETY: as in `iter`.
+        unsafe { self.state.get_unchecked_manual::<D::ReadOnly>(self.world, entity, self.last_run, self.this_run) }
+    }
+
+    /// The item of `entity`, with write access.
+    ///
+    /// # Errors
+    /// As [`Query::get`].
+    pub fn get_mut(&mut self, entity: Entity) -> Result<D::Item<'_>, QueryError> {
+        // SAFETY: as in `iter_mut`.
+        unsafe { self.state.get_unchecked_manual::<D>(self.world, entity, self.last_run, self.this_run) }
+    }
+
+    /// The only matching item.
+    ///
+    /// # Errors
+    /// [`QuerySingleError::NoEntities`] or [`QuerySingleError::MultipleEntities`].
+    pub fn single(&self) -> Result<<D::ReadOnly as WorldQuery>::Item<'_>, QuerySingleError> {
+        let mut iter = self.iter();
+        let first = iter.next().ok_or(QuerySingleError::NoEntities(type_name::<(D, F)>()))?;
+        match iter.next() {
+            None => Ok(first),
+            Some(_) => Err(QuerySingleError::MultipleEntities(type_name::<(D, F)>())),
+        }
+    }
+
+    /// The only matching item, with write access.
+    ///
+    /// # Errors
+    /// As [`Query::single`].
+    pub fn single_mut(&mut self) -> Result<D::Item<'_>, QuerySingleError> {
+        let mut iter = self.iter_mut();
+        let first = iter.next().ok_or(QuerySingleError::NoEntities(type_name::<(D, F)>()))?;
+        match iter.next() {
+            None => Ok(first),
+            Some(_) => Err(QuerySingleError::MultipleEntities(type_name::<(D, F)>())),
+        }
+    }
+
+    /// Whether no entity matches.
+    pub fn is_empty(&self) -> bool {
+        self.iter().next().is_none()
+    }
+
+    /// Whether `entity` matches.
+    pub fn contains(&self, entity: Entity) -> bool {
+        self.get(entity).is_ok()
+    }
+}
+
+impl<D: QueryData, F: QueryFilter> core::fmt::Debug for Query<'_, '_, D, F> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Query").field("query", &type_name::<(D, F)>()).finish()
+    }
+}
