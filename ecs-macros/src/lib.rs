@@ -12,11 +12,15 @@
 //! `::core::...`), so it also compiles under `#![no_implicit_prelude]`.
 
 use proc_macro::TokenStream;
-use syn::{DeriveInput, parse_macro_input};
+use syn::{DeriveInput, ItemFn, parse_macro_input};
 
 mod bundle;
 mod component;
+mod fields;
+mod query_data;
 mod resource;
+mod system;
+mod system_param;
 mod tuples;
 
 /// Derives `::ecs::component::Component` for a struct or an enum.
@@ -127,4 +131,88 @@ pub fn derive_resource(input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn all_tuples(input: TokenStream) -> TokenStream {
     tuples::all_tuples(input.into()).unwrap_or_else(|err| err.to_compile_error()).into()
+}
+
+/// Marks a function as a system: the function is unchanged, and a free `const`
+/// item evaluates the compile-time access check of its parameters, so aliasing
+/// parameters are reported by `cargo check` (and editors), naming the component.
+/// Generic functions are checked when they are instantiated instead.
+///
+/// # Examples
+/// ```ignore
+/// use ecs::prelude::*;
+///
+/// #[system]
+/// fn movement(mut q: Query<(&mut Position, &Velocity)>) { /* .. */ }
+///
+/// #[system] // error: system `bad`: params #0 and #1 conflict on Position: ...
+/// fn bad(a: Query<&mut Position>, b: Query<&Position>) {}
+/// ```
+#[proc_macro_attribute]
+pub fn system(attribute: TokenStream, item: TokenStream) -> TokenStream {
+    let function = parse_macro_input!(item as ItemFn);
+    system::system(attribute.into(), function).unwrap_or_else(|err| err.to_compile_error()).into()
+}
+
+/// Derives `::ecs::system::SystemParam` for a struct of system parameters.
+///
+/// The struct may have the lifetimes `'w` and `'s` and no other generics. Its
+/// fields' accesses are checked against each other at compile time, and against
+/// the other parameters of every system that takes it.
+///
+/// # Examples
+/// ```ignore
+/// use ecs::prelude::*;
+///
+/// #[derive(SystemParam)]
+/// struct Movement<'w, 's> {
+///     movers: Query<'w, 's, (&'static mut Position, &'static Velocity)>,
+///     time: Res<'w, Time>,
+/// }
+/// fn movement(mut m: Movement) { /* .. */ }
+/// ```
+#[proc_macro_derive(SystemParam)]
+pub fn derive_system_param(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    system_param::derive_system_param(input).unwrap_or_else(|err| err.to_compile_error()).into()
+}
+
+/// Derives `::ecs::query::QueryData` for a named struct of query terms, and an
+/// item struct `{Name}Item<'w>`. Add `#[query_data(mutable)]` when a field
+/// writes (`&'w mut T`); it also generates `{Name}ReadOnly` for read-only
+/// iteration. Conflicting fields (`&mut A` with `&A`) are a compile error.
+///
+/// # Examples
+/// ```ignore
+/// use ecs::prelude::*;
+///
+/// #[derive(QueryData)]
+/// #[query_data(mutable)]
+/// struct Mover<'w> { entity: Entity, position: &'w mut Position, velocity: &'w Velocity }
+///
+/// for mover in world.query::<Mover>().iter_mut(&mut world) {
+///     mover.position.x += mover.velocity.x; // `mover` is a `MoverItem`
+/// }
+/// ```
+#[proc_macro_derive(QueryData, attributes(query_data))]
+pub fn derive_query_data(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    query_data::derive_query_data(input).unwrap_or_else(|err| err.to_compile_error()).into()
+}
+
+/// Derives `::ecs::query::QueryFilter` for a named struct of filters.
+///
+/// # Examples
+/// ```ignore
+/// use ecs::prelude::*;
+///
+/// #[derive(QueryFilter)]
+/// struct LiveEnemies { enemy: With<Enemy>, alive: Without<Dead> }
+///
+/// let mut q = world.query_filtered::<&Position, LiveEnemies>();
+/// ```
+#[proc_macro_derive(QueryFilter)]
+pub fn derive_query_filter(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    query_data::derive_query_filter(input).unwrap_or_else(|err| err.to_compile_error()).into()
 }

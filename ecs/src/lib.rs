@@ -42,7 +42,7 @@ pub mod system;
 pub mod util;
 pub mod world;
 
-pub use ecs_macros::{Bundle, Component, Resource};
+pub use ecs_macros::{Bundle, Component, QueryData, QueryFilter, Resource, SystemParam, system};
 
 /// The README's code blocks, compiled and run as doctests.
 #[doc = include_str!("../../README.md")]
@@ -60,5 +60,5 @@ pub mod prelude {
     pub use crate::schedule::Schedule;
     pub use crate::system::{Commands, EntityCommands, IntoSystem, Local, Query, Res, ResMut, System, SystemParam};
     pub use crate::world::{DeferredWorld, EntityRef, EntityWorldMut, Mut, Resource, World};
-    pub use ecs_macros::{Bundle, Component, Resource};
+    pub use ecs_macros::{Bundle, Component, QueryData, QueryFilter, Resource, SystemParam, system};
 }

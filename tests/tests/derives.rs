@@ -427,3 +427,115 @@ fn derives_compile_without_the_implicit_prelude() {
     assert_eq!(world.resource::<Wrapper<u8>>().0, 5);
     world.check_invariants();
 }
+
+// ----- QueryData, QueryFilter, SystemParam, #[system] -------------------------------------
+
+mod query_derives {
+    use ecs::prelude::*;
+
+    #[derive(Component, Debug, PartialEq, Clone, Copy)]
+    struct Position(f32);
+    #[derive(Component, Debug, PartialEq, Clone, Copy)]
+    struct Velocity(f32);
+    #[derive(Component)]
+    struct Enemy;
+    #[derive(Component)]
+    struct Dead;
+    #[derive(Resource)]
+    struct Time(f32);
+
+    #[derive(QueryData)]
+    #[query_data(mutable)]
+    struct Mover<'w> {
+        entity: Entity,
+        position: &'w mut Position,
+        velocity: &'w Velocity,
+    }
+
+    #[derive(QueryData)]
+    struct Reader<'w> {
+        position: &'w Position,
+        velocity: Option<&'w Velocity>,
+    }
+
+    #[derive(QueryFilter)]
+    struct LiveEnemies {
+        _enemy: With<Enemy>,
+        _alive: Without<Dead>,
+    }
+
+    #[derive(SystemParam)]
+    struct Movement<'w, 's> {
+        movers: Query<'w, 's, Mover<'static>, LiveEnemies>,
+        time: Res<'w, Time>,
+    }
+
+    #[system]
+    fn move_live_enemies(mut movement: Movement) {
+        let dt = movement.time.0;
+        for mover in movement.movers.iter_mut() {
+            let MoverItem { entity: _, mut position, velocity } = mover;
+            position.0 += velocity.0 * dt;
+        }
+    }
+
+    #[system]
+    fn disjoint(mut enemies: Query<&mut Position, With<Enemy>>, mut others: Query<&mut Position, Without<Enemy>>) {
+        for mut position in enemies.iter_mut() {
+            position.0 += 100.0;
+        }
+        for mut position in others.iter_mut() {
+            position.0 -= 100.0;
+        }
+    }
+
+    #[test]
+    fn derived_query_data_yields_named_items() {
+        let mut world = World::new();
+        let e = world.spawn((Position(1.0), Velocity(2.0))).id();
+        world.spawn(Position(5.0));
+        let mut movers = world.query::<Mover>();
+        for mover in movers.iter_mut(&mut world) {
+            assert_eq!(mover.entity, e);
+            let mut position = mover.position;
+            position.0 += mover.velocity.0;
+        }
+        assert_eq!(world.get::<Position>(e), Some(&Position(3.0)));
+        // the read-only form, for `iter`
+        let read: Vec<(Entity, f32)> = movers.iter(&world).map(|m| (m.entity, m.position.0)).collect();
+        assert_eq!(read, vec![(e, 3.0)]);
+        let mut readers = world.query::<Reader>();
+        let mut seen: Vec<(f32, Option<f32>)> =
+            readers.iter(&world).map(|r| (r.position.0, r.velocity.map(|v| v.0))).collect();
+        seen.sort_by(|a, b| a.0.total_cmp(&b.0));
+        assert_eq!(seen, vec![(3.0, Some(2.0)), (5.0, None)]);
+    }
+
+    #[test]
+    fn derived_filters_and_params_work_in_systems() {
+        let mut world = World::new();
+        world.insert_resource(Time(0.5));
+        let live = world.spawn((Position(0.0), Velocity(2.0), Enemy)).id();
+        let dead = world.spawn((Position(0.0), Velocity(2.0), Enemy, Dead)).id();
+        let friend = world.spawn((Position(0.0), Velocity(2.0))).id();
+        let mut schedule = Schedule::new();
+        schedule.add_systems((move_live_enemies, disjoint));
+        schedule.run(&mut world);
+        assert_eq!(world.get::<Position>(live), Some(&Position(101.0)));
+        assert_eq!(world.get::<Position>(dead), Some(&Position(100.0)));
+        assert_eq!(world.get::<Position>(friend), Some(&Position(-100.0)));
+    }
+
+    #[test]
+    fn derived_access_sets_carry_the_fields_terms() {
+        use ecs::query::WorldQuery;
+        use ecs::system::SystemParam;
+        let access = <Mover as WorldQuery>::ACCESS;
+        assert_eq!(access.label().as_str(), "Mover");
+        assert!(access.writes(Position::ID));
+        assert!(!access.writes(Velocity::ID));
+        let params = <Movement as SystemParam>::ACCESS;
+        let labels: Vec<&str> = params.units().iter().map(|unit| unit.access.label().as_str()).collect();
+        assert_eq!(labels, vec!["Movement.movers: Query<Mover, LiveEnemies>", "Movement.time: Res<Time>"]);
+    }
+}

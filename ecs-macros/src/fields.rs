@@ -1,0 +1,93 @@
+//! Helpers shared by the derives over named structs of terms (`SystemParam`,
+//! `QueryData`, `QueryFilter`): field extraction and lifetime rewriting.
+
+use proc_macro2::{Spacing, TokenStream as TokenStream2, TokenTree};
+use syn::spanned::Spanned;
+use syn::{Data, DeriveInput, Fields, Ident, Type};
+
+/// The most fields a derived struct may have (the tuple impls go up to 16).
+pub(crate) const MAX_FIELDS: usize = 16;
+
+/// The named fields of `input` (a struct), at most [`MAX_FIELDS`] of them.
+pub(crate) fn named_fields<'a>(input: &'a DeriveInput, derive: &str) -> syn::Result<Vec<(&'a Ident, &'a Type)>> {
+    let Data::Struct(data) = &input.data else {
+        return Err(syn::Error::new(
+            input.ident.span(),
+            format!("#[derive({derive})] applies to structs with named fields"),
+        ));
+    };
+    let fields: Vec<_> = match &data.fields {
+        Fields::Named(named) => {
+            named.named.iter().map(|field| (field.ident.as_ref().expect("named"), &field.ty)).collect()
+        }
+        Fields::Unit => Vec::new(),
+        Fields::Unnamed(unnamed) => {
+            return Err(syn::Error::new(
+                unnamed.span(),
+                format!("#[derive({derive})] needs named fields (they become the item's fields)"),
+            ));
+        }
+    };
+    if fields.len() > MAX_FIELDS {
+        return Err(syn::Error::new(
+            fields[MAX_FIELDS].0.span(),
+            format!("#[derive({derive})] supports at most {MAX_FIELDS} fields; group some into a nested derived type"),
+        ));
+    }
+    Ok(fields)
+}
+
+/// Rejects type and const parameters (lifetimes are allowed).
+pub(crate) fn reject_type_generics(input: &DeriveInput, derive: &str) -> syn::Result<()> {
+    if let Some(param) = input.generics.type_params().next() {
+        return Err(syn::Error::new(
+            param.ident.span(),
+            format!("#[derive({derive})] does not support type parameters"),
+        ));
+    }
+    if let Some(param) = input.generics.const_params().next() {
+        return Err(syn::Error::new(
+            param.ident.span(),
+            format!("#[derive({derive})] does not support const parameters"),
+        ));
+    }
+    Ok(())
+}
+
+/// `tokens` with every lifetime replaced by `'static` (`&'w mut T` -> `&'static mut T`).
+pub(crate) fn with_static_lifetimes(tokens: TokenStream2) -> TokenStream2 {
+    let mut out = Vec::new();
+    let mut after_quote = false;
+    for tree in tokens {
+        match tree {
+            TokenTree::Punct(punct) if punct.as_char() == '\'' && punct.spacing() == Spacing::Joint => {
+                after_quote = true;
+                out.push(TokenTree::Punct(punct));
+                continue;
+            }
+            TokenTree::Ident(ident) if after_quote => {
+                out.push(TokenTree::Ident(Ident::new("static", ident.span())));
+            }
+            TokenTree::Group(group) => {
+                let mut replaced = proc_macro2::Group::new(group.delimiter(), with_static_lifetimes(group.stream()));
+                replaced.set_span(group.span());
+                out.push(TokenTree::Group(replaced));
+            }
+            other => out.push(other),
+        }
+        after_quote = false;
+    }
+    out.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+
+    #[test]
+    fn lifetimes_become_static() {
+        let out = with_static_lifetimes(quote!(Query<'w, 's, (&'w mut A, Option<&'a B>)>));
+        assert_eq!(out.to_string(), quote!(Query<'static, 'static, (&'static mut A, Option<&'static B>)>).to_string());
+    }
+}

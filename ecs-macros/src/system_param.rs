@@ -1,0 +1,91 @@
+//! `#[derive(SystemParam)]`: a named struct of system parameters is a parameter.
+//!
+//! The struct may have the lifetimes `'w` (world borrows) and `'s` (state
+//! borrows), and no type or const parameters. For
+//! `struct Movement<'w, 's> { q: Query<'w, 's, &'static mut Position>, time: Res<'w, Time> }`
+//! the impl delegates to the tuple of the field types:
+//!
+//! ```text
+//! unsafe impl<'w, 's> SystemParam for Movement<'w, 's> {
+//!     type State = <(F0, F1,) as SystemParam>::State;
+//!     type Item<'__w, '__s> = Movement<'__w, '__s>;
+//!     const ACCESS = ParamAccess::fields("Movement", &[("q", F0::ACCESS), ("time", F1::ACCESS)]);
+//!     // init_state / apply / get_param forward to the tuple; get_param then
+//!     // moves the tuple's items into the struct's fields.
+//! }
+//! const _: () = ::ecs::system::check_system::<Movement<'static, 'static>>("Movement");
+//! ```
+//!
+//! The free `const` item makes conflicts between the struct's own fields a
+//! `cargo check` error.
+
+use proc_macro2::TokenStream as TokenStream2;
+use quote::{format_ident, quote};
+use syn::DeriveInput;
+
+use crate::fields::{named_fields, reject_type_generics};
+
+/// Builds the `SystemParam` impl for `input`.
+pub(crate) fn derive_system_param(input: DeriveInput) -> syn::Result<TokenStream2> {
+    reject_type_generics(&input, "SystemParam")?;
+    for lifetime in input.generics.lifetimes() {
+        let name = lifetime.lifetime.ident.to_string();
+        if name != "w" && name != "s" {
+            return Err(syn::Error::new(
+                lifetime.lifetime.span(),
+                "#[derive(SystemParam)] structs may only have the lifetimes 'w (world) and 's (state)",
+            ));
+        }
+    }
+    let fields = named_fields(&input, "SystemParam")?;
+    let ident = &input.ident;
+    let name = ident.to_string();
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let item_lifetimes: Vec<TokenStream2> = input
+        .generics
+        .lifetimes()
+        .map(|lifetime| if lifetime.lifetime.ident == "w" { quote!('__w) } else { quote!('__s) })
+        .collect();
+    let static_lifetimes: Vec<TokenStream2> = input.generics.lifetimes().map(|_| quote!('static)).collect();
+    let types: Vec<_> = fields.iter().map(|(_, ty)| *ty).collect();
+    let names: Vec<_> = fields.iter().map(|(name, _)| *name).collect();
+    let labels: Vec<String> = names.iter().map(|name| name.to_string()).collect();
+    let bindings: Vec<_> = (0..fields.len()).map(|i| format_ident!("__field{}", i)).collect();
+    let tuple = quote!((#(#types,)*));
+    Ok(quote! {
+        // SAFETY: every field declares its own access; the struct forwards to the
+        // tuple of its fields, whose access is their union.
+        #[automatically_derived]
+        unsafe impl #impl_generics ::ecs::system::SystemParam for #ident #ty_generics #where_clause {
+            type State = <#tuple as ::ecs::system::SystemParam>::State;
+            type Item<'__w, '__s> = #ident<#(#item_lifetimes),*>;
+            const ACCESS: ::ecs::system::ParamAccess = ::ecs::system::ParamAccess::fields(
+                #name,
+                &[#((#labels, <#types as ::ecs::system::SystemParam>::ACCESS)),*],
+            );
+
+            fn init_state(world: &mut ::ecs::world::World, meta: &mut ::ecs::system::SystemMeta) -> Self::State {
+                <#tuple as ::ecs::system::SystemParam>::init_state(world, meta)
+            }
+
+            fn apply(state: &mut Self::State, world: &mut ::ecs::world::World) {
+                <#tuple as ::ecs::system::SystemParam>::apply(state, world)
+            }
+
+            unsafe fn get_param<'__w, '__s>(
+                state: &'__s mut Self::State,
+                meta: &::ecs::system::SystemMeta,
+                world: &'__w ::ecs::world::World,
+                this_run: ::ecs::storage::Tick,
+            ) -> Self::Item<'__w, '__s> {
+                // SAFETY: forwarded to the caller.
+                let (#(#bindings,)*) = unsafe {
+                    <#tuple as ::ecs::system::SystemParam>::get_param(state, meta, world, this_run)
+                };
+                #ident { #(#names: #bindings),* }
+            }
+        }
+
+        const _: () = ::ecs::system::check_system::<#ident<#(#static_lifetimes),*>>(#name);
+    })
+}
