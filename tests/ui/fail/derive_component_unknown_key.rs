@@ -1,0 +1,17 @@
+#![allow(unused)]
+use ecs::prelude::*;
+
+#[derive(Component)]
+struct Position(f32);
+#[derive(Component)]
+struct Velocity(f32);
+#[derive(Component)]
+struct Enemy;
+#[derive(Resource)]
+struct Time(f32);
+
+#[derive(Component)]
+#[component(stroage = "sparse")]
+struct Mass(f32);
+
+fn main() {}

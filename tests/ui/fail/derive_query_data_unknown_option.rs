@@ -1,0 +1,19 @@
+#![allow(unused)]
+use ecs::prelude::*;
+
+#[derive(Component)]
+struct Position(f32);
+#[derive(Component)]
+struct Velocity(f32);
+#[derive(Component)]
+struct Enemy;
+#[derive(Resource)]
+struct Time(f32);
+
+#[derive(QueryData)]
+#[query_data(mut)]
+struct Mover<'w> {
+    position: &'w mut Position,
+}
+
+fn main() {}

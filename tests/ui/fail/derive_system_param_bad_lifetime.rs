@@ -1,0 +1,18 @@
+#![allow(unused)]
+use ecs::prelude::*;
+
+#[derive(Component)]
+struct Position(f32);
+#[derive(Component)]
+struct Velocity(f32);
+#[derive(Component)]
+struct Enemy;
+#[derive(Resource)]
+struct Time(f32);
+
+#[derive(SystemParam)]
+struct Params<'a> {
+    time: Res<'a, Time>,
+}
+
+fn main() {}

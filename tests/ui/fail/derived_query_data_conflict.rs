@@ -1,0 +1,20 @@
+#![allow(unused)]
+use ecs::prelude::*;
+
+#[derive(Component)]
+struct Position(f32);
+#[derive(Component)]
+struct Velocity(f32);
+#[derive(Component)]
+struct Enemy;
+#[derive(Resource)]
+struct Time(f32);
+
+#[derive(QueryData)]
+#[query_data(mutable)]
+struct Bad<'w> {
+    writer: &'w mut Position,
+    reader: &'w Position,
+}
+
+fn main() {}

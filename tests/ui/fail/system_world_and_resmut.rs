@@ -1,0 +1,18 @@
+#![allow(unused)]
+use ecs::prelude::*;
+
+#[derive(Component)]
+struct Position(f32);
+#[derive(Component)]
+struct Velocity(f32);
+#[derive(Component)]
+struct Enemy;
+#[derive(Resource)]
+struct Time(f32);
+
+fn bad(time: ResMut<Time>, world: &World) {}
+
+fn main() {
+    let mut world = World::new();
+    world.run_system(bad);
+}
