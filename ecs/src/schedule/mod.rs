@@ -10,6 +10,8 @@ use crate::world::World;
 
 /// Things [`Schedule::add_systems`] accepts: a system, or a tuple of them.
 pub trait IntoSystemConfigs<Marker> {
+    /// The compile-time access checks of every system.
+    const CHECK: ();
     /// Appends the systems to `systems`, in order.
     fn into_configs(self, systems: &mut Vec<BoxedSystem>);
 }
@@ -22,6 +24,7 @@ where
     S: IntoSystem<Marker>,
     S::System: System<Out = ()>,
 {
+    const CHECK: () = S::CHECK;
     fn into_configs(self, systems: &mut Vec<BoxedSystem>) {
         systems.push(Box::new(self.into_system()));
     }
@@ -36,6 +39,7 @@ macro_rules! impl_into_system_configs_tuple {
         impl<$($config: IntoSystemConfigs<$marker>, $marker),*> IntoSystemConfigs<(IsSystemTuple, $($marker,)*)>
             for ($($config,)*)
         {
+            const CHECK: () = { $(let () = $config::CHECK;)* };
             fn into_configs(self, systems: &mut Vec<BoxedSystem>) {
                 let ($($config,)*) = self;
                 $($config.into_configs(systems);)*
@@ -87,7 +91,8 @@ impl Schedule {
     /// Appends systems (a system or a tuple of systems), checking each one's
     /// parameters at compile time.
     #[track_caller]
-    pub fn add_systems<Marker>(&mut self, systems: impl IntoSystemConfigs<Marker>) -> &mut Self {
+    pub fn add_systems<Marker, S: IntoSystemConfigs<Marker>>(&mut self, systems: S) -> &mut Self {
+        let () = S::CHECK;
         systems.into_configs(&mut self.systems);
         self
     }

@@ -64,6 +64,9 @@ pub type BoxedSystem = Box<dyn System<Out = ()>>;
 pub trait IntoSystem<Marker>: Sized {
     /// The system type.
     type System: System;
+    /// The compile-time access check; generic entry points reference it so a
+    /// conflict's note points at the user's call.
+    const CHECK: () = ();
 
     /// Converts, forcing the compile-time access check.
     fn into_system(self) -> Self::System;
@@ -95,6 +98,7 @@ pub struct IsFunctionSystem;
 
 impl<Marker: 'static, F: SystemParamFunction<Marker>> IntoSystem<(IsFunctionSystem, Marker)> for F {
     type System = FunctionSystem<Marker, F>;
+    const CHECK: () = F::CHECK;
 
     fn into_system(self) -> Self::System {
         let () = F::CHECK;
@@ -204,6 +208,7 @@ impl World {
     /// ```
     #[track_caller]
     pub fn run_system<Marker, S: IntoSystem<Marker>>(&mut self, system: S) -> <S::System as System>::Out {
+        let () = S::CHECK;
         let mut system = system.into_system();
         system.run(self)
     }
