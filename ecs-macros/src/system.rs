@@ -66,7 +66,8 @@ mod tests {
     fn adds_the_const_check() {
         let out = system(TokenStream2::new(), parse_quote! { fn bad(a: Query<&mut P>, b: Res<T>) {} }).unwrap();
         let out = out.to_string();
-        assert!(out.contains("check_system :: < (Query < & mut P >, Res < T >,) > (\"bad\")"), "{out}");
+        let expected = quote!(::ecs::system::check_system::<(Query<&mut P>, Res<T>,)>("bad"));
+        assert!(out.contains(&expected.to_string()), "{out}");
     }
 
     #[test]
