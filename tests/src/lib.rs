@@ -196,3 +196,25 @@ pub fn panic_message<R>(f: impl FnOnce() -> R) -> String {
         panic!("panic payload is not a string")
     }
 }
+
+/// A 2D position shared by the integration tests.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Default)]
+pub struct Position {
+    /// Horizontal coordinate.
+    pub x: f32,
+    /// Vertical coordinate.
+    pub y: f32,
+}
+
+/// A 2D velocity shared by the integration tests.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Default)]
+pub struct Velocity {
+    /// Horizontal speed.
+    pub x: f32,
+    /// Vertical speed.
+    pub y: f32,
+}
+
+/// A marker component shared by the integration tests.
+#[derive(Component, Debug)]
+pub struct Enemy;

@@ -358,6 +358,25 @@ fn structural_changes_flush_reservations_first() {
 }
 
 #[test]
+fn a_reserved_entity_can_be_inserted_into_and_edited_directly() {
+    let mut world = World::new();
+    let first = world.reserve_entity();
+    assert!(world.insert(first, Health(1)));
+    assert_eq!(world.get::<Health>(first), Some(&Health(1)));
+
+    let second = world.reserve_entity();
+    world.entity_mut(second).insert(Health(2));
+    assert_eq!(world.get::<Health>(second), Some(&Health(2)));
+
+    let third = world.reserve_entity();
+    assert!(world.get_entity_mut(third).is_some());
+    let fourth = world.reserve_entity();
+    assert_eq!(world.remove::<Health>(fourth), None);
+    assert!(world.is_alive(fourth));
+    world.check_invariants();
+}
+
+#[test]
 #[should_panic(expected = "pending reservations")]
 fn the_entity_index_refuses_to_allocate_over_pending_reservations() {
     let mut index = ecs::entity::EntityIndex::default();

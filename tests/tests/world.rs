@@ -4,21 +4,7 @@
 use ecs::entity::ArchetypeId;
 use ecs::prelude::*;
 use ecs_tests::panic_message;
-
-#[derive(Component, Clone, Copy, Debug, PartialEq, Default)]
-struct Position {
-    x: f32,
-    y: f32,
-}
-
-#[derive(Component, Clone, Copy, Debug, PartialEq, Default)]
-struct Velocity {
-    x: f32,
-    y: f32,
-}
-
-#[derive(Component, Debug)]
-struct Enemy;
+use ecs_tests::{Enemy, Position, Velocity};
 
 #[derive(Component, Debug, PartialEq)]
 #[component(storage = "sparse")]

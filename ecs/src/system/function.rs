@@ -114,6 +114,9 @@ impl<Marker: 'static, F: SystemParamFunction<Marker>> System for FunctionSystem<
     }
 
     fn initialize(&mut self, world: &mut World) {
+        // A second initialization rebuilds the access from scratch instead of
+        // appending the parameters' units again.
+        self.meta.access = SystemAccess::default();
         let state = <F::Param as SystemParam>::init_state(world, &mut self.meta);
         if let Some((a, b, conflict)) = self.meta.access.first_conflict() {
             let on = match conflict {

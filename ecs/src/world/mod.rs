@@ -206,8 +206,11 @@ impl World {
         }
     }
 
-    /// Reserves an entity id without `&mut World`: it is alive (with no
-    /// components) from the next structural change or [`World::flush_entities`].
+    /// Reserves an entity id without `&mut World`: it becomes alive (with no
+    /// components) at the next [`World::flush_entities`], which every `&mut World`
+    /// entry that could touch it runs first (`spawn`, `spawn_batch`, `despawn`,
+    /// `insert`, `remove`, `entity_mut`, `get_entity_mut`, registration and
+    /// command application).
     ///
     /// # Examples
     /// ```
@@ -452,6 +455,7 @@ impl World {
     /// get an `Option` instead.
     #[track_caller]
     pub fn entity_mut(&mut self, entity: Entity) -> EntityWorldMut<'_> {
+        self.flush_entities();
         if !self.is_alive(entity) {
             panic!("entity {entity:?} is not alive");
         }
@@ -460,6 +464,7 @@ impl World {
 
     /// A mutable view of `entity`, if it is alive.
     pub fn get_entity_mut(&mut self, entity: Entity) -> Option<EntityWorldMut<'_>> {
+        self.flush_entities();
         self.is_alive(entity).then(|| EntityWorldMut::new(self, entity))
     }
 
@@ -520,6 +525,7 @@ impl World {
     /// ```
     #[inline]
     pub fn insert<B: Bundle>(&mut self, entity: Entity, bundle: B) -> bool {
+        self.flush_entities();
         self.insert_bundle(entity, bundle)
     }
 
@@ -579,6 +585,7 @@ impl World {
     /// ```
     #[inline]
     pub fn remove<B: Bundle>(&mut self, entity: Entity) -> Option<B> {
+        self.flush_entities();
         self.remove_bundle::<B>(entity)
     }
 
