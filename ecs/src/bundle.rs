@@ -531,44 +531,48 @@ impl ComponentWriter for BundleWriter<'_> {
         let slot = self.slots[self.cursor];
         self.cursor += 1;
         debug_assert_eq!(slot.type_id, Some(TypeId::of::<C>()), "Bundle wrote components out of order");
-        match slot.target {
-            WriteTarget::Column(column) => {
-                let column = self.table.column_mut(column as usize);
-                // SAFETY: the slot's column stores `C` (the bundle contract) and `row`
-                // is the entity's row. An existing value is initialized and dropped by
-                // the assignment; a new one is uninitialized and written without drop.
+        // As in `BundleReader::read`: dispatch on what `C` is at compile time.
+        if matches!(C::STORAGE, StorageKind::Sparse) {
+            let WriteTarget::Sparse(set) = slot.target else {
+                unreachable!("a sparse component's write target is its set");
+            };
+            let set = self.sparse_sets.get_mut(set);
+            if let Some((place, changed)) = set.get_with_changed(self.entity) {
+                // SAFETY: the set stores `C` and the slot holds an initialized value;
+                // `&mut self` gives exclusive access to it and its tick.
                 unsafe {
-                    let place = column.get_ptr(self.row).cast::<C>();
-                    if slot.existed {
-                        *place.as_ptr() = value;
-                        column.set_changed(self.row, self.tick);
-                    } else {
-                        place.write(value);
-                        column.set_ticks(self.row, ComponentTicks::new(self.tick));
-                    }
+                    *place.cast::<C>().as_ptr() = value;
+                    changed.set_unchecked(self.tick);
                 }
+            } else {
+                // SAFETY: the entity has no value in this set; the slot is written at once.
+                unsafe { set.insert_uninit(self.entity, ComponentTicks::new(self.tick)).cast::<C>().write(value) };
             }
-            WriteTarget::Tag => {
+        } else if size_of::<C>() == 0 {
+            debug_assert!(matches!(slot.target, WriteTarget::Tag), "zero-sized table components are tags");
+            if slot.existed {
+                // The entity keeps one value: the old one is dropped, and all values
+                // of a zero-sized type are identical, so drop the new one instead.
+                drop(value);
+            } else {
+                core::mem::forget(value);
+            }
+        } else {
+            let WriteTarget::Column(column) = slot.target else {
+                unreachable!("a sized table component's write target is a column");
+            };
+            let column = self.table.column_mut(column as usize);
+            // SAFETY: the slot's column stores `C` (the bundle contract) and `row`
+            // is the entity's row. An existing value is initialized and dropped by
+            // the assignment; a new one is uninitialized and written without drop.
+            unsafe {
+                let place = column.get_ptr(self.row).cast::<C>();
                 if slot.existed {
-                    // The entity keeps one value: the old one is dropped, and all values
-                    // of a zero-sized type are identical, so drop the new one instead.
-                    drop(value);
+                    *place.as_ptr() = value;
+                    column.set_changed(self.row, self.tick);
                 } else {
-                    core::mem::forget(value);
-                }
-            }
-            WriteTarget::Sparse(set) => {
-                let set = self.sparse_sets.get_mut(set);
-                if let Some((place, changed)) = set.get_with_changed(self.entity) {
-                    // SAFETY: the set stores `C` and the slot holds an initialized value;
-                    // `&mut self` gives exclusive access to it and its tick.
-                    unsafe {
-                        *place.cast::<C>().as_ptr() = value;
-                        changed.set_unchecked(self.tick);
-                    }
-                } else {
-                    // SAFETY: the entity has no value in this set; the slot is written at once.
-                    unsafe { set.insert_uninit(self.entity, ComponentTicks::new(self.tick)).cast::<C>().write(value) };
+                    place.write(value);
+                    column.set_ticks(self.row, ComponentTicks::new(self.tick));
                 }
             }
         }
@@ -590,22 +594,28 @@ impl ComponentReader for BundleReader<'_> {
     fn read<C: Component>(&mut self) -> C {
         let source = self.sources[self.cursor];
         self.cursor += 1;
-        match source {
+        // Dispatch on what `C` is (known at compile time), so a bundle read is
+        // straight-line code; the cached source only supplies the index.
+        if matches!(C::STORAGE, StorageKind::Sparse) {
+            let ReadSource::Sparse(set) = source else {
+                unreachable!("a sparse component's read source is its set");
+            };
+            // SAFETY: the value is moved out right here and never dropped by the set.
+            let place = unsafe { self.sparse_sets.get_mut(set).remove_forget(self.entity) };
+            let place = place.expect("BundleReader reads only bundles whose every component is present");
+            // SAFETY: the set stores `C` and the slot held an initialized value.
+            unsafe { place.cast::<C>().read() }
+        } else if size_of::<C>() == 0 {
+            debug_assert!(matches!(source, ReadSource::Tag), "BundleReader reads only present components");
+            // SAFETY: `C` is zero-sized: any aligned address holds its (only) value.
+            unsafe { core::ptr::NonNull::<C>::dangling().read() }
+        } else {
+            let ReadSource::Column(column) = source else {
+                unreachable!("BundleReader reads only bundles whose every component is present");
+            };
             // SAFETY: the column stores `C` (bundle contract); the caller forgets the
             // value afterwards (the row is moved with `drop_removed = false`).
-            ReadSource::Column(column) => unsafe {
-                self.table.column(column as usize).get_ptr(self.row).cast::<C>().read()
-            },
-            // SAFETY: `C` is zero-sized: any aligned address holds its (only) value.
-            ReadSource::Tag => unsafe { core::ptr::NonNull::<C>::dangling().read() },
-            ReadSource::Sparse(set) => {
-                // SAFETY: the value is moved out right here and never dropped by the set.
-                let place = unsafe { self.sparse_sets.get_mut(set).remove_forget(self.entity) };
-                let place = place.expect("BundleReader reads only bundles whose every component is present");
-                // SAFETY: the set stores `C` and the slot held an initialized value.
-                unsafe { place.cast::<C>().read() }
-            }
-            ReadSource::Absent => unreachable!("BundleReader reads only bundles whose every component is present"),
+            unsafe { self.table.column(column as usize).get_ptr(self.row).cast::<C>().read() }
         }
     }
 }
