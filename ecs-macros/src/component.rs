@@ -34,18 +34,26 @@ const KEYS: &str = "`storage`, `on_add`, `on_insert`, `on_replace`, `on_remove`"
 
 /// Builds the `Component` impl for `input`, or a spanned error.
 pub(crate) fn derive_component(input: DeriveInput) -> syn::Result<TokenStream2> {
+    component_impl(&input, "Component", TokenStream2::new())
+}
+
+/// The `Component` impl of `input` with `extra` items appended to its body;
+/// `derive` names the derive in error messages.
+pub(crate) fn component_impl(input: &DeriveInput, derive: &str, extra: TokenStream2) -> syn::Result<TokenStream2> {
     if let Data::Union(data) = &input.data {
-        return Err(syn::Error::new(data.union_token.span, "#[derive(Component)] cannot be used on a union"));
+        return Err(syn::Error::new(data.union_token.span, format!("#[derive({derive})] cannot be used on a union")));
     }
     if !input.generics.params.is_empty() {
         return Err(syn::Error::new_spanned(
             &input.generics,
-            "#[derive(Component)] does not support generic types: `Component::ID` must be one \
-             constant per type; wrap the generic data in a concrete type",
+            format!(
+                "#[derive({derive})] does not support generic types: `Component::ID` must be one \
+                 constant per type; wrap the generic data in a concrete type"
+            ),
         ));
     }
 
-    let attrs = ComponentAttrs::parse(&input)?;
+    let attrs = ComponentAttrs::parse(input)?;
     let ident = &input.ident;
     let name = ident.unraw().to_string();
     // A non-generic type may still carry a (trivial) where clause; keep it.
@@ -77,6 +85,7 @@ pub(crate) fn derive_component(input: DeriveInput) -> syn::Result<TokenStream2> 
             const ID: u64 = ::ecs::util::component_type_id(::core::module_path!(), #name);
             #storage
             #hooks
+            #extra
         }
     })
 }

@@ -18,6 +18,7 @@ mod bundle;
 mod component;
 mod fields;
 mod query_data;
+mod relationship;
 mod resource;
 mod system;
 mod system_param;
@@ -56,6 +57,28 @@ mod tuples;
 pub fn derive_component(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     component::derive_component(input).unwrap_or_else(|err| err.to_compile_error()).into()
+}
+
+/// Derives `::ecs::relation::Relationship` (and `Component`, and
+/// `::ecs::relation::PairTerm` so that `Pair<R>` is a query term).
+///
+/// `#[relationship(...)]` takes the flags `exclusive`, `traversable`, `acyclic`
+/// and the policies `on_delete = "..."`, `on_delete_target = "..."` (`"remove"`,
+/// the default, `"delete"` or `"panic"`). `#[component(...)]` hook keys are
+/// accepted; `storage` is not. Generic types and unions are rejected.
+///
+/// # Examples
+/// ```ignore
+/// use ecs::prelude::*;
+///
+/// #[derive(Relationship)]
+/// #[relationship(exclusive, on_delete_target = "delete")]
+/// struct DockedTo;
+/// ```
+#[proc_macro_derive(Relationship, attributes(relationship, component))]
+pub fn derive_relationship(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    relationship::derive_relationship(input).unwrap_or_else(|err| err.to_compile_error()).into()
 }
 
 /// Derives `::ecs::bundle::Bundle` for a struct whose fields are all bundles.

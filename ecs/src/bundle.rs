@@ -204,16 +204,45 @@ struct BundleShape {
 #[derive(Debug)]
 struct EdgeCache<E>(Vec<Option<E>>);
 
-impl<E> EdgeCache<E> {
+/// A cached edge: where it leads.
+trait CachedEdge {
+    fn destination(&self) -> ArchetypeId;
+}
+
+impl CachedEdge for InsertEdge {
+    #[inline]
+    fn destination(&self) -> ArchetypeId {
+        self.destination
+    }
+}
+
+impl CachedEdge for RemoveEdge {
+    #[inline]
+    fn destination(&self) -> ArchetypeId {
+        self.destination
+    }
+}
+
+impl<E: CachedEdge> EdgeCache<E> {
+    /// The edge from `source`, built on first use and rebuilt when its
+    /// destination was deleted (archetype ids are never reused, so that is the
+    /// only way an edge goes stale).
     #[inline(always)]
-    fn get_or_build(&mut self, source: ArchetypeId, build: impl FnOnce() -> E) -> &E {
+    fn get_or_build(
+        &mut self,
+        source: ArchetypeId,
+        archetypes: &mut Archetypes,
+        build: impl FnOnce(&mut Archetypes) -> E,
+    ) -> &E {
         let slot = source.index();
-        if let Some(Some(_)) = self.0.get(slot) {
+        if let Some(Some(edge)) = self.0.get(slot)
+            && !archetypes.is_dead(edge.destination())
+        {
             // Re-borrow: returning the first borrow would keep `self` borrowed on
             // the build path too.
             return self.0[slot].as_ref().expect("checked above");
         }
-        self.insert(slot, build())
+        self.insert(slot, build(archetypes))
     }
 
     #[cold]
@@ -387,8 +416,9 @@ impl Bundles {
     ) -> &InsertEdge {
         let info = &mut self.infos[id.index()];
         let shape = &info.shape;
-        info.insert_edges
-            .get_or_build(source, || Self::build_insert_edge(shape, source, archetypes, components, sparse_sets))
+        info.insert_edges.get_or_build(source, archetypes, |archetypes| {
+            Self::build_insert_edge(shape, source, archetypes, components, sparse_sets)
+        })
     }
 
     #[cold]
@@ -447,8 +477,9 @@ impl Bundles {
     ) -> &RemoveEdge {
         let info = &mut self.infos[id.index()];
         let shape = &info.shape;
-        info.remove_edges
-            .get_or_build(source, || Self::build_remove_edge(shape, source, archetypes, components, sparse_sets))
+        info.remove_edges.get_or_build(source, archetypes, |archetypes| {
+            Self::build_remove_edge(shape, source, archetypes, components, sparse_sets)
+        })
     }
 
     #[cold]

@@ -25,7 +25,8 @@
 //!
 //! Layers (each module uses only the ones below it): `ptr`/`util` (0), `entity`
 //! and `component` (1), `storage` (2), `archetype` and `bundle` (3), `world` (4),
-//! `query` (5), `system` (6), `schedule` (7).
+//! `query` and `relation` (5; `relation` builds query terms, so it sits above
+//! `query`), `system` (6), `schedule` (7).
 
 // The derives emit `::ecs::...` paths; this lets the crate use them on itself.
 extern crate self as ecs;
@@ -36,13 +37,14 @@ pub mod component;
 pub mod entity;
 pub mod ptr;
 pub mod query;
+pub mod relation;
 pub mod schedule;
 pub mod storage;
 pub mod system;
 pub mod util;
 pub mod world;
 
-pub use ecs_macros::{Bundle, Component, QueryData, QueryFilter, Resource, SystemParam, system};
+pub use ecs_macros::{Bundle, Component, QueryData, QueryFilter, Relationship, Resource, SystemParam, system};
 
 /// The README's code blocks, compiled and run as doctests.
 #[doc = include_str!("../../README.md")]
@@ -57,8 +59,9 @@ pub mod prelude {
     pub use crate::query::{
         Added, Changed, Has, Or, QueryData, QueryError, QueryFilter, QuerySingleError, QueryState, With, Without,
     };
+    pub use crate::relation::{ChildOf, Fixed, Pair, Relationship, Up, WithPair};
     pub use crate::schedule::Schedule;
     pub use crate::system::{Commands, EntityCommands, IntoSystem, Local, Query, Res, ResMut, System, SystemParam};
     pub use crate::world::{DeferredWorld, EntityRef, EntityWorldMut, Mut, Resource, World};
-    pub use ecs_macros::{Bundle, Component, QueryData, QueryFilter, Resource, SystemParam, system};
+    pub use ecs_macros::{Bundle, Component, QueryData, QueryFilter, Relationship, Resource, SystemParam, system};
 }

@@ -28,6 +28,10 @@ impl ArchetypeFlags {
     /// The archetype holds internal entities (components, wildcards...): queries
     /// skip it unless they name an id only internal entities carry.
     pub const INTERNAL: ArchetypeFlags = ArchetypeFlags(1);
+    /// The archetype was deleted because its type names a despawned entity: it
+    /// is empty, in no index, and its id is never reused. Cached edges and query
+    /// caches that still point at it skip or rebuild it.
+    pub const DEAD: ArchetypeFlags = ArchetypeFlags(1 << 1);
 
     /// Whether every flag of `other` is set.
     #[inline]
@@ -69,6 +73,9 @@ pub struct Archetype {
     table: Table,
     edges: Edges,
     flags: ArchetypeFlags,
+    /// Plans of id-level moves (pairs, runtime ids) out of this archetype, by
+    /// destination; bundle moves cache theirs in their bundle edges.
+    plans: Vec<(ArchetypeId, MovePlan)>,
 }
 
 impl Archetype {
@@ -158,6 +165,34 @@ impl Archetype {
         self.tag_drops.iter().find(|(at, _, _)| *at as usize == position).map(|&(_, drop, align)| (drop, align))
     }
 
+    /// Whether the archetype was deleted ([`ArchetypeFlags::DEAD`]).
+    #[inline]
+    pub fn is_dead(&self) -> bool {
+        self.flags.contains(ArchetypeFlags::DEAD)
+    }
+
+    /// The positions in the type of the pairs `(relationship, *)`: pairs sort by
+    /// relationship, so they are contiguous.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::entity::Id;
+    /// let mut world = World::new();
+    /// let (likes, a, b) = (world.spawn_empty().id(), world.spawn_empty().id(), world.spawn_empty().id());
+    /// let e = world.spawn_empty().id();
+    /// world.add_id(e, Id::pair(likes, a));
+    /// world.add_id(e, Id::pair(likes, b));
+    /// let archetype = &world.archetypes()[world.entities().location(e).unwrap().archetype];
+    /// assert_eq!(archetype.pair_positions(likes.index()).len(), 2);
+    /// ```
+    pub fn pair_positions(&self, relationship: u32) -> core::ops::Range<usize> {
+        let first = Id::pair_from_indices(relationship, 0);
+        let start = self.ids.partition_point(|&id| id < first);
+        let len = self.ids[start..].iter().take_while(|id| id.is_pair() && id.first_index() == relationship).count();
+        start..start + len
+    }
+
     /// Drops one row's zero-sized values that need dropping.
     fn drop_tags(&self) {
         for &(_, drop, align) in &self.tag_drops {
@@ -216,6 +251,9 @@ pub struct Archetypes {
     by_ids: FxHashMap<ArchetypeType, ArchetypeId>,
     index: ComponentIndex,
     internal_markers: SmallVec<[Id; 2]>,
+    /// How many archetypes were deleted so far: query caches prune dead entries
+    /// when it changes.
+    deleted: usize,
 }
 
 impl Default for Archetypes {
@@ -253,6 +291,7 @@ impl Archetypes {
             by_ids: FxHashMap::default(),
             index: ComponentIndex::default(),
             internal_markers: SmallVec::new(),
+            deleted: 0,
         };
         let empty = archetypes.get_or_create(&[], &Components::default());
         debug_assert_eq!(empty, ArchetypeId::EMPTY);
@@ -346,16 +385,33 @@ impl Archetypes {
             tag_drops,
             table: Table::new(table_columns),
             edges: Edges::default(),
+            plans: Vec::new(),
             flags: if internal { ArchetypeFlags::INTERNAL } else { ArchetypeFlags::default() },
         });
         id
     }
 
+    /// How many archetypes were deleted so far (a generation for caches).
+    #[inline]
+    pub fn deleted_count(&self) -> usize {
+        self.deleted
+    }
+
+    /// Whether archetype `id` was deleted.
+    #[inline]
+    pub fn is_dead(&self, id: ArchetypeId) -> bool {
+        self.archetypes[id.index()].is_dead()
+    }
+
     /// The archetype reached from `source` by adding `id` (`source` itself if it
-    /// has `id`), following or creating the graph edge.
+    /// has `id`), following or creating the graph edge. Adding a pair `(R, T)` of
+    /// an exclusive relationship `R` also removes the other `(R, *)` pairs: the
+    /// replacement is one edge, so one move.
     #[inline]
     pub fn add_edge(&mut self, source: ArchetypeId, id: Id, components: &Components) -> ArchetypeId {
-        if let Some(target) = self.archetypes[source.index()].edges.add(id) {
+        if let Some(target) = self.archetypes[source.index()].edges.add(id)
+            && !self.archetypes[target.index()].is_dead()
+        {
             return target;
         }
         self.create_edge(source, id, true, components)
@@ -365,17 +421,40 @@ impl Archetypes {
     /// lacks `id`), following or creating the graph edge.
     #[inline]
     pub fn remove_edge(&mut self, source: ArchetypeId, id: Id, components: &Components) -> ArchetypeId {
-        if let Some(target) = self.archetypes[source.index()].edges.remove(id) {
+        if let Some(target) = self.archetypes[source.index()].edges.remove(id)
+            && !self.archetypes[target.index()].is_dead()
+        {
             return target;
         }
         self.create_edge(source, id, false, components)
     }
 
+    /// The archetype of `source`'s type without the ids `remove` says to drop.
+    pub fn without(
+        &mut self,
+        source: ArchetypeId,
+        mut remove: impl FnMut(Id) -> bool,
+        components: &Components,
+    ) -> ArchetypeId {
+        let mut ids: ArchetypeType = self.archetypes[source.index()].ids.clone();
+        let before = ids.len();
+        ids.retain(|id| !remove(*id));
+        if ids.len() == before { source } else { self.get_or_create(&ids, components) }
+    }
+
     #[cold]
     fn create_edge(&mut self, source: ArchetypeId, id: Id, add: bool, components: &Components) -> ArchetypeId {
         let mut ids: ArchetypeType = self.archetypes[source.index()].ids.clone();
+        let mut replaced = false;
+        if add && id.is_pair() && components.relationship_traits(id.first_index()).exclusive {
+            let before = ids.len();
+            ids.retain(|other| *other == id || !(other.is_pair() && other.first_index() == id.first_index()));
+            replaced = ids.len() != before;
+        }
         let target = match (ids.binary_search(&id), add) {
-            (Ok(_), true) | (Err(_), false) => source,
+            (Ok(_), true) if !replaced => source,
+            (Ok(_), true) => self.get_or_create(&ids, components),
+            (Err(_), false) => source,
             (Err(position), true) => {
                 ids.insert(position, id);
                 self.get_or_create(&ids, components)
@@ -387,7 +466,8 @@ impl Archetypes {
         };
         if add {
             self.archetypes[source.index()].edges.set_add(id, target);
-            if target != source {
+            // An exclusive replacement's reverse is not "remove `id`".
+            if target != source && !replaced {
                 self.archetypes[target.index()].edges.set_remove(id, source);
             }
         } else {
@@ -397,6 +477,65 @@ impl Archetypes {
             }
         }
         target
+    }
+
+    /// Moves `entity` like [`Archetypes::move_row`], with the plan cached for the
+    /// pair of archetypes (for id-level moves, which have no bundle edge).
+    ///
+    /// # Safety
+    /// As [`Archetypes::move_row`], without the `plan` requirement.
+    pub unsafe fn move_row_planned(
+        &mut self,
+        entity: Entity,
+        source: ArchetypeId,
+        row: usize,
+        destination: ArchetypeId,
+        drop_removed: bool,
+    ) -> MoveResult {
+        let plans = &mut self.archetypes[source.index()].plans;
+        let plan = match plans.iter().position(|(to, _)| *to == destination) {
+            Some(at) => plans.swap_remove(at).1,
+            None => {
+                // Drop plans into deleted archetypes while here (ids are never reused).
+                self.purge_dead_plans(source);
+                self.move_plan(source, destination)
+            }
+        };
+        // SAFETY: forwarded to the caller; `plan` is the plan of this move.
+        let moved = unsafe { self.move_row(entity, source, row, destination, &plan, drop_removed) };
+        self.archetypes[source.index()].plans.push((destination, plan));
+        moved
+    }
+
+    fn purge_dead_plans(&mut self, source: ArchetypeId) {
+        let mut plans = core::mem::take(&mut self.archetypes[source.index()].plans);
+        plans.retain(|(to, _)| !self.archetypes[to.index()].is_dead());
+        self.archetypes[source.index()].plans = plans;
+    }
+
+    /// Deletes the empty archetype `id`: it leaves `by_ids`, the component index
+    /// and the graph, its storage is freed and it is flagged
+    /// [`ArchetypeFlags::DEAD`]. Its id is never reused. Edges elsewhere that still
+    /// point at it are rebuilt when next followed.
+    ///
+    /// # Panics
+    /// Panics if the archetype has entities or is the empty archetype.
+    pub fn delete(&mut self, id: ArchetypeId) {
+        assert!(id != ArchetypeId::EMPTY, "the empty archetype cannot be deleted");
+        let archetype = &mut self.archetypes[id.index()];
+        if archetype.is_dead() {
+            return;
+        }
+        assert!(archetype.is_empty(), "deleting archetype {id:?} which still has {} entities", archetype.len());
+        archetype.flags = ArchetypeFlags(archetype.flags.0 | ArchetypeFlags::DEAD.0);
+        archetype.table = Table::new(Vec::new());
+        archetype.edges = Edges::default();
+        archetype.tag_drops.clear();
+        archetype.plans = Vec::new();
+        let ids = core::mem::take(&mut archetype.ids);
+        self.by_ids.remove(&ids);
+        self.index.unregister_archetype(id, &ids);
+        self.deleted += 1;
     }
 
     /// Two distinct archetypes, mutably.
@@ -508,6 +647,14 @@ impl Archetypes {
     /// Panics describing the first violation.
     pub fn check_invariants(&self, entities: &EntityIndex) {
         for archetype in &self.archetypes {
+            if archetype.is_dead() {
+                assert!(
+                    archetype.is_empty() && archetype.ids.is_empty(),
+                    "dead archetype {:?} not empty",
+                    archetype.id
+                );
+                continue;
+            }
             assert!(archetype.ids.windows(2).all(|pair| pair[0] < pair[1]), "type of {:?} not sorted", archetype.id);
             assert_eq!(self.by_ids.get(&archetype.ids), Some(&archetype.id), "by_ids lost {:?}", archetype.id);
             archetype.table.check_invariants();

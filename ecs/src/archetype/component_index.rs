@@ -66,6 +66,18 @@ impl IdRecord {
         self.positions.get(&archetype).map(|&index| &self.archetypes[index as usize])
     }
 
+    /// Removes `archetype`'s entry (whatever its count); `false` if absent.
+    fn remove(&mut self, archetype: ArchetypeId) -> bool {
+        let Some(index) = self.positions.remove(&archetype) else {
+            return false;
+        };
+        self.archetypes.swap_remove(index as usize);
+        if let Some(moved) = self.archetypes.get(index as usize) {
+            self.positions.insert(moved.archetype, index);
+        }
+        true
+    }
+
     fn insert(&mut self, record: ArchetypeRecord) {
         if let Some(&index) = self.positions.get(&record.archetype) {
             let existing = &mut self.archetypes[index as usize];
@@ -128,6 +140,39 @@ impl ComponentIndex {
         if !ids.is_empty() {
             let record = ArchetypeRecord { archetype, position: 0, count: ids.len() as u16, column: columns[0] };
             self.entry(Entity::WILDCARD.id()).insert(record);
+        }
+    }
+
+    /// Forgets a deleted archetype of type `ids`; records left with no archetype
+    /// are dropped.
+    pub(crate) fn unregister_archetype(&mut self, archetype: ArchetypeId, ids: &[Id]) {
+        let wildcard = Entity::WILDCARD.index();
+        for &id in ids {
+            self.remove_from(id, archetype);
+            if id.is_pair() {
+                self.remove_from(Id::pair_from_indices(id.first_index(), wildcard), archetype);
+                self.remove_from(Id::pair_from_indices(wildcard, id.second_index()), archetype);
+            }
+        }
+        if !ids.is_empty() {
+            self.remove_from(Entity::WILDCARD.id(), archetype);
+        }
+    }
+
+    fn remove_from(&mut self, id: Id, archetype: ArchetypeId) {
+        if Self::is_flat(id) {
+            if let Some(record) = self.flat.get_mut(id.first_index() as usize)
+                && record.id == Some(id)
+                && record.remove(archetype)
+                && record.archetypes.is_empty()
+            {
+                *record = IdRecord::default();
+            }
+        } else if let Some(record) = self.hashed.get_mut(&id)
+            && record.remove(archetype)
+            && record.archetypes.is_empty()
+        {
+            self.hashed.remove(&id);
         }
     }
 

@@ -4,6 +4,7 @@ use core::alloc::Layout;
 use core::any::TypeId;
 use std::borrow::Cow;
 
+use super::relationship::RelationshipTraits;
 use crate::entity::Entity;
 
 /// Where a component's values live.
@@ -107,6 +108,10 @@ pub trait Component: Send + Sync + 'static {
     const STORAGE: StorageKind = StorageKind::Table;
     /// Hook slots declared by the derive.
     const HOOKS: ComponentHooks = ComponentHooks::NONE;
+    /// The relationship traits, for types deriving `Relationship` (which also
+    /// derives this trait); `None` for plain components, which used as the
+    /// first half of a pair behave as [`RelationshipTraits::DEFAULT`].
+    const RELATIONSHIP: Option<RelationshipTraits> = None;
 }
 
 /// Everything needed to register a component, with or without a Rust type.
@@ -139,6 +144,8 @@ pub struct ComponentDescriptor {
     pub storage: StorageKind,
     /// Hook slots.
     pub hooks: ComponentHooks,
+    /// Relationship traits, if the component is a relationship.
+    pub relationship: Option<RelationshipTraits>,
 }
 
 /// Drops the `T` at `ptr`.
@@ -162,6 +169,7 @@ impl ComponentDescriptor {
             drop: core::mem::needs_drop::<T>().then_some(drop_ptr::<T> as unsafe fn(*mut u8)),
             storage: T::STORAGE,
             hooks: T::HOOKS,
+            relationship: T::RELATIONSHIP,
         }
     }
 }
@@ -244,6 +252,12 @@ impl ComponentInfo {
     /// Mutable hook slots (for registering hooks at run time).
     pub fn hooks_mut(&mut self) -> &mut ComponentHooks {
         &mut self.descriptor.hooks
+    }
+
+    /// The relationship traits, if the component was registered as a relationship.
+    #[inline]
+    pub fn relationship(&self) -> Option<&RelationshipTraits> {
+        self.descriptor.relationship.as_ref()
     }
 
     /// Whether values are zero-sized: such components are stored as no column.

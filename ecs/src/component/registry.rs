@@ -4,6 +4,7 @@ use core::any::TypeId;
 use std::borrow::Cow;
 
 use super::info::{Component, ComponentDescriptor, ComponentInfo};
+use super::relationship::RelationshipTraits;
 use crate::entity::{Entity, EntityFlags, EntityIndex};
 use crate::util::{FxHashMap, TypeIdMap};
 
@@ -31,6 +32,9 @@ pub struct Components {
     by_name: FxHashMap<Cow<'static, str>, Entity>,
     pending: Vec<Entity>,
     count: usize,
+    /// Traits of relationships that are plain entities (created at run time),
+    /// by entity index.
+    runtime_relationships: FxHashMap<u32, RelationshipTraits>,
 }
 
 impl Components {
@@ -120,6 +124,46 @@ impl Components {
     /// Iterates over every registered component's info.
     pub fn iter(&self) -> impl Iterator<Item = &ComponentInfo> {
         self.infos.iter().flatten()
+    }
+
+    /// The traits of the relationship whose entity index is `index`: a component's
+    /// declared traits, those set at run time with
+    /// [`Components::set_relationship_traits`], or [`RelationshipTraits::DEFAULT`].
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::component::{Components, RelationshipTraits};
+    /// let components = Components::default();
+    /// assert_eq!(components.relationship_traits(42), RelationshipTraits::DEFAULT);
+    /// ```
+    #[inline]
+    pub fn relationship_traits(&self, index: u32) -> RelationshipTraits {
+        if let Some(traits) = self.info_by_index(index).and_then(ComponentInfo::relationship) {
+            return *traits;
+        }
+        if self.runtime_relationships.is_empty() {
+            return RelationshipTraits::DEFAULT;
+        }
+        self.runtime_relationships.get(&index).copied().unwrap_or_default()
+    }
+
+    /// Sets the traits of a relationship that is a plain entity. A component's
+    /// traits are fixed by its type and cannot be changed.
+    ///
+    /// # Panics
+    /// Panics if `entity` is a registered component.
+    pub fn set_relationship_traits(&mut self, entity: Entity, traits: RelationshipTraits) {
+        if let Some(info) = self.info_by_index(entity.index()) {
+            panic!("{entity:?} is the component {}: its relationship traits come from its type", info.name());
+        }
+        self.runtime_relationships.insert(entity.index(), traits);
+    }
+
+    /// Forgets the traits of a despawned runtime relationship.
+    pub(crate) fn forget_relationship_traits(&mut self, index: u32) {
+        if !self.runtime_relationships.is_empty() {
+            self.runtime_relationships.remove(&index);
+        }
     }
 
     /// Takes the ids registered since the last call: entities the world has not

@@ -42,6 +42,23 @@ pub unsafe trait WorldQuery {
     fn required_ids(state: &Self::State, ids: &mut impl FnMut(Id));
     /// Whether the term matches `archetype`; if so, its per-archetype cache.
     fn match_archetype(state: &Self::State, archetype: &Archetype) -> Option<Self::Cache>;
+    /// In how many ways the term matches `archetype`: 1 for most terms; for a
+    /// wildcard term such as `Pair<R>`, one per matching pair (the query yields
+    /// one row per entity and way, Flecs' wildcard semantics); 0 if it does not
+    /// match.
+    #[inline]
+    fn variant_count(_state: &Self::State, _archetype: &Archetype) -> usize {
+        1
+    }
+    /// The cache of the `variant`-th way the term matches `archetype`
+    /// (`variant < variant_count`).
+    #[inline]
+    fn match_variant(state: &Self::State, archetype: &Archetype, _variant: usize) -> Option<Self::Cache> {
+        Self::match_archetype(state, archetype)
+    }
+    /// Gives the source entity of `Fixed<&C>` terms whose component type is
+    /// `component` (see `QueryState::with_source`); other terms ignore it.
+    fn set_source(_state: &mut Self::State, _component: core::any::TypeId, _source: Entity) {}
     /// The fetch for one iteration.
     fn init_fetch<'w>(world: &'w World, state: &Self::State, last_run: Tick, this_run: Tick) -> Self::Fetch<'w>;
     /// Points the fetch at `archetype`'s table.
@@ -355,6 +372,17 @@ unsafe impl<Q: WorldQuery> WorldQuery for Option<Q> {
         Some(Q::match_archetype(state, archetype))
     }
     #[inline]
+    fn variant_count(state: &Q::State, archetype: &Archetype) -> usize {
+        Q::variant_count(state, archetype).max(1)
+    }
+    #[inline]
+    fn match_variant(state: &Q::State, archetype: &Archetype, variant: usize) -> Option<Option<Q::Cache>> {
+        Some(Q::match_variant(state, archetype, variant))
+    }
+    fn set_source(state: &mut Q::State, component: core::any::TypeId, source: Entity) {
+        Q::set_source(state, component, source);
+    }
+    #[inline]
     fn init_fetch<'w>(world: &'w World, state: &Q::State, last_run: Tick, this_run: Tick) -> Self::Fetch<'w> {
         (Q::init_fetch(world, state, last_run, this_run), false)
     }
@@ -475,6 +503,28 @@ macro_rules! impl_query_data_tuple {
             fn match_archetype(state: &Self::State, archetype: &Archetype) -> Option<Self::Cache> {
                 let ($($state,)*) = state;
                 Some(($($name::match_archetype($state, archetype)?,)*))
+            }
+            #[inline]
+            fn variant_count(state: &Self::State, archetype: &Archetype) -> usize {
+                let ($($state,)*) = state;
+                1 $(* $name::variant_count($state, archetype))*
+            }
+            #[inline]
+            #[allow(unused_mut, unused_assignments)]
+            fn match_variant(state: &Self::State, archetype: &Archetype, variant: usize) -> Option<Self::Cache> {
+                let ($($state,)*) = state;
+                // `variant` in mixed radix: the first element varies fastest.
+                let mut rest = variant;
+                Some(($({
+                    let count = $name::variant_count($state, archetype).max(1);
+                    let own = rest % count;
+                    rest /= count;
+                    $name::match_variant($state, archetype, own)?
+                },)*))
+            }
+            fn set_source(state: &mut Self::State, component: core::any::TypeId, source: Entity) {
+                let ($($state,)*) = state;
+                $($name::set_source($state, component, source);)*
             }
             #[inline]
             fn init_fetch<'w>(world: &'w World, state: &Self::State, last_run: Tick, this_run: Tick) -> Self::Fetch<'w> {

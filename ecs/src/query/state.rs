@@ -100,6 +100,26 @@ pub struct QueryState<D: QueryData, F: QueryFilter = ()> {
     required: SmallVec<[Id; 4]>,
     match_internal: bool,
     last_run: Tick,
+    /// `Archetypes::deleted_count` when dead archetypes were last pruned.
+    deleted_seen: usize,
+    /// Pairs required through [`QueryState::with_pair`], resolved each update.
+    runtime_pairs: SmallVec<[RuntimePair; 1]>,
+    /// Their ids as last resolved; `None` when one cannot exist (its
+    /// relationship is not registered or its target is dead): nothing matches.
+    runtime_ids: Option<SmallVec<[Id; 2]>>,
+    /// The relationship whose depth orders the matched tables
+    /// ([`QueryState::cascade`]).
+    cascade: Option<ComponentIdFn>,
+}
+
+/// Looks a component type's id up in a world (`World::component_id::<T>`).
+type ComponentIdFn = fn(&World) -> Option<Entity>;
+
+/// A pair `(R, target)` required at run time.
+#[derive(Clone, Copy)]
+struct RuntimePair {
+    relationship: ComponentIdFn,
+    target: Entity,
 }
 
 impl<D: QueryData, F: QueryFilter> fmt::Debug for QueryState<D, F> {
@@ -148,6 +168,10 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
             required,
             match_internal,
             last_run: Tick::new(0),
+            deleted_seen: 0,
+            runtime_pairs: SmallVec::new(),
+            runtime_ids: Some(SmallVec::new()),
+            cascade: None,
         };
         state.update_archetypes(world);
         state
@@ -163,14 +187,35 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
     }
 
     fn try_match(&self, archetype: &Archetype) -> Option<MatchedArchetype<D::Cache, F::Cache>> {
-        if archetype.flags().contains(ArchetypeFlags::INTERNAL) && !self.match_internal {
+        self.try_match_variant(archetype, 0)
+    }
+
+    fn try_match_variant(&self, archetype: &Archetype, variant: usize) -> Option<MatchedArchetype<D::Cache, F::Cache>> {
+        if archetype.is_dead() || (archetype.flags().contains(ArchetypeFlags::INTERNAL) && !self.match_internal) {
             return None;
         }
+        if !self.runtime_pairs.is_empty() {
+            let ids = self.runtime_ids.as_ref()?;
+            if !ids.iter().all(|&id| archetype.contains(id)) {
+                return None;
+            }
+        }
+        let data_count = D::variant_count(&self.data_state, archetype).max(1);
         Some(MatchedArchetype {
             archetype: archetype.id(),
-            data: D::match_archetype(&self.data_state, archetype)?,
-            filter: F::match_archetype(&self.filter_state, archetype)?,
+            data: D::match_variant(&self.data_state, archetype, variant % data_count)?,
+            filter: F::match_variant(&self.filter_state, archetype, variant / data_count)?,
         })
+    }
+
+    /// Adds every way the query matches `archetype` to the cache.
+    fn push_matches(&mut self, archetype: &Archetype) {
+        let count = D::variant_count(&self.data_state, archetype) * F::variant_count(&self.filter_state, archetype);
+        for variant in 0..count {
+            if let Some(matched) = self.try_match_variant(archetype, variant) {
+                self.matched.push(matched);
+            }
+        }
     }
 
     /// Matches the archetypes created since the last update. The first update
@@ -182,9 +227,17 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
     #[track_caller]
     pub fn update_archetypes(&mut self, world: &World) {
         self.validate_world(world);
+        if !self.runtime_pairs.is_empty() {
+            self.resolve_runtime_pairs(world);
+        }
         let archetypes = world.archetypes();
+        if self.deleted_seen != archetypes.deleted_count() {
+            self.deleted_seen = archetypes.deleted_count();
+            self.matched.retain(|matched| !archetypes.is_dead(matched.archetype));
+        }
         let generation = archetypes.len();
         if self.archetype_generation == generation {
+            self.order_by_depth(world);
             return;
         }
         let index = archetypes.component_index();
@@ -206,20 +259,106 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
                     .unwrap_or_default();
                 candidates.sort_unstable();
                 for archetype in candidates {
-                    if let Some(matched) = self.try_match(&archetypes[archetype]) {
-                        self.matched.push(matched);
-                    }
+                    self.push_matches(&archetypes[archetype]);
                 }
             }
             None => {
                 for archetype in &archetypes.iter().as_slice()[self.archetype_generation..] {
-                    if let Some(matched) = self.try_match(archetype) {
-                        self.matched.push(matched);
-                    }
+                    self.push_matches(archetype);
                 }
             }
         }
         self.archetype_generation = generation;
+        self.order_by_depth(world);
+    }
+
+    /// Re-resolves the `with_pair` requirements; if they changed (a target died,
+    /// the relationship got registered), the matches are rebuilt.
+    fn resolve_runtime_pairs(&mut self, world: &World) {
+        let ids: Option<SmallVec<[Id; 2]>> = self
+            .runtime_pairs
+            .iter()
+            .map(|pair| {
+                let relationship = (pair.relationship)(world)?;
+                world.is_alive(pair.target).then(|| Id::pair(relationship, pair.target))
+            })
+            .collect();
+        if ids != self.runtime_ids {
+            self.runtime_ids = ids;
+            self.matched.clear();
+            self.archetype_generation = 0;
+        }
+    }
+
+    /// With [`QueryState::cascade`]: orders the matched tables by the depth of
+    /// their entities along the relationship (stable, so ties keep their order).
+    fn order_by_depth(&mut self, world: &World) {
+        let Some(relationship) = self.cascade.and_then(|lookup| lookup(world)) else {
+            return;
+        };
+        let mut depths: crate::util::FxHashMap<ArchetypeId, u32> = crate::util::FxHashMap::default();
+        for matched in &self.matched {
+            archetype_depth(world, relationship.index(), matched.archetype, &mut depths);
+        }
+        self.matched.sort_by_key(|matched| depths[&matched.archetype]);
+    }
+
+    /// Adds a required pair `(R, target)` with a target known only at run time.
+    /// Checked again at every iteration: if `target` dies, nothing matches.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Relationship)]
+    /// struct Likes;
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// let mut world = World::new();
+    /// let (bob, carol) = (world.spawn_empty().id(), world.spawn_empty().id());
+    /// let fan = world.spawn(Position(1.0)).id();
+    /// world.add_pair::<Likes>(fan, bob);
+    /// world.spawn(Position(2.0)).add_pair::<Likes>(carol);
+    /// let mut q = world.query::<(Entity, &Position)>().with_pair::<Likes>(bob);
+    /// assert_eq!(q.iter(&world).map(|(e, _)| e).collect::<Vec<_>>(), vec![fan]);
+    /// ```
+    pub fn with_pair<R: crate::relation::Relationship>(mut self, target: Entity) -> Self {
+        self.runtime_pairs.push(RuntimePair { relationship: World::component_id::<R>, target });
+        self.runtime_ids = Some(SmallVec::new());
+        self.matched.clear();
+        self.archetype_generation = 0;
+        self
+    }
+
+    /// Iterates parents before children: tables are visited breadth-first by the
+    /// depth of their entities along the relationship `R` (entities without an
+    /// `(R, *)` pair first). Meant for exclusive relationships such as
+    /// `ChildOf`, where all entities of a table share their parent.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Level(u32);
+    /// let mut world = World::new();
+    /// let root = world.spawn(Level(0)).id();
+    /// let child = world.spawn(Level(1)).id();
+    /// let grandchild = world.spawn(Level(2)).id();
+    /// world.add_pair::<ChildOf>(grandchild, child);
+    /// world.add_pair::<ChildOf>(child, root);
+    /// let mut q = world.query::<&Level>().cascade::<ChildOf>();
+    /// assert_eq!(q.iter(&world).map(|l| l.0).collect::<Vec<_>>(), vec![0, 1, 2]);
+    /// ```
+    pub fn cascade<R: crate::relation::Relationship>(mut self) -> Self {
+        self.cascade = Some(World::component_id::<R>);
+        self
+    }
+
+    /// Gives `source` as the entity that `Fixed<&T>` terms of this query read
+    /// `T` from.
+    pub fn with_source<T: crate::component::Component>(mut self, source: Entity) -> Self {
+        D::set_source(&mut self.data_state, core::any::TypeId::of::<T>(), source);
+        F::set_source(&mut self.filter_state, core::any::TypeId::of::<T>(), source);
+        self
     }
 
     /// Records the query's reads, writes and filter in `access`.
@@ -445,4 +584,47 @@ impl World {
         let () = QueryCheck::<D, F>::OK;
         QueryState::new(self)
     }
+}
+
+/// The depth of `archetype`'s entities along `relationship` (0 without a pair),
+/// memoized in `depths`. A chain longer than the number of archetypes is a cycle
+/// and stops there.
+fn archetype_depth(
+    world: &World,
+    relationship: u32,
+    archetype: ArchetypeId,
+    depths: &mut crate::util::FxHashMap<ArchetypeId, u32>,
+) -> u32 {
+    let mut chain: SmallVec<[ArchetypeId; 8]> = SmallVec::new();
+    let mut current = archetype;
+    let base = loop {
+        if let Some(&depth) = depths.get(&current) {
+            break depth;
+        }
+        if chain.len() > world.archetypes().len() {
+            break 0;
+        }
+        chain.push(current);
+        let node = &world.archetypes()[current];
+        let parent = node
+            .pair_positions(relationship)
+            .next()
+            .and_then(|position| world.entity_at(node.ids()[position].second_index()))
+            .and_then(|parent| world.entities().location(parent));
+        match parent {
+            Some(location) => current = location.archetype,
+            None => {
+                // The top of the chain: depth 0.
+                let top = chain.pop().expect("pushed above");
+                depths.insert(top, 0);
+                break 0;
+            }
+        }
+    };
+    let mut depth = base;
+    while let Some(node) = chain.pop() {
+        depth += 1;
+        depths.insert(node, depth);
+    }
+    depths[&archetype]
 }

@@ -104,6 +104,12 @@ impl<'w> EntityWorldMut<'w> {
         self.world.entities.location(self.entity).expect("EntityWorldMut of an alive entity")
     }
 
+    /// The world and the entity, for upper layers that extend this view.
+    #[inline]
+    pub(crate) fn world_and_entity(&mut self) -> (&mut World, Entity) {
+        (self.world, self.entity)
+    }
+
     /// The entity's `T`, if it has one.
     #[inline]
     pub fn get<T: Component>(&self) -> Option<&T> {

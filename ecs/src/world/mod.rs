@@ -14,8 +14,10 @@
 //! through data it stores (hooks as fn pointers, component ids, archetype flags).
 
 mod change_detection;
+mod cleanup;
 mod deferred;
 mod entity_ref;
+mod ids;
 mod resource;
 mod spawn_batch;
 
@@ -23,8 +25,10 @@ use core::any::type_name;
 use core::sync::atomic::{AtomicU32, Ordering};
 
 pub use change_detection::Mut;
+pub use cleanup::CleanupError;
 pub use deferred::{DeferredWorld, HookFn};
 pub use entity_ref::{EntityRef, EntityWorldMut};
+pub use ids::PairError;
 pub use resource::{Resource, Resources};
 pub use spawn_batch::SpawnBatchIter;
 
@@ -401,6 +405,16 @@ impl World {
     /// alive (or is an internal entity such as a component: those cannot be
     /// despawned yet).
     ///
+    /// If the entity is used in pairs (as a relationship or a target), each
+    /// relationship's cleanup policy runs first: pairs naming it are removed from
+    /// their holders, or the holders are despawned too (recursively, e.g. the
+    /// children of a `ChildOf` parent). See [`World::try_despawn`].
+    ///
+    /// # Panics
+    /// Panics if a relationship with the `panic` policy refuses the despawn,
+    /// naming the relationship and the entities holding its pairs; the world is
+    /// unchanged then.
+    ///
     /// # Examples
     /// ```
     /// use ecs::prelude::*;
@@ -410,14 +424,20 @@ impl World {
     /// assert!(!world.is_alive(e));
     /// assert!(!world.despawn(e));
     /// ```
+    #[track_caller]
     pub fn despawn(&mut self, entity: Entity) -> bool {
-        self.flush_entities();
-        let Some(record) = self.entities.get(entity).copied() else {
-            return false;
-        };
-        if record.flags.contains(EntityFlags::INTERNAL) {
-            return false;
+        match self.try_despawn(entity) {
+            Ok(despawned) => despawned,
+            Err(error) => panic!("{error}"),
         }
+    }
+
+    /// Despawns the alive, non-internal `entity` without looking at pairs (its
+    /// cleanup, if any, was done by the caller).
+    fn despawn_plain(&mut self, entity: Entity) {
+        let Some(record) = self.entities.get(entity).copied() else {
+            return;
+        };
         let location = record.location;
         // SAFETY: the entity is alive, so its location is a valid, initialized row.
         let swapped = unsafe { self.archetypes.remove_row(location.archetype, location.row as usize) };
@@ -430,7 +450,6 @@ impl World {
             }
         }
         self.entities.free(entity);
-        true
     }
 
     /// A read-only view of `entity`.

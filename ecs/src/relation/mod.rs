@@ -1,0 +1,93 @@
+//! Relationships: typed pairs `(R, T)` between entities, Flecs-style.
+//!
+//! A relationship is a component type used as the first half of a pair; the
+//! pair `(R, T)` is one id in the entity's archetype (pairs fragment), so
+//! entities with the same pairs share a table and queries match pairs like
+//! components. Tag relationships (zero-sized `R`) add no column; data
+//! relationships store one `R` value per pair.
+//!
+//! * [`Relationship`] (derived) carries the traits: exclusive, traversable,
+//!   acyclic and the cleanup policies (see
+//!   [`RelationshipTraits`]). [`ChildOf`]
+//!   is built in.
+//! * The typed API on [`World`](crate::world::World) and
+//!   [`EntityWorldMut`](crate::world::EntityWorldMut): `add_pair`,
+//!   `insert_pair`, `remove_pair`, `has_pair`, `get_pair`, `get_pair_mut`,
+//!   `targets`, `target`, `children`, `parent`, and `add_pair_id` for
+//!   relationships created at run time.
+//! * Query terms: [`Pair<R>`] (one row per matching pair), [`Pair<&R>`],
+//!   [`Pair<&mut R>`], the filter [`WithPair<R>`], [`Up<R, &T>`] (a component of
+//!   the nearest ancestor) and [`Fixed<&T>`] (a component of one fixed entity);
+//!   `QueryState::with_pair` (a runtime target) and `QueryState::cascade`
+//!   (parents before children).
+//!
+//! Invariants come from the world layer (`world::ids`, `world::cleanup`): a pair's
+//! halves are alive while it exists, and despawning either runs the cleanup
+//! policy. This module sits above `query` in layer 5: it implements query terms.
+
+mod query;
+mod world_api;
+
+pub use query::{Fixed, Pair, PairMut, PairRef, PairTarget, PairTerm, Up, WithPair};
+
+use crate::component::{Component, RelationshipTraits};
+
+/// A component type usable as the relationship of a pair. Derive it (the derive
+/// also implements [`Component`] with `RELATIONSHIP` set, and [`PairTerm`] so
+/// that `Pair<R>` is a query term):
+///
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Relationship)]
+/// struct Likes;
+/// #[derive(Relationship)]
+/// #[relationship(exclusive, on_delete_target = "delete")]
+/// struct DockedTo;
+/// #[derive(Relationship, Debug, PartialEq)]
+/// struct Eats { amount: u32 }
+///
+/// let mut world = World::new();
+/// let (alice, bob, apples) = (world.spawn_empty().id(), world.spawn_empty().id(), world.spawn_empty().id());
+/// world.entity_mut(alice).add_pair::<Likes>(bob).insert_pair(Eats { amount: 2 }, apples);
+/// assert!(world.has_pair::<Likes>(alice, bob));
+/// assert_eq!(world.get_pair::<Eats>(alice, apples), Some(&Eats { amount: 2 }));
+/// assert!(<DockedTo as Relationship>::TRAITS.exclusive);
+/// ```
+pub trait Relationship: Component {
+    /// The relationship's traits (also in `Component::RELATIONSHIP`).
+    const TRAITS: RelationshipTraits;
+}
+
+/// The built-in hierarchy relationship: `(ChildOf, parent)`. Exclusive (one
+/// parent), traversable (`Up<ChildOf, &T>`, cascade), acyclic, and children are
+/// despawned with their parent.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// let mut world = World::new();
+/// let parent = world.spawn_empty().id();
+/// let child = world.spawn_empty().id();
+/// world.entity_mut(child).add_pair::<ChildOf>(parent);
+/// assert_eq!(world.parent(child), Some(parent));
+/// assert_eq!(world.children(parent).collect::<Vec<_>>(), vec![child]);
+/// world.despawn(parent);
+/// assert!(!world.is_alive(child));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct ChildOf;
+
+impl Component for ChildOf {
+    const NAME: &'static str = "ChildOf";
+    const ID: u64 = crate::util::component_type_id("ecs::relation", "ChildOf");
+    const RELATIONSHIP: Option<RelationshipTraits> = Some(RelationshipTraits::CHILD_OF);
+}
+
+impl Relationship for ChildOf {
+    const TRAITS: RelationshipTraits = RelationshipTraits::CHILD_OF;
+}
+
+impl PairTerm for ChildOf {
+    type Term = PairTarget<ChildOf>;
+    type ReadOnly = ChildOf;
+}

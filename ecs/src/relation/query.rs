@@ -1,0 +1,666 @@
+//! Relationship query terms: [`Pair`] (wildcard over `(R, *)`), [`WithPair`],
+//! [`Up`] (traversal to the nearest ancestor) and [`Fixed`] (one fixed source).
+//!
+//! `Pair<R>` matches an archetype once per `(R, *)` pair of its type (the
+//! query's `variant_count`), so an entity with three `Likes` pairs yields three
+//! rows, each with its own target (Flecs' wildcard semantics). Rows of one
+//! variant are contiguous: a query yields all entities for the first pair of
+//! each archetype, then for the second, and so on.
+//!
+//! `Up<R, &T>` and `Fixed<&T>` resolve the entity they read from when the query
+//! moves to a new table, at iteration time: nothing traversal finds is cached
+//! across runs, so changes to the hierarchy are always seen.
+
+use core::any::TypeId;
+use core::marker::PhantomData;
+use core::ptr::NonNull;
+
+use super::Relationship;
+use crate::archetype::Archetype;
+use crate::component::{Component, StorageKind};
+use crate::entity::{Entity, Id};
+use crate::query::{
+    AccessKind, AccessSet, AccessTerm, Label, QueryAccess, QueryData, QueryFilter, ReadOnlyQueryData, WorldQuery,
+};
+use crate::storage::{Tick, TickCell};
+use crate::world::{Mut, World};
+
+/// The const-access id of `R`'s pairs: distinct from `R`'s own id, since pair
+/// columns and the component's column are different storage.
+const fn pair_access_id(id: u64) -> u64 {
+    id ^ 0x9E37_79B9_7F4A_7C15
+}
+
+/// A const access set with one term on `R`'s pairs.
+const fn pair_access<R: Component>(kind: AccessKind, label: Label) -> AccessSet {
+    let mut set = AccessSet::labelled(label.as_str());
+    set.push(AccessTerm { id: pair_access_id(R::ID), name: R::NAME, kind, resource: false });
+    set
+}
+
+/// `(R, *)`.
+#[inline]
+fn wildcard_pair(relationship: Entity) -> Id {
+    Id::pair_from_indices(relationship.index(), Entity::WILDCARD.index())
+}
+
+/// The alive target of the pair at `position` of `archetype`'s type.
+#[inline]
+fn target_at(world: &World, archetype: &Archetype, position: u16) -> Entity {
+    let id = archetype.ids()[position as usize];
+    world.entity_at(id.second_index()).unwrap_or(Entity::WILDCARD)
+}
+
+/// The variant-th `(R, *)` position of `archetype`.
+#[inline]
+fn pair_position(relationship: Entity, archetype: &Archetype, variant: usize) -> Option<u16> {
+    let positions = archetype.pair_positions(relationship.index());
+    (variant < positions.len()).then(|| (positions.start + variant) as u16)
+}
+
+/// The matching methods shared by the `(R, *)` terms: state = `R`'s id, cache =
+/// the position of the matched pair, one variant per pair.
+macro_rules! pair_matching {
+    () => {
+        fn required_ids(state: &Entity, ids: &mut impl FnMut(Id)) {
+            ids(wildcard_pair(*state));
+        }
+        #[inline]
+        fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<u16> {
+            pair_position(*state, archetype, 0)
+        }
+        #[inline]
+        fn variant_count(state: &Entity, archetype: &Archetype) -> usize {
+            archetype.pair_positions(state.index()).len()
+        }
+        #[inline]
+        fn match_variant(state: &Entity, archetype: &Archetype, variant: usize) -> Option<u16> {
+            pair_position(*state, archetype, variant)
+        }
+    };
+}
+
+/// A relationship query term: `Pair<R>` yields the target of each `(R, *)`
+/// pair, `Pair<&R>` the target and the pair's value, `Pair<&mut R>` the target
+/// and a [`Mut`] of the value. One row per matching pair.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Relationship)]
+/// struct Likes;
+/// #[derive(Relationship)]
+/// struct Eats { amount: u32 }
+/// let mut world = World::new();
+/// let (alice, bob, carol, apples) =
+///     (world.spawn_empty().id(), world.spawn_empty().id(), world.spawn_empty().id(), world.spawn_empty().id());
+/// world.entity_mut(alice).add_pair::<Likes>(bob).add_pair::<Likes>(carol);
+/// world.insert_pair(alice, Eats { amount: 2 }, apples);
+/// let mut likes = world.query::<(Entity, Pair<Likes>)>();
+/// assert_eq!(likes.iter(&world).collect::<Vec<_>>(), vec![(alice, bob), (alice, carol)]);
+/// let mut eats = world.query::<Pair<&mut Eats>>();
+/// for (_food, mut eats) in eats.iter_mut(&mut world) {
+///     eats.amount += 1;
+/// }
+/// assert_eq!(world.get_pair::<Eats>(alice, apples).unwrap().amount, 3);
+/// ```
+pub struct Pair<T>(PhantomData<T>);
+
+/// What `Pair<T>` means for each `T`: `#[derive(Relationship)]` implements it
+/// for `R` itself (targets only); `&R` and `&mut R` are implemented here.
+pub trait PairTerm {
+    /// The query term `Pair<T>` stands for.
+    type Term: QueryData;
+    /// The read-only form (`&mut R` becomes `&R`).
+    type ReadOnly: PairTerm<Term = <Self::Term as QueryData>::ReadOnly, ReadOnly = Self::ReadOnly>;
+}
+
+impl<R: Relationship> PairTerm for &R {
+    type Term = PairRef<R>;
+    type ReadOnly = Self;
+}
+
+impl<'a, R: Relationship> PairTerm for &'a mut R {
+    type Term = PairMut<R>;
+    type ReadOnly = &'a R;
+}
+
+// SAFETY: forwards every method to `T::Term`, which upholds the contract.
+unsafe impl<T: PairTerm> WorldQuery for Pair<T> {
+    type Item<'w> = <T::Term as WorldQuery>::Item<'w>;
+    type Fetch<'w> = <T::Term as WorldQuery>::Fetch<'w>;
+    type State = <T::Term as WorldQuery>::State;
+    type Cache = <T::Term as WorldQuery>::Cache;
+    const IS_DENSE: bool = <T::Term as WorldQuery>::IS_DENSE;
+    const ACCESS: AccessSet = <T::Term as WorldQuery>::ACCESS;
+
+    fn init_state(world: &mut World) -> Self::State {
+        T::Term::init_state(world)
+    }
+    fn update_access(state: &Self::State, access: &mut QueryAccess) {
+        T::Term::update_access(state, access);
+    }
+    fn required_ids(state: &Self::State, ids: &mut impl FnMut(Id)) {
+        T::Term::required_ids(state, ids);
+    }
+    #[inline]
+    fn match_archetype(state: &Self::State, archetype: &Archetype) -> Option<Self::Cache> {
+        T::Term::match_archetype(state, archetype)
+    }
+    #[inline]
+    fn variant_count(state: &Self::State, archetype: &Archetype) -> usize {
+        T::Term::variant_count(state, archetype)
+    }
+    #[inline]
+    fn match_variant(state: &Self::State, archetype: &Archetype, variant: usize) -> Option<Self::Cache> {
+        T::Term::match_variant(state, archetype, variant)
+    }
+    fn set_source(state: &mut Self::State, component: TypeId, source: Entity) {
+        T::Term::set_source(state, component, source);
+    }
+    #[inline]
+    fn init_fetch<'w>(world: &'w World, state: &Self::State, last_run: Tick, this_run: Tick) -> Self::Fetch<'w> {
+        T::Term::init_fetch(world, state, last_run, this_run)
+    }
+    #[inline]
+    unsafe fn set_archetype<'w>(fetch: &mut Self::Fetch<'w>, cache: &Self::Cache, archetype: &'w Archetype) {
+        // SAFETY: forwarded to the caller.
+        unsafe { T::Term::set_archetype(fetch, cache, archetype) }
+    }
+    #[inline]
+    unsafe fn matches_row(fetch: &Self::Fetch<'_>, entity: Entity, row: usize) -> bool {
+        // SAFETY: forwarded to the caller.
+        unsafe { T::Term::matches_row(fetch, entity, row) }
+    }
+    #[inline]
+    unsafe fn fetch<'w>(fetch: &mut Self::Fetch<'w>, entity: Entity, row: usize) -> Self::Item<'w> {
+        // SAFETY: forwarded to the caller.
+        unsafe { T::Term::fetch(fetch, entity, row) }
+    }
+}
+
+// SAFETY: the read-only form forwards to the read-only form of the term.
+unsafe impl<T: PairTerm> QueryData for Pair<T> {
+    type ReadOnly = Pair<T::ReadOnly>;
+}
+// SAFETY: a term that is its own read-only form never writes.
+unsafe impl<T: PairTerm<ReadOnly = T>> ReadOnlyQueryData for Pair<T> {}
+
+/// The term behind `Pair<R>`: the target of each `(R, *)` pair.
+pub struct PairTarget<R>(PhantomData<R>);
+
+/// The fetch of [`PairTarget`]: the target of the current table's pair.
+#[derive(Clone)]
+pub struct TargetFetch<'w> {
+    world: &'w World,
+    target: Entity,
+}
+
+// SAFETY: reads only archetype types and the entity index.
+unsafe impl<R: Relationship> WorldQuery for PairTarget<R> {
+    type Item<'w> = Entity;
+    type Fetch<'w> = TargetFetch<'w>;
+    type State = Entity;
+    type Cache = u16;
+    const IS_DENSE: bool = true;
+    const ACCESS: AccessSet = pair_access::<R>(AccessKind::With, Label::new().with("Pair<").with(R::NAME).with(">"));
+
+    fn init_state(world: &mut World) -> Entity {
+        world.register_component::<R>()
+    }
+    fn update_access(_state: &Entity, _access: &mut QueryAccess) {}
+    pair_matching!();
+    #[inline]
+    fn init_fetch<'w>(world: &'w World, _state: &Entity, _last_run: Tick, _this_run: Tick) -> TargetFetch<'w> {
+        TargetFetch { world, target: Entity::WILDCARD }
+    }
+    #[inline]
+    unsafe fn set_archetype<'w>(fetch: &mut TargetFetch<'w>, cache: &u16, archetype: &'w Archetype) {
+        fetch.target = target_at(fetch.world, archetype, *cache);
+    }
+    #[inline]
+    unsafe fn matches_row(_fetch: &TargetFetch<'_>, _entity: Entity, _row: usize) -> bool {
+        true
+    }
+    #[inline]
+    unsafe fn fetch<'w>(fetch: &mut Self::Fetch<'w>, _entity: Entity, _row: usize) -> Self::Item<'w> {
+        fetch.target
+    }
+}
+
+// SAFETY: read-only.
+unsafe impl<R: Relationship> QueryData for PairTarget<R> {
+    type ReadOnly = Self;
+}
+// SAFETY: never writes.
+unsafe impl<R: Relationship> ReadOnlyQueryData for PairTarget<R> {}
+
+/// The term behind `Pair<&R>`: the target and value of each `(R, *)` pair.
+pub struct PairRef<R>(PhantomData<R>);
+
+/// The fetch of [`PairRef`]: the current pair's target and column.
+pub struct PairRefFetch<'w, R> {
+    world: &'w World,
+    target: Entity,
+    column: NonNull<R>,
+}
+
+impl<R> Clone for PairRefFetch<'_, R> {
+    fn clone(&self) -> Self {
+        PairRefFetch { world: self.world, target: self.target, column: self.column }
+    }
+}
+
+/// The start of column `column` of `archetype` (dangling for tag pairs).
+#[inline]
+fn pair_column<R>(archetype: &Archetype, position: u16) -> (NonNull<R>, i32) {
+    let column = archetype.column_map()[position as usize];
+    let start =
+        if column >= 0 { archetype.table().column(column as usize).data_ptr().cast() } else { NonNull::dangling() };
+    (start, column)
+}
+
+// SAFETY: reads the pair columns of `R` only (declared as reads of `R`).
+unsafe impl<R: Relationship> WorldQuery for PairRef<R> {
+    type Item<'w> = (Entity, &'w R);
+    type Fetch<'w> = PairRefFetch<'w, R>;
+    type State = Entity;
+    type Cache = u16;
+    const IS_DENSE: bool = true;
+    const ACCESS: AccessSet = pair_access::<R>(AccessKind::Read, Label::new().with("Pair<&").with(R::NAME).with(">"));
+
+    fn init_state(world: &mut World) -> Entity {
+        world.register_component::<R>()
+    }
+    fn update_access(state: &Entity, access: &mut QueryAccess) {
+        // Conservative: pairs of `R` count as `R` for the scheduler.
+        access.add_read(*state);
+    }
+    pair_matching!();
+    #[inline]
+    fn init_fetch<'w>(world: &'w World, _state: &Entity, _last_run: Tick, _this_run: Tick) -> Self::Fetch<'w> {
+        PairRefFetch { world, target: Entity::WILDCARD, column: NonNull::dangling() }
+    }
+    #[inline]
+    unsafe fn set_archetype<'w>(fetch: &mut Self::Fetch<'w>, cache: &u16, archetype: &'w Archetype) {
+        fetch.target = target_at(fetch.world, archetype, *cache);
+        fetch.column = pair_column::<R>(archetype, *cache).0;
+    }
+    #[inline]
+    unsafe fn matches_row(_fetch: &Self::Fetch<'_>, _entity: Entity, _row: usize) -> bool {
+        true
+    }
+    #[inline]
+    unsafe fn fetch<'w>(fetch: &mut Self::Fetch<'w>, _entity: Entity, row: usize) -> Self::Item<'w> {
+        // SAFETY: `row` is a row of the current table, whose pair column stores `R`
+        // (or `R` is zero-sized and the pointer dangling but aligned).
+        (fetch.target, unsafe { fetch.column.add(row).as_ref() })
+    }
+}
+
+// SAFETY: read-only.
+unsafe impl<R: Relationship> QueryData for PairRef<R> {
+    type ReadOnly = Self;
+}
+// SAFETY: never writes.
+unsafe impl<R: Relationship> ReadOnlyQueryData for PairRef<R> {}
+
+/// The term behind `Pair<&mut R>`: the target and a [`Mut`] of each `(R, *)`
+/// pair's value.
+pub struct PairMut<R>(PhantomData<R>);
+
+/// The fetch of [`PairMut`].
+pub struct PairMutFetch<'w, R> {
+    world: &'w World,
+    target: Entity,
+    column: NonNull<R>,
+    added: NonNull<TickCell>,
+    changed: NonNull<TickCell>,
+    has_ticks: bool,
+    last_run: Tick,
+    this_run: Tick,
+}
+
+impl<R> Clone for PairMutFetch<'_, R> {
+    fn clone(&self) -> Self {
+        PairMutFetch { ..*self }
+    }
+}
+
+// SAFETY: writes the pair columns of `R` only (declared as writes of `R`); each
+// (row, pair) is handed out once per iteration: variants are distinct pairs,
+// hence distinct columns.
+unsafe impl<R: Relationship> WorldQuery for PairMut<R> {
+    type Item<'w> = (Entity, Mut<'w, R>);
+    type Fetch<'w> = PairMutFetch<'w, R>;
+    type State = Entity;
+    type Cache = u16;
+    const IS_DENSE: bool = true;
+    const ACCESS: AccessSet =
+        pair_access::<R>(AccessKind::Write, Label::new().with("Pair<&mut ").with(R::NAME).with(">"));
+
+    fn init_state(world: &mut World) -> Entity {
+        world.register_component::<R>()
+    }
+    fn update_access(state: &Entity, access: &mut QueryAccess) {
+        access.add_write(*state);
+    }
+    pair_matching!();
+    #[inline]
+    fn init_fetch<'w>(world: &'w World, _state: &Entity, last_run: Tick, this_run: Tick) -> Self::Fetch<'w> {
+        PairMutFetch {
+            world,
+            target: Entity::WILDCARD,
+            column: NonNull::dangling(),
+            added: NonNull::dangling(),
+            changed: NonNull::dangling(),
+            has_ticks: false,
+            last_run,
+            this_run,
+        }
+    }
+    #[inline]
+    unsafe fn set_archetype<'w>(fetch: &mut Self::Fetch<'w>, cache: &u16, archetype: &'w Archetype) {
+        fetch.target = target_at(fetch.world, archetype, *cache);
+        let (start, column) = pair_column::<R>(archetype, *cache);
+        fetch.column = start;
+        fetch.has_ticks = column >= 0;
+        if column >= 0 {
+            let column = archetype.table().column(column as usize);
+            fetch.added = column.added_ptr();
+            fetch.changed = column.changed_ptr();
+        }
+    }
+    #[inline]
+    unsafe fn matches_row(_fetch: &Self::Fetch<'_>, _entity: Entity, _row: usize) -> bool {
+        true
+    }
+    #[inline]
+    unsafe fn fetch<'w>(fetch: &mut Self::Fetch<'w>, _entity: Entity, row: usize) -> Self::Item<'w> {
+        // SAFETY: `row` is a row of the current table whose pair column stores `R`;
+        // the query has exclusive access to `R`'s pairs and hands this (row, pair)
+        // out once, so the `&mut` and the tick cell are unique.
+        unsafe {
+            let value = fetch.column.add(row).as_mut();
+            let item = if fetch.has_ticks {
+                let added = fetch.added.add(row).as_ref().get();
+                Mut::new(value, added, Some(fetch.changed.add(row).as_ref()), fetch.last_run, fetch.this_run)
+            } else {
+                Mut::new(value, Tick::default(), None, fetch.last_run, fetch.this_run)
+            };
+            (fetch.target, item)
+        }
+    }
+}
+
+// SAFETY: `PairRef<R>` reads the same pairs.
+unsafe impl<R: Relationship> QueryData for PairMut<R> {
+    type ReadOnly = PairRef<R>;
+}
+
+/// Selects entities with at least one `(R, *)` pair (one row per entity,
+/// whatever the number of pairs).
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// let mut world = World::new();
+/// let parent = world.spawn_empty().id();
+/// let child = world.spawn_empty().id();
+/// world.add_pair::<ChildOf>(child, parent);
+/// let mut q = world.query_filtered::<Entity, WithPair<ChildOf>>();
+/// assert_eq!(q.iter(&world).collect::<Vec<_>>(), vec![child]);
+/// ```
+pub struct WithPair<R>(PhantomData<R>);
+
+// SAFETY: reads only archetype types.
+unsafe impl<R: Relationship> WorldQuery for WithPair<R> {
+    type Item<'w> = ();
+    type Fetch<'w> = ();
+    type State = Entity;
+    type Cache = ();
+    const IS_DENSE: bool = true;
+    const ACCESS: AccessSet =
+        pair_access::<R>(AccessKind::With, Label::new().with("WithPair<").with(R::NAME).with(">"));
+
+    fn init_state(world: &mut World) -> Entity {
+        world.register_component::<R>()
+    }
+    fn update_access(_state: &Entity, _access: &mut QueryAccess) {}
+    fn required_ids(state: &Entity, ids: &mut impl FnMut(Id)) {
+        ids(wildcard_pair(*state));
+    }
+    #[inline]
+    fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<()> {
+        (!archetype.pair_positions(state.index()).is_empty()).then_some(())
+    }
+    #[inline]
+    fn init_fetch(_world: &World, _state: &Entity, _last_run: Tick, _this_run: Tick) {}
+    #[inline]
+    unsafe fn set_archetype(_fetch: &mut (), _cache: &(), _archetype: &Archetype) {}
+    #[inline]
+    unsafe fn matches_row(_fetch: &(), _entity: Entity, _row: usize) -> bool {
+        true
+    }
+    #[inline]
+    unsafe fn fetch<'w>(_fetch: &mut Self::Fetch<'w>, _entity: Entity, _row: usize) -> Self::Item<'w> {}
+}
+
+// SAFETY: never writes.
+unsafe impl<R: Relationship> QueryFilter for WithPair<R> {}
+
+/// Where a component of some other entity (an ancestor, a fixed source) lives.
+fn component_of<T: Component>(world: &World, component: Entity, entity: Entity) -> Option<NonNull<T>> {
+    match T::STORAGE {
+        StorageKind::Table => {
+            let location = world.entities().location(entity)?;
+            let archetype = &world.archetypes()[location.archetype];
+            if size_of::<T>() == 0 {
+                return archetype.contains(component.id()).then(NonNull::dangling);
+            }
+            let column = archetype.table().column(archetype.column_of(component.id())?);
+            // SAFETY: `row` is the entity's row, below the table's length.
+            Some(unsafe { column.get_ptr(location.row as usize) }.cast())
+        }
+        StorageKind::Sparse => world.sparse_sets().of(component)?.get(entity).map(NonNull::cast),
+    }
+}
+
+/// `T` of the nearest ancestor of the entity along the traversable relationship
+/// `R` (the entity itself excluded): its `(R, p)` target `p` if `p` has `T`,
+/// else `p`'s own target, and so on. Entities whose ancestors lack `T` (or that
+/// have no `(R, *)` pair) do not match.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component, Debug, PartialEq)]
+/// struct Position(f32);
+/// let mut world = World::new();
+/// let root = world.spawn(Position(10.0)).id();
+/// let middle = world.spawn_empty().id();
+/// let leaf = world.spawn(Position(1.0)).id();
+/// world.add_pair::<ChildOf>(middle, root);
+/// world.add_pair::<ChildOf>(leaf, middle);
+/// let mut q = world.query::<(Entity, Up<ChildOf, &Position>)>();
+/// let mut rows: Vec<_> = q.iter(&world).map(|(e, p)| (e, p.0)).collect();
+/// rows.sort_by_key(|row| row.0);
+/// assert_eq!(rows, vec![(middle, 10.0), (leaf, 10.0)]);
+/// ```
+pub struct Up<R, Q>(PhantomData<(R, Q)>);
+
+/// The fetch of [`Up`]: the ancestor's value for the current table.
+pub struct UpFetch<'w, T> {
+    world: &'w World,
+    relationship: Entity,
+    component: Entity,
+    value: Option<NonNull<T>>,
+}
+
+impl<T> Clone for UpFetch<'_, T> {
+    fn clone(&self) -> Self {
+        UpFetch { ..*self }
+    }
+}
+
+/// The nearest ancestor's `T` along `relationship`, starting at `archetype`'s
+/// first `(relationship, *)` target. Bounded by the number of alive entities, so
+/// a cycle (in a relationship that allows them) ends.
+fn find_up<T: Component>(
+    world: &World,
+    relationship: Entity,
+    component: Entity,
+    archetype: &Archetype,
+) -> Option<NonNull<T>> {
+    let first = archetype.pair_positions(relationship.index()).next()?;
+    let mut current = world.entity_at(archetype.ids()[first].second_index())?;
+    for _ in 0..=world.entities().alive_count() {
+        if let Some(value) = component_of::<T>(world, component, current) {
+            return Some(value);
+        }
+        current = world.targets_of(current, Some(relationship.index())).next()?;
+    }
+    None
+}
+
+// SAFETY: reads `T` (declared) on other entities; items are shared references.
+unsafe impl<R: Relationship, T: Component> WorldQuery for Up<R, &T> {
+    type Item<'w> = &'w T;
+    type Fetch<'w> = UpFetch<'w, T>;
+    type State = (Entity, Entity);
+    type Cache = ();
+    const IS_DENSE: bool = false;
+    const ACCESS: AccessSet = AccessSet::component::<T>(AccessKind::Read, "Up<&", ">");
+
+    fn init_state(world: &mut World) -> (Entity, Entity) {
+        (world.register_component::<R>(), world.register_component::<T>())
+    }
+    fn update_access(state: &(Entity, Entity), access: &mut QueryAccess) {
+        access.add_read(state.1);
+    }
+    fn required_ids(state: &(Entity, Entity), ids: &mut impl FnMut(Id)) {
+        ids(wildcard_pair(state.0));
+    }
+    #[inline]
+    fn match_archetype(state: &(Entity, Entity), archetype: &Archetype) -> Option<()> {
+        (!archetype.pair_positions(state.0.index()).is_empty()).then_some(())
+    }
+    #[inline]
+    fn init_fetch<'w>(world: &'w World, state: &(Entity, Entity), _last_run: Tick, _this_run: Tick) -> Self::Fetch<'w> {
+        UpFetch { world, relationship: state.0, component: state.1, value: None }
+    }
+    #[inline]
+    unsafe fn set_archetype<'w>(fetch: &mut Self::Fetch<'w>, _cache: &(), archetype: &'w Archetype) {
+        fetch.value = find_up::<T>(fetch.world, fetch.relationship, fetch.component, archetype);
+    }
+    #[inline]
+    unsafe fn matches_row(fetch: &Self::Fetch<'_>, _entity: Entity, _row: usize) -> bool {
+        fetch.value.is_some()
+    }
+    #[inline]
+    unsafe fn fetch<'w>(fetch: &mut Self::Fetch<'w>, _entity: Entity, _row: usize) -> &'w T {
+        // SAFETY: `matches_row` checked the ancestor's value exists; it lives in
+        // the world borrowed for `'w`, and the query only reads `T`.
+        unsafe { crate::util::debug_unwrap(fetch.value).as_ref() }
+    }
+}
+
+// SAFETY: read-only.
+unsafe impl<R: Relationship, T: Component> QueryData for Up<R, &T> {
+    type ReadOnly = Self;
+}
+// SAFETY: never writes.
+unsafe impl<R: Relationship, T: Component> ReadOnlyQueryData for Up<R, &T> {}
+
+/// `T` of one fixed entity, the same for every row (a multi-source query, like
+/// Flecs' `$this` plus a fixed `src`). The entity is given to the query with
+/// [`QueryState::with_source`](crate::query::QueryState::with_source); until
+/// then, or while it lacks `T`, the query matches nothing.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component)]
+/// struct Velocity(f32);
+/// #[derive(Component)]
+/// struct Gravity(f32);
+/// let mut world = World::new();
+/// let settings = world.spawn(Gravity(-9.8)).id();
+/// world.spawn(Velocity(0.0));
+/// let mut q = world.query::<(&mut Velocity, Fixed<&Gravity>)>().with_source::<Gravity>(settings);
+/// for (mut velocity, gravity) in q.iter_mut(&mut world) {
+///     velocity.0 += gravity.0;
+/// }
+/// assert_eq!(q.iter(&world).next().unwrap().0 .0, -9.8);
+/// ```
+pub struct Fixed<Q>(PhantomData<Q>);
+
+/// The state of [`Fixed`]: the component and the source entity (once given).
+#[derive(Clone, Copy, Debug)]
+pub struct FixedState {
+    component: Entity,
+    type_id: TypeId,
+    source: Option<Entity>,
+}
+
+/// The fetch of [`Fixed`]: the source's value.
+pub struct FixedFetch<T> {
+    value: Option<NonNull<T>>,
+}
+
+impl<T> Clone for FixedFetch<T> {
+    fn clone(&self) -> Self {
+        FixedFetch { value: self.value }
+    }
+}
+
+// SAFETY: reads `T` (declared) of one entity; items are shared references.
+unsafe impl<T: Component> WorldQuery for Fixed<&T> {
+    type Item<'w> = &'w T;
+    type Fetch<'w> = FixedFetch<T>;
+    type State = FixedState;
+    type Cache = ();
+    const IS_DENSE: bool = false;
+    const ACCESS: AccessSet = AccessSet::component::<T>(AccessKind::Read, "Fixed<&", ">");
+
+    fn init_state(world: &mut World) -> FixedState {
+        FixedState { component: world.register_component::<T>(), type_id: TypeId::of::<T>(), source: None }
+    }
+    fn update_access(state: &FixedState, access: &mut QueryAccess) {
+        access.add_read(state.component);
+    }
+    fn required_ids(_state: &FixedState, _ids: &mut impl FnMut(Id)) {}
+    #[inline]
+    fn match_archetype(_state: &FixedState, _archetype: &Archetype) -> Option<()> {
+        Some(())
+    }
+    fn set_source(state: &mut FixedState, component: TypeId, source: Entity) {
+        if state.type_id == component {
+            state.source = Some(source);
+        }
+    }
+    #[inline]
+    fn init_fetch<'w>(world: &'w World, state: &FixedState, _last_run: Tick, _this_run: Tick) -> Self::Fetch<'w> {
+        let value = state.source.and_then(|source| component_of::<T>(world, state.component, source));
+        FixedFetch { value }
+    }
+    #[inline]
+    unsafe fn set_archetype<'w>(_fetch: &mut Self::Fetch<'w>, _cache: &(), _archetype: &'w Archetype) {}
+    #[inline]
+    unsafe fn matches_row(fetch: &FixedFetch<T>, _entity: Entity, _row: usize) -> bool {
+        fetch.value.is_some()
+    }
+    #[inline]
+    unsafe fn fetch<'w>(fetch: &mut FixedFetch<T>, _entity: Entity, _row: usize) -> &'w T {
+        // SAFETY: `matches_row` checked the source has the value; it lives in the
+        // world borrowed for `'w` (the fetch was built from it), read-only.
+        unsafe { crate::util::debug_unwrap(fetch.value).as_ref() }
+    }
+}
+
+// SAFETY: read-only.
+unsafe impl<T: Component> QueryData for Fixed<&T> {
+    type ReadOnly = Self;
+}
+// SAFETY: never writes.
+unsafe impl<T: Component> ReadOnlyQueryData for Fixed<&T> {}

@@ -1,0 +1,273 @@
+//! Cleanup on despawn: what happens to the pairs (and ids) that name an entity
+//! when it dies.
+//!
+//! Despawning `x` looks at every archetype that names `x` as a relationship or
+//! plain id (`x`, `(x, *)`: the relationship's `on_delete` policy) or as a target
+//! (`(*, x)`: each pair's relationship's `on_delete_target` policy), found
+//! through the component index, and applies the policy to the entities of
+//! those archetypes:
+//!
+//! * `Remove`: the entities lose the ids naming `x` (one move per entity);
+//! * `Delete`: the entities are despawned too, with their own cleanup (the
+//!   closure is computed breadth-first with a visited set, so cycles end);
+//! * `Panic`: the despawn is refused.
+//!
+//! The whole closure is planned before anything changes, so a `Panic` policy
+//! anywhere in it leaves the world untouched ([`World::try_despawn`] returns the
+//! [`CleanupError`]). Once the entities are moved or despawned, the archetypes
+//! that name a dead entity are empty and are deleted (from the graph, the
+//! component index and, lazily, from every query cache).
+//!
+//! Only entities flagged `IS_TARGET` or `IS_COMPONENT` (set when they are first
+//! used in a pair or as an id) pay for this; a plain despawn never looks.
+
+use core::fmt;
+
+use smallvec::SmallVec;
+
+use super::World;
+use crate::component::CleanupPolicy;
+use crate::entity::{ArchetypeId, Entity, EntityFlags, Id};
+use crate::util::{FxHashMap, FxHashSet};
+
+/// Why a despawn was refused: a relationship with the `panic` policy.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct CleanupError {
+    /// The relationship whose policy refused it.
+    pub relationship: String,
+    /// The entity whose despawn triggered the policy (the one asked for, or one
+    /// that its cleanup would have deleted).
+    pub despawned: Entity,
+    /// Whether `despawned` is the pairs' target (`on_delete_target`) rather than
+    /// the relationship itself (`on_delete`).
+    pub as_target: bool,
+    /// Entities holding the pairs (the first few).
+    pub holders: Vec<Entity>,
+}
+
+impl fmt::Display for CleanupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (trait_name, role) =
+            if self.as_target { ("on_delete_target", "the target") } else { ("on_delete", "the relationship") };
+        write!(
+            f,
+            "cannot despawn {:?}: it is {role} of {} pairs held by {:?}, and {} has {trait_name} = \"panic\"; \
+             remove those pairs first",
+            self.despawned, self.relationship, self.holders, self.relationship
+        )
+    }
+}
+
+impl std::error::Error for CleanupError {}
+
+/// A `Panic` policy met while planning; it refuses the despawn only if some
+/// holder survives (is not deleted by the same cleanup).
+struct PanicCheck {
+    archetype: ArchetypeId,
+    id: Id,
+    despawned: Entity,
+    as_target: bool,
+}
+
+/// Everything a despawn with cleanup will do, computed before doing it.
+#[derive(Default)]
+struct CleanupPlan {
+    /// Entities to despawn, in discovery order (the root first).
+    delete: Vec<Entity>,
+    deleting: FxHashSet<Entity>,
+    /// Ids that the surviving entities of an archetype lose.
+    removals: FxHashMap<ArchetypeId, SmallVec<[Id; 2]>>,
+    panics: Vec<PanicCheck>,
+}
+
+impl World {
+    /// Despawns `entity` like [`World::despawn`], but returns the refusal of a
+    /// `panic` cleanup policy as an error instead of panicking. `Ok(false)` if
+    /// the entity was not alive (or is internal, such as a component entity).
+    ///
+    /// # Errors
+    /// [`CleanupError`] if despawning `entity` (or an entity its cleanup would
+    /// delete) is refused by a relationship's `panic` policy; nothing changed.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::component::{CleanupPolicy, RelationshipTraits};
+    /// use ecs::entity::Id;
+    /// let mut world = World::new();
+    /// let (docked_to, station, ship) = (world.spawn_empty().id(), world.spawn_empty().id(), world.spawn_empty().id());
+    /// world.set_relationship_traits(docked_to, RelationshipTraits::DEFAULT.on_delete_target(CleanupPolicy::Panic));
+    /// world.add_id(ship, Id::pair(docked_to, station));
+    /// let error = world.try_despawn(station).unwrap_err();
+    /// assert_eq!(error.holders, vec![ship]);
+    /// assert!(world.is_alive(station));
+    /// world.remove_id(ship, Id::pair(docked_to, station));
+    /// assert_eq!(world.try_despawn(station), Ok(true));
+    /// ```
+    pub fn try_despawn(&mut self, entity: Entity) -> Result<bool, CleanupError> {
+        self.flush_entities();
+        let Some(record) = self.entities.get(entity).copied() else {
+            return Ok(false);
+        };
+        if record.flags.contains(EntityFlags::INTERNAL) {
+            return Ok(false);
+        }
+        if record.flags.intersects(EntityFlags::IS_TARGET | EntityFlags::IS_COMPONENT) {
+            let plan = self.plan_cleanup(entity)?;
+            self.run_cleanup(plan);
+        } else {
+            self.despawn_plain(entity);
+        }
+        Ok(true)
+    }
+
+    /// Sets the traits of `relationship`, an entity created at run time and used
+    /// as the first half of pairs (typed relationships get theirs from
+    /// `#[derive(Relationship)]`). The traits apply to pairs added from now on
+    /// (exclusivity is encoded in graph edges built on first use).
+    ///
+    /// # Panics
+    /// Panics if `relationship` is a registered component.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::component::{CleanupPolicy, RelationshipTraits};
+    /// use ecs::entity::Id;
+    /// let mut world = World::new();
+    /// let (owns, alice, book) = (world.spawn_empty().id(), world.spawn_empty().id(), world.spawn_empty().id());
+    /// world.set_relationship_traits(owns, RelationshipTraits::DEFAULT.on_delete(CleanupPolicy::Delete));
+    /// world.add_id(book, Id::pair(owns, alice));
+    /// world.despawn(owns); // deleting the relationship deletes what holds its pairs
+    /// assert!(!world.is_alive(book));
+    /// ```
+    pub fn set_relationship_traits(&mut self, relationship: Entity, traits: crate::component::RelationshipTraits) {
+        self.components.set_relationship_traits(relationship, traits);
+    }
+
+    fn plan_cleanup(&self, root: Entity) -> Result<CleanupPlan, CleanupError> {
+        let mut plan = CleanupPlan::default();
+        plan.delete.push(root);
+        plan.deleting.insert(root);
+        let wildcard = Entity::WILDCARD.index();
+        let mut next = 0;
+        while let Some(&dying) = plan.delete.get(next) {
+            next += 1;
+            let flags = self.entities.get(dying).map(|record| record.flags).unwrap_or_default();
+            if flags.contains(EntityFlags::IS_TARGET) {
+                self.plan_for_pattern(&mut plan, dying, Id::pair_from_indices(wildcard, dying.index()), true);
+            }
+            if flags.contains(EntityFlags::IS_COMPONENT) {
+                self.plan_for_pattern(&mut plan, dying, dying.id(), false);
+                self.plan_for_pattern(&mut plan, dying, Id::pair_from_indices(dying.index(), wildcard), false);
+            }
+        }
+        for check in &plan.panics {
+            let archetype = &self.archetypes[check.archetype];
+            let holders: Vec<Entity> =
+                archetype.entities().iter().copied().filter(|holder| !plan.deleting.contains(holder)).take(8).collect();
+            if !holders.is_empty() {
+                let relationship = if check.id.is_pair() { check.id.first_index() } else { check.despawned.index() };
+                return Err(CleanupError {
+                    relationship: self.index_name(relationship),
+                    despawned: check.despawned,
+                    as_target: check.as_target,
+                    holders,
+                });
+            }
+        }
+        Ok(plan)
+    }
+
+    /// Applies the policies for every id of every archetype matching `pattern`
+    /// (a form naming `dying`).
+    fn plan_for_pattern(&self, plan: &mut CleanupPlan, dying: Entity, pattern: Id, as_target: bool) {
+        let Some(record) = self.archetypes.component_index().get(pattern) else {
+            return;
+        };
+        for entry in record.archetypes() {
+            let archetype = &self.archetypes[entry.archetype];
+            let ids = archetype.ids();
+            for &id in &ids[entry.position as usize..] {
+                let names_dying = if as_target {
+                    id.is_pair() && id.second_index() == dying.index()
+                } else {
+                    id == dying.id() || (id.is_pair() && id.first_index() == dying.index())
+                };
+                if !names_dying {
+                    continue;
+                }
+                let relationship = if id.is_pair() { id.first_index() } else { dying.index() };
+                let traits = self.components.relationship_traits(relationship);
+                let policy = if as_target { traits.on_delete_target } else { traits.on_delete };
+                match policy {
+                    CleanupPolicy::Remove => plan.removals.entry(entry.archetype).or_default().push(id),
+                    CleanupPolicy::Panic => {
+                        plan.panics.push(PanicCheck { archetype: entry.archetype, id, despawned: dying, as_target });
+                    }
+                    CleanupPolicy::Delete => {
+                        let mut internal = false;
+                        for &holder in archetype.entities() {
+                            if self.entities.get(holder).is_some_and(|r| r.flags.contains(EntityFlags::INTERNAL)) {
+                                internal = true;
+                            } else if plan.deleting.insert(holder) {
+                                plan.delete.push(holder);
+                            }
+                        }
+                        // Internal entities are never despawned: they lose the id.
+                        if internal {
+                            plan.removals.entry(entry.archetype).or_default().push(id);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn run_cleanup(&mut self, plan: CleanupPlan) {
+        // 1. Survivors lose the ids that name dying entities.
+        for (&archetype, ids) in &plan.removals {
+            let holders: Vec<Entity> = self.archetypes[archetype].entities().to_vec();
+            let mut destination = None;
+            for holder in holders {
+                if plan.deleting.contains(&holder) {
+                    continue;
+                }
+                let location = self.entities.location(holder).expect("holders are alive");
+                let destination = *destination.get_or_insert_with(|| {
+                    self.archetypes.without(archetype, |id| ids.contains(&id), &self.components)
+                });
+                self.move_entity(holder, location, destination);
+            }
+        }
+        // 2. The dying entities go; remember the archetypes that name them.
+        let wildcard = Entity::WILDCARD.index();
+        let mut doomed: Vec<ArchetypeId> = Vec::new();
+        for &dying in &plan.delete {
+            let flags = self.entities.get(dying).map(|record| record.flags).unwrap_or_default();
+            if flags.intersects(EntityFlags::IS_TARGET | EntityFlags::IS_COMPONENT) {
+                let index = self.archetypes.component_index();
+                for pattern in [
+                    Id::pair_from_indices(wildcard, dying.index()),
+                    dying.id(),
+                    Id::pair_from_indices(dying.index(), wildcard),
+                ] {
+                    if let Some(record) = index.get(pattern) {
+                        doomed.extend(record.archetypes().iter().map(|entry| entry.archetype));
+                    }
+                }
+                self.components.forget_relationship_traits(dying.index());
+            }
+        }
+        for &dying in &plan.delete {
+            self.despawn_plain(dying);
+        }
+        // 3. Archetypes naming a dead entity are empty now: delete them.
+        for archetype in doomed {
+            if !self.archetypes.is_dead(archetype) {
+                debug_assert!(self.archetypes[archetype].is_empty(), "cleanup left entities in {archetype:?}");
+                self.archetypes.delete(archetype);
+            }
+        }
+    }
+}

@@ -1,0 +1,361 @@
+//! Id-level structural changes: add, insert or remove one [`Id`] (a component
+//! entity, a runtime entity used as a tag, or a pair `(R, T)`), keeping the
+//! invariants pairs need:
+//!
+//! * both halves of a pair are alive when it is added, and cleanup (despawn)
+//!   removes every pair before either half dies, so a pair's indices always name
+//!   the live entities it was built from;
+//! * an entity used as a pair target is flagged `IS_TARGET`, one used as a
+//!   relationship or runtime id `IS_COMPONENT`: despawn runs cleanup only for
+//!   flagged entities;
+//! * adding `(R, T)` for an exclusive `R` replaces the other `(R, *)` pair in the
+//!   same archetype move (the graph edge encodes it);
+//! * adding `(R, T)` for an acyclic `R` fails if `T` already reaches the source
+//!   along `R`.
+//!
+//! The typed API (`add_pair::<R>`, `insert_pair`, ...) is built on these by the
+//! `relation` layer.
+
+use core::fmt;
+use core::ptr::NonNull;
+
+use super::{TickCells, World};
+use crate::component::{Component, StorageKind};
+use crate::entity::{ArchetypeId, Entity, EntityFlags, EntityLocation, Id};
+use crate::storage::ComponentTicks;
+
+/// Why a pair (or id) could not be added.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum PairError {
+    /// The entity, the relationship or the target is not alive.
+    NotAlive(Entity),
+    /// Adding the pair would close a cycle of an acyclic relationship.
+    Cycle {
+        /// The relationship's name.
+        relationship: String,
+        /// The entity the pair was added to.
+        source: Entity,
+        /// The target, which already reaches `source` along the relationship.
+        target: Entity,
+    },
+    /// The id carries a value: use `insert_pair` (or `insert`) instead.
+    NeedsValue {
+        /// The id's name.
+        id: String,
+        /// The entity.
+        entity: Entity,
+    },
+}
+
+impl fmt::Display for PairError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PairError::NotAlive(entity) => write!(f, "entity {entity:?} is not alive"),
+            PairError::Cycle { relationship, source, target } => write!(
+                f,
+                "adding ({relationship}, {target:?}) to {source:?} would make the acyclic relationship \
+                 {relationship} cyclic: {target:?} already reaches {source:?} along it"
+            ),
+            PairError::NeedsValue { id, entity } => {
+                write!(f, "{id} carries a value: insert it into {entity:?} with a value (insert_pair)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PairError {}
+
+impl World {
+    /// The alive entity whose index is `index` (pairs store indices only).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// let mut world = World::new();
+    /// let e = world.spawn_empty().id();
+    /// assert_eq!(world.entity_at(e.index()), Some(e));
+    /// ```
+    #[inline]
+    pub fn entity_at(&self, index: u32) -> Option<Entity> {
+        self.entities.entity_at(index)
+    }
+
+    /// A readable name for `id`: the component's or entity's `Name`, or its
+    /// handle; pairs as `(relationship, target)`.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::entity::Id;
+    /// #[derive(Component)]
+    /// struct Likes;
+    /// let mut world = World::new();
+    /// let likes = world.register_component::<Likes>();
+    /// let bob = world.spawn(Name::new("bob")).id();
+    /// assert_eq!(world.id_name(Id::pair(likes, bob)), "(Likes, bob)");
+    /// ```
+    pub fn id_name(&self, id: Id) -> String {
+        if id.is_pair() {
+            format!("({}, {})", self.index_name(id.first_index()), self.index_name(id.second_index()))
+        } else {
+            self.index_name(id.first_index())
+        }
+    }
+
+    /// A readable name for the entity with index `index` (see [`World::id_name`]).
+    pub(crate) fn index_name(&self, index: u32) -> String {
+        if index == Entity::WILDCARD.index() {
+            return "*".to_owned();
+        }
+        if let Some(info) = self.components.info_by_index(index) {
+            return info.name().to_owned();
+        }
+        match self.entity_at(index) {
+            Some(entity) => match self.get::<crate::component::Name>(entity) {
+                Some(name) => name.as_str().to_owned(),
+                None => format!("{entity:?}"),
+            },
+            None => format!("#{index}"),
+        }
+    }
+
+    /// Whether `id` is stored in a column (a pair of a data relationship, or a
+    /// sized table component); such ids need a value.
+    fn id_has_column(&self, id: Id) -> bool {
+        let info = self.components.info_by_index(id.first_index());
+        let info = if id.is_pair() { info } else { info.filter(|info| info.id().id() == id) };
+        info.is_some_and(|info| info.storage() == StorageKind::Table && !info.is_tag())
+    }
+
+    /// Checks that `id` may be added to `entity` and flags the entities it names.
+    fn prepare_add(&mut self, entity: Entity, id: Id) -> Result<EntityLocation, PairError> {
+        self.flush_entities();
+        let location = self.entities.location(entity).ok_or(PairError::NotAlive(entity))?;
+        let first = self.entity_at(id.first_index());
+        if id.is_pair() {
+            let relationship = first.ok_or(PairError::NotAlive(Entity::from_raw(id.first_index(), 0)))?;
+            let target = self
+                .entity_at(id.second_index())
+                .ok_or(PairError::NotAlive(Entity::from_raw(id.second_index().max(1), 0)))?;
+            let traits = self.components.relationship_traits(id.first_index());
+            if traits.acyclic && self.reaches(id.first_index(), target, entity) {
+                return Err(PairError::Cycle { relationship: self.id_name(relationship.id()), source: entity, target });
+            }
+            self.flag(relationship, EntityFlags::IS_COMPONENT);
+            self.flag(target, EntityFlags::IS_TARGET);
+        } else if let Some(first) = first {
+            self.flag(first, EntityFlags::IS_COMPONENT);
+        }
+        Ok(location)
+    }
+
+    fn flag(&mut self, entity: Entity, flag: EntityFlags) {
+        if let Some(record) = self.entities.get_mut(entity)
+            && !record.flags.contains(flag)
+        {
+            record.flags |= flag;
+        }
+    }
+
+    /// Whether `from` reaches `to` by following `relationship` pairs (targets
+    /// of targets...); `from == to` counts.
+    fn reaches(&self, relationship: u32, from: Entity, to: Entity) -> bool {
+        let mut stack = vec![from];
+        let mut seen = crate::util::FxHashSet::default();
+        while let Some(entity) = stack.pop() {
+            if entity == to {
+                return true;
+            }
+            if !seen.insert(entity) {
+                continue;
+            }
+            let Some(location) = self.entities.location(entity) else { continue };
+            let archetype = &self.archetypes[location.archetype];
+            for position in archetype.pair_positions(relationship) {
+                if let Some(next) = self.entity_at(archetype.ids()[position].second_index()) {
+                    stack.push(next);
+                }
+            }
+        }
+        false
+    }
+
+    /// Moves `entity` from `location` to `destination` (dropping what it loses)
+    /// and returns its new row.
+    pub(super) fn move_entity(&mut self, entity: Entity, location: EntityLocation, destination: ArchetypeId) -> usize {
+        if destination == location.archetype {
+            return location.row as usize;
+        }
+        // SAFETY: `location` is the entity's; the caller initializes the columns
+        // the destination adds (id-level adds add at most one, written right after).
+        let moved = unsafe {
+            self.archetypes.move_row_planned(entity, location.archetype, location.row as usize, destination, true)
+        };
+        if let Some(swapped) = moved.swapped {
+            self.entities.set_location(swapped, location);
+        }
+        self.entities.set_location(entity, EntityLocation { archetype: destination, row: moved.row as u32 });
+        moved.row
+    }
+
+    /// Adds `id` (a tag, a tag pair or a runtime pair: anything without a value)
+    /// to `entity`. Returns `false` if `entity` is not alive. See
+    /// [`World::try_add_id`] for the errors.
+    ///
+    /// # Panics
+    /// Panics if a half of the pair is not alive, if the pair would make an
+    /// acyclic relationship cyclic, or if `id` carries a value (naming it).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::entity::Id;
+    /// let mut world = World::new();
+    /// let (likes, bob) = (world.spawn_empty().id(), world.spawn_empty().id());
+    /// let alice = world.spawn_empty().id();
+    /// assert!(world.add_id(alice, Id::pair(likes, bob)));
+    /// assert!(world.has_id(alice, Id::pair(likes, bob)));
+    /// assert!(world.remove_id(alice, Id::pair(likes, bob)));
+    /// ```
+    #[track_caller]
+    pub fn add_id(&mut self, entity: Entity, id: Id) -> bool {
+        match self.try_add_id(entity, id) {
+            Ok(()) => true,
+            Err(PairError::NotAlive(dead)) if dead == entity => false,
+            Err(error) => panic!("{error}"),
+        }
+    }
+
+    /// Adds `id` to `entity`, or says why not (nothing changes then).
+    ///
+    /// # Errors
+    /// [`PairError::NotAlive`] if the entity or a half of the pair is not alive;
+    /// [`PairError::Cycle`] if an acyclic relationship would become cyclic;
+    /// [`PairError::NeedsValue`] if `id` carries a value.
+    pub fn try_add_id(&mut self, entity: Entity, id: Id) -> Result<(), PairError> {
+        if self.id_has_column(id) {
+            return Err(PairError::NeedsValue { id: self.id_name(id), entity });
+        }
+        let location = self.prepare_add(entity, id)?;
+        let destination = self.archetypes.add_edge(location.archetype, id, &self.components);
+        self.move_entity(entity, location, destination);
+        Ok(())
+    }
+
+    /// Inserts `value` as the data of `id` (a pair whose relationship is `T`, or
+    /// `T`'s own id), replacing the old value if there is one.
+    ///
+    /// # Errors
+    /// As [`World::try_add_id`] (never `NeedsValue`).
+    pub(crate) fn insert_id_value<T: Component>(&mut self, entity: Entity, id: Id, value: T) -> Result<(), PairError> {
+        debug_assert!(self.components.id_of::<T>().is_some_and(|c| c.index() == id.first_index()));
+        let location = self.prepare_add(entity, id)?;
+        let tick = self.change_tick();
+        let destination = self.archetypes.add_edge(location.archetype, id, &self.components);
+        let existed = destination == location.archetype;
+        let row = self.move_entity(entity, location, destination);
+        let archetype = self.archetypes.get_mut(destination);
+        let Some(column) = archetype.column_of(id) else {
+            // A zero-sized value: nothing to store.
+            drop(value);
+            return Ok(());
+        };
+        let column = archetype.table_mut().column_mut(column);
+        // SAFETY: the column stores `T` values (its id's relationship is `T`);
+        // `row` is the entity's row: initialized if the id existed, else the
+        // fresh uninitialized slot the move left for it.
+        unsafe {
+            let place = column.get_ptr(row).cast::<T>();
+            if existed {
+                *place.as_ptr() = value;
+                column.set_changed(row, tick);
+            } else {
+                place.write(value);
+                column.set_ticks(row, ComponentTicks::new(tick));
+            }
+        }
+        Ok(())
+    }
+
+    /// Removes `id` from `entity`, dropping its value. Returns whether the entity
+    /// had it.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::entity::Id;
+    /// let mut world = World::new();
+    /// let (tag, e) = (world.spawn_empty().id(), world.spawn_empty().id());
+    /// world.add_id(e, tag.id());
+    /// assert!(world.remove_id(e, tag.id()));
+    /// assert!(!world.remove_id(e, tag.id()));
+    /// ```
+    pub fn remove_id(&mut self, entity: Entity, id: Id) -> bool {
+        self.flush_entities();
+        let Some(location) = self.entities.location(entity) else {
+            return false;
+        };
+        let destination = self.archetypes.remove_edge(location.archetype, id, &self.components);
+        if destination == location.archetype {
+            return false;
+        }
+        self.move_entity(entity, location, destination);
+        true
+    }
+
+    /// Whether `entity` has `id` (`false` if it is not alive). A wildcard pair
+    /// `(R, *)` or `(*, T)` matches any pair of that form.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::entity::Id;
+    /// let mut world = World::new();
+    /// let (likes, bob, alice) = (world.spawn_empty().id(), world.spawn_empty().id(), world.spawn_empty().id());
+    /// world.add_id(alice, Id::pair(likes, bob));
+    /// assert!(world.has_id(alice, Id::pair(likes, Entity::WILDCARD)));
+    /// assert!(!world.has_id(bob, Id::pair(likes, Entity::WILDCARD)));
+    /// ```
+    pub fn has_id(&self, entity: Entity, id: Id) -> bool {
+        let Some(location) = self.entities.location(entity) else {
+            return false;
+        };
+        let wildcard = Entity::WILDCARD.index();
+        if id.is_pair() && (id.first_index() == wildcard || id.second_index() == wildcard) {
+            return self
+                .archetypes
+                .component_index()
+                .get(id)
+                .is_some_and(|record| record.get(location.archetype).is_some());
+        }
+        self.archetypes[location.archetype].contains(id)
+    }
+
+    /// The address of `entity`'s value for `id` and its tick cells (`None` if
+    /// the entity lacks `id` or `id` has no column).
+    pub(crate) fn id_value(&self, entity: Entity, id: Id) -> Option<(NonNull<u8>, TickCells<'_>)> {
+        let location = self.entities.location(entity)?;
+        let archetype = &self.archetypes[location.archetype];
+        let column = archetype.table().column(archetype.column_of(id)?);
+        let row = location.row as usize;
+        // SAFETY: `row` is the entity's row, below the table's length.
+        unsafe {
+            Some((column.get_ptr(row), (column.added_ptr().add(row).as_ref(), column.changed_ptr().add(row).as_ref())))
+        }
+    }
+
+    /// The ids of `entity`'s archetype (its components and pairs, sorted).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// let mut world = World::new();
+    /// let (tag, e) = (world.spawn_empty().id(), world.spawn_empty().id());
+    /// world.add_id(e, tag.id());
+    /// assert_eq!(world.ids_of(e), Some(&[tag.id()][..]));
+    /// ```
+    pub fn ids_of(&self, entity: Entity) -> Option<&[crate::entity::Id]> {
+        let location = self.entities.location(entity)?;
+        Some(self.archetypes[location.archetype].ids())
+    }
+}
