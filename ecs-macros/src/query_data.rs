@@ -78,6 +78,21 @@ fn world_query_impl(
                 <#tuple as ::ecs::query::WorldQuery>::match_archetype(state, archetype)
             }
             #[inline]
+            fn variant_count(state: &Self::State, archetype: &::ecs::archetype::Archetype) -> usize {
+                <#tuple as ::ecs::query::WorldQuery>::variant_count(state, archetype)
+            }
+            #[inline]
+            fn match_variant(
+                state: &Self::State,
+                archetype: &::ecs::archetype::Archetype,
+                variant: usize,
+            ) -> ::core::option::Option<Self::Cache> {
+                <#tuple as ::ecs::query::WorldQuery>::match_variant(state, archetype, variant)
+            }
+            fn set_source(state: &mut Self::State, component: ::core::any::TypeId, source: ::ecs::entity::Entity) {
+                <#tuple as ::ecs::query::WorldQuery>::set_source(state, component, source)
+            }
+            #[inline]
             fn init_fetch<'__w>(
                 world: &'__w ::ecs::world::World,
                 state: &Self::State,

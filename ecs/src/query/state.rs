@@ -147,7 +147,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         D::update_access(&data_state, &mut access);
         F::update_access(&filter_state, &mut access);
         if let Some(component) = access.conflict() {
-            let name = world.component_info(component).map_or("?", |info| info.name());
+            let name = world.components().info_by_index(component.index()).map_or("?", |info| info.name());
             panic!(
                 "query {} accesses {name} mutably and also reads or writes it elsewhere; \
                  split the query or make the terms disjoint",

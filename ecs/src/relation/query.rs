@@ -38,6 +38,16 @@ const fn pair_access<R: Component>(kind: AccessKind, label: Label) -> AccessSet 
     set
 }
 
+/// The runtime-access key of `relationship`'s pair values: a pseudo-entity with
+/// the relationship's index and the largest generation, which no component
+/// entity has (component entities are never recycled, so their generation is
+/// 0). Pair columns and the component's own column are different storage, so
+/// they get different keys, as in the const access sets.
+#[inline]
+fn pair_access_key(relationship: Entity) -> Entity {
+    Entity::from_raw(relationship.index(), 0x7FFF_FFFF)
+}
+
 /// `(R, *)`.
 #[inline]
 fn wildcard_pair(relationship: Entity) -> Id {
@@ -273,8 +283,7 @@ unsafe impl<R: Relationship> WorldQuery for PairRef<R> {
         world.register_component::<R>()
     }
     fn update_access(state: &Entity, access: &mut QueryAccess) {
-        // Conservative: pairs of `R` count as `R` for the scheduler.
-        access.add_read(*state);
+        access.add_read(pair_access_key(*state));
     }
     pair_matching!();
     #[inline]
@@ -343,7 +352,7 @@ unsafe impl<R: Relationship> WorldQuery for PairMut<R> {
         world.register_component::<R>()
     }
     fn update_access(state: &Entity, access: &mut QueryAccess) {
-        access.add_write(*state);
+        access.add_write(pair_access_key(*state));
     }
     pair_matching!();
     #[inline]
@@ -530,7 +539,12 @@ unsafe impl<R: Relationship, T: Component> WorldQuery for Up<R, &T> {
     type State = (Entity, Entity);
     type Cache = ();
     const IS_DENSE: bool = false;
-    const ACCESS: AccessSet = AccessSet::component::<T>(AccessKind::Read, "Up<&", ">");
+    const ACCESS: AccessSet = {
+        let label = Label::new().with("Up<").with(R::NAME).with(", &").with(T::NAME).with(">");
+        let mut set = AccessSet::labelled(label.as_str());
+        set.push(AccessTerm { id: T::ID, name: T::NAME, kind: AccessKind::Read, resource: false });
+        set
+    };
 
     fn init_state(world: &mut World) -> (Entity, Entity) {
         (world.register_component::<R>(), world.register_component::<T>())

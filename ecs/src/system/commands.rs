@@ -8,7 +8,9 @@
 //! the commands in order; the schedule applies the queues in system order.
 
 use crate::bundle::Bundle;
+use crate::component::CleanupPolicy;
 use crate::entity::Entity;
+use crate::relation::Relationship;
 use crate::world::{Resource, World};
 
 type Command = Box<dyn FnOnce(&mut World) + Send + Sync>;
@@ -182,6 +184,72 @@ impl EntityCommands<'_, '_, '_> {
         self
     }
 
+    /// Queues adding the pair `(R, target)`.
+    ///
+    /// When the command applies, nothing happens if the entity is dead. If the
+    /// *target* is dead, the pair is treated as if it had existed when the target
+    /// was despawned: `R`'s `on_delete_target` policy applies to the entity
+    /// (`delete`: it is despawned; `remove`: nothing is added; `panic`: the
+    /// command panics). So adding `(ChildOf, p)` and despawning `p` in one
+    /// command buffer deletes the child whatever the order.
+    ///
+    /// # Panics
+    /// Applying the command panics if `R` is acyclic and the pair would close a
+    /// cycle, or under the `panic` policy above, naming the entities.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::system::CommandQueue;
+    /// let mut world = World::new();
+    /// let (parent, child) = (world.spawn_empty().id(), world.spawn_empty().id());
+    /// let mut queue = CommandQueue::default();
+    /// let mut commands = Commands::new(&mut queue, &world);
+    /// commands.entity(parent).despawn();
+    /// commands.entity(child).add_pair::<ChildOf>(parent);
+    /// queue.apply(&mut world);
+    /// assert!(!world.is_alive(child));
+    /// ```
+    pub fn add_pair<R: Relationship>(&mut self, target: Entity) -> &mut Self {
+        let entity = self.entity;
+        self.commands.queue(move |world: &mut World| {
+            apply_pair_command::<R>(world, entity, target, |world| world.try_add_pair::<R>(entity, target));
+        });
+        self
+    }
+
+    /// Queues inserting the pair `(R, target)` with `value`; applied like
+    /// [`EntityCommands::add_pair`] (a dead target applies `R`'s
+    /// `on_delete_target` policy, and the value is dropped).
+    pub fn insert_pair<R: Relationship>(&mut self, value: R, target: Entity) -> &mut Self {
+        let entity = self.entity;
+        self.commands.queue(move |world: &mut World| {
+            apply_pair_command::<R>(world, entity, target, |world| world.try_insert_pair(entity, value, target));
+        });
+        self
+    }
+
+    /// Queues removing the pair `(R, target)` (nothing happens if absent).
+    pub fn remove_pair<R: Relationship>(&mut self, target: Entity) -> &mut Self {
+        let entity = self.entity;
+        self.commands.queue(move |world: &mut World| {
+            world.remove_pair::<R>(entity, target);
+        });
+        self
+    }
+
+    /// Queues adding the runtime pair `(relationship, target)` (see
+    /// [`World::add_pair_id`]); skipped if any of the three is dead then.
+    pub fn add_pair_id(&mut self, relationship: Entity, target: Entity) -> &mut Self {
+        let entity = self.entity;
+        self.commands.queue(move |world: &mut World| {
+            if world.is_alive(entity) && world.is_alive(relationship) && world.is_alive(target) {
+                world.add_pair_id(entity, relationship, target);
+            }
+        });
+        self
+    }
+
     /// Queues despawning the entity (nothing happens if it is already dead).
     pub fn despawn(&mut self) {
         let entity = self.entity;
@@ -195,5 +263,36 @@ impl EntityCommands<'_, '_, '_> {
         let entity = self.entity;
         self.commands.queue(move |world: &mut World| command(world, entity));
         self
+    }
+}
+
+/// Applies a queued pair addition: see [`EntityCommands::add_pair`].
+#[track_caller]
+fn apply_pair_command<R: Relationship>(
+    world: &mut World,
+    entity: Entity,
+    target: Entity,
+    add: impl FnOnce(&mut World) -> Result<(), crate::world::PairError>,
+) {
+    if !world.is_alive(entity) {
+        return;
+    }
+    if !world.is_alive(target) {
+        match R::TRAITS.on_delete_target {
+            CleanupPolicy::Remove => {}
+            CleanupPolicy::Delete => {
+                world.despawn(entity);
+            }
+            CleanupPolicy::Panic => panic!(
+                "command add_pair::<{}>({entity:?}, {target:?}): the target was despawned and {} has \
+                 on_delete_target = \"panic\"",
+                R::NAME,
+                R::NAME
+            ),
+        }
+        return;
+    }
+    if let Err(error) = add(world) {
+        panic!("command add_pair::<{}>({entity:?}, {target:?}): {error}", R::NAME);
     }
 }

@@ -120,8 +120,11 @@ impl<Marker: 'static, F: SystemParamFunction<Marker>> System for FunctionSystem<
         let state = <F::Param as SystemParam>::init_state(world, &mut self.meta);
         if let Some((a, b, conflict)) = self.meta.access.first_conflict() {
             let on = match conflict {
+                // By index: relationship pair values are keyed by a pseudo-entity
+                // with the relationship's index.
                 Conflict::Component(component) => world
-                    .component_info(component)
+                    .components()
+                    .info_by_index(component.index())
                     .map_or_else(|| format!("{component:?}"), |info| info.name().to_owned()),
                 Conflict::Resource(_) => "a resource".to_owned(),
                 Conflict::World => "the world".to_owned(),
