@@ -658,6 +658,17 @@ impl Archetypes {
             assert!(archetype.ids.windows(2).all(|pair| pair[0] < pair[1]), "type of {:?} not sorted", archetype.id);
             assert_eq!(self.by_ids.get(&archetype.ids), Some(&archetype.id), "by_ids lost {:?}", archetype.id);
             archetype.table.check_invariants();
+            // No id names a dead entity: cleanup removes every pair (and id) before
+            // either half dies, and deletes the archetypes that named it.
+            for &id in archetype.ids.iter() {
+                for index in if id.is_pair() { [id.first_index(), id.second_index()] } else { [id.first_index(); 2] } {
+                    assert!(
+                        entities.entity_at(index).is_some(),
+                        "{:?} names dead entity index {index} in {id:?}",
+                        archetype.id
+                    );
+                }
+            }
             for (row, &entity) in archetype.entities().iter().enumerate() {
                 let expected = EntityLocation { archetype: archetype.id, row: row as u32 };
                 assert_eq!(entities.location(entity), Some(expected), "{entity:?} in {:?} row {row}", archetype.id);

@@ -191,18 +191,6 @@ impl World {
         self.targets_of(entity, relationship.map(|r| r.index()))
     }
 
-    /// The targets of `entity`'s `(relationship, *)` pairs (by index).
-    pub(crate) fn targets_of(&self, entity: Entity, relationship: Option<u32>) -> impl Iterator<Item = Entity> + '_ {
-        let ids = match (relationship, self.entities().location(entity)) {
-            (Some(relationship), Some(location)) => {
-                let archetype = &self.archetypes()[location.archetype];
-                &archetype.ids()[archetype.pair_positions(relationship)]
-            }
-            _ => &[],
-        };
-        ids.iter().filter_map(|id| self.entity_at(id.second_index()))
-    }
-
     /// The first (for an exclusive relationship, the only) target of `entity`'s
     /// `(R, *)` pairs.
     pub fn target<R: Relationship>(&self, entity: Entity) -> Option<Entity> {

@@ -138,7 +138,7 @@ impl World {
                 .entity_at(id.second_index())
                 .ok_or(PairError::NotAlive(Entity::from_raw(id.second_index().max(1), 0)))?;
             let traits = self.components.relationship_traits(id.first_index());
-            if traits.acyclic && self.reaches(id.first_index(), target, entity) {
+            if traits.acyclic && self.reaches(id.first_index(), traits.exclusive, target, entity) {
                 return Err(PairError::Cycle { relationship: self.id_name(relationship.id()), source: entity, target });
             }
             self.flag(relationship, EntityFlags::IS_COMPONENT);
@@ -158,23 +158,32 @@ impl World {
     }
 
     /// Whether `from` reaches `to` by following `relationship` pairs (targets
-    /// of targets...); `from == to` counts.
-    fn reaches(&self, relationship: u32, from: Entity, to: Entity) -> bool {
+    /// of targets...); `from == to` counts. An exclusive relationship is a chain
+    /// (one target each), walked without allocating; otherwise a depth-first
+    /// search with a visited set.
+    fn reaches(&self, relationship: u32, exclusive: bool, from: Entity, to: Entity) -> bool {
+        if exclusive {
+            let mut current = from;
+            // A chain longer than the number of entities loops: it cannot reach `to`.
+            for _ in 0..=self.entities.alive_count() {
+                if current == to {
+                    return true;
+                }
+                match self.targets_of(current, Some(relationship)).next() {
+                    Some(next) => current = next,
+                    None => return false,
+                }
+            }
+            return false;
+        }
         let mut stack = vec![from];
         let mut seen = crate::util::FxHashSet::default();
         while let Some(entity) = stack.pop() {
             if entity == to {
                 return true;
             }
-            if !seen.insert(entity) {
-                continue;
-            }
-            let Some(location) = self.entities.location(entity) else { continue };
-            let archetype = &self.archetypes[location.archetype];
-            for position in archetype.pair_positions(relationship) {
-                if let Some(next) = self.entity_at(archetype.ids()[position].second_index()) {
-                    stack.push(next);
-                }
+            if seen.insert(entity) {
+                stack.extend(self.targets_of(entity, Some(relationship)));
             }
         }
         false
@@ -342,6 +351,18 @@ impl World {
         unsafe {
             Some((column.get_ptr(row), (column.added_ptr().add(row).as_ref(), column.changed_ptr().add(row).as_ref())))
         }
+    }
+
+    /// The targets of `entity`'s `(relationship, *)` pairs (by index).
+    pub(crate) fn targets_of(&self, entity: Entity, relationship: Option<u32>) -> impl Iterator<Item = Entity> + '_ {
+        let ids = match (relationship, self.entities().location(entity)) {
+            (Some(relationship), Some(location)) => {
+                let archetype = &self.archetypes()[location.archetype];
+                &archetype.ids()[archetype.pair_positions(relationship)]
+            }
+            _ => &[],
+        };
+        ids.iter().filter_map(|id| self.entity_at(id.second_index()))
     }
 
     /// The ids of `entity`'s archetype (its components and pairs, sorted).

@@ -8,7 +8,10 @@
 //! * every alive entity that is placed has a record pointing at a row holding it;
 //! * every table's columns have one row per entity;
 //! * the component index lists exactly the archetypes containing each id;
-//! * sparse sets only hold values of alive entities flagged `HAS_SPARSE`.
+//! * sparse sets only hold values of alive entities flagged `HAS_SPARSE`;
+//! * no archetype's type names a dead entity (as an id, a relationship or a
+//!   pair target): despawn cleanup (`cleanup.rs`) removes such ids first and
+//!   deletes the archetypes that named the entity.
 //!
 //! The world never names `query`, `relation` or `observer`; those layers hook in
 //! through data it stores (hooks as fn pointers, component ids, archetype flags).
