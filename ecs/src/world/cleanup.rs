@@ -143,6 +143,8 @@ impl World {
     /// ```
     pub fn set_relationship_traits(&mut self, relationship: Entity, traits: crate::component::RelationshipTraits) {
         self.components.set_relationship_traits(relationship, traits);
+        // Despawning it must forget the traits (cleanup runs for flagged entities).
+        self.flag(relationship, EntityFlags::IS_COMPONENT);
     }
 
     fn plan_cleanup(&self, root: Entity) -> Result<CleanupPlan, CleanupError> {
@@ -162,19 +164,31 @@ impl World {
                 self.plan_for_pattern(&mut plan, dying, Id::pair_from_indices(dying.index(), wildcard), false);
             }
         }
-        for check in &plan.panics {
-            let archetype = &self.archetypes[check.archetype];
-            let holders: Vec<Entity> =
-                archetype.entities().iter().copied().filter(|holder| !plan.deleting.contains(holder)).take(8).collect();
-            if !holders.is_empty() {
-                let relationship = if check.id.is_pair() { check.id.first_index() } else { check.despawned.index() };
-                return Err(CleanupError {
-                    relationship: self.index_name(relationship),
-                    despawned: check.despawned,
-                    as_target: check.as_target,
-                    holders,
-                });
-            }
+        let relationship_of = |check: &PanicCheck| {
+            if check.id.is_pair() { check.id.first_index() } else { check.despawned.index() }
+        };
+        let survivors = |check: &PanicCheck| {
+            self.archetypes[check.archetype].entities().iter().copied().filter(|holder| !plan.deleting.contains(holder))
+        };
+        if let Some(refusal) = plan.panics.iter().find(|check| survivors(check).next().is_some()) {
+            // Name the holders of every archetype refusing for the same reason.
+            let holders: Vec<Entity> = plan
+                .panics
+                .iter()
+                .filter(|check| {
+                    relationship_of(check) == relationship_of(refusal)
+                        && check.despawned == refusal.despawned
+                        && check.as_target == refusal.as_target
+                })
+                .flat_map(survivors)
+                .take(8)
+                .collect();
+            return Err(CleanupError {
+                relationship: self.index_name(relationship_of(refusal)),
+                despawned: refusal.despawned,
+                as_target: refusal.as_target,
+                holders,
+            });
         }
         Ok(plan)
     }

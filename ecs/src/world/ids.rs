@@ -149,7 +149,7 @@ impl World {
         Ok(location)
     }
 
-    fn flag(&mut self, entity: Entity, flag: EntityFlags) {
+    pub(super) fn flag(&mut self, entity: Entity, flag: EntityFlags) {
         if let Some(record) = self.entities.get_mut(entity)
             && !record.flags.contains(flag)
         {
