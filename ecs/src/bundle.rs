@@ -21,7 +21,7 @@ use crate::archetype::{ArchetypeId, Archetypes, MovePlan};
 use crate::component::{Component, ComponentRegistrar, Components, StorageKind};
 use crate::entity::{Entity, Id};
 use crate::storage::{ComponentTicks, SparseSetIndex, SparseSets, Table, Tick};
-use crate::util::TypeIdMap;
+use crate::util::{FxHashMap, TypeIdMap};
 
 /// A group of components inserted or removed together.
 ///
@@ -224,25 +224,27 @@ impl CachedEdge for RemoveEdge {
 }
 
 impl<E: CachedEdge> EdgeCache<E> {
-    /// The edge from `source`, built on first use and rebuilt when its
-    /// destination was deleted (archetype ids are never reused, so that is the
-    /// only way an edge goes stale).
+    /// The edge from `source`, built on first use (`built` is then told its
+    /// destination, to index it for invalidation).
     #[inline(always)]
     fn get_or_build(
         &mut self,
         source: ArchetypeId,
         archetypes: &mut Archetypes,
         build: impl FnOnce(&mut Archetypes) -> E,
+        built: impl FnOnce(ArchetypeId),
     ) -> &E {
         let slot = source.index();
-        if let Some(Some(edge)) = self.0.get(slot)
-            && !archetypes.is_dead(edge.destination())
-        {
+        if let Some(Some(_)) = self.0.get(slot) {
             // Re-borrow: returning the first borrow would keep `self` borrowed on
             // the build path too.
-            return self.0[slot].as_ref().expect("checked above");
+            let edge = self.0[slot].as_ref().expect("checked above");
+            debug_assert!(!archetypes.is_dead(edge.destination()), "bundle edge into a deleted archetype");
+            return edge;
         }
-        self.insert(slot, build(archetypes))
+        let edge = build(archetypes);
+        built(edge.destination());
+        self.insert(slot, edge)
     }
 
     #[cold]
@@ -252,6 +254,20 @@ impl<E: CachedEdge> EdgeCache<E> {
             self.0.resize_with(slot + 1, || None);
         }
         self.0[slot].insert(edge)
+    }
+
+    /// Forgets the edge from `source`; returns its destination if there was one.
+    fn forget(&mut self, source: ArchetypeId) -> Option<ArchetypeId> {
+        self.0.get_mut(source.index()).and_then(Option::take).map(|edge| edge.destination())
+    }
+
+    /// Forgets the edge from `source` if it leads to `destination`.
+    fn forget_if(&mut self, source: ArchetypeId, destination: ArchetypeId) {
+        if let Some(slot) = self.0.get_mut(source.index())
+            && slot.as_ref().is_some_and(|edge| edge.destination() == destination)
+        {
+            *slot = None;
+        }
     }
 }
 
@@ -292,6 +308,9 @@ pub struct Bundles {
     /// one compare instead of a hash-table probe on the hot insert/remove paths.
     recent: [Option<(TypeId, BundleId)>; RECENT_SLOTS],
     infos: Vec<BundleInfo>,
+    /// The cached edges leading into each archetype, `(bundle, source, is an
+    /// insert edge)`, so deleting the archetype can forget them.
+    by_destination: FxHashMap<ArchetypeId, Vec<(BundleId, ArchetypeId, bool)>>,
 }
 
 /// The slot of `type_id` in [`Bundles::recent`].
@@ -416,9 +435,13 @@ impl Bundles {
     ) -> &InsertEdge {
         let info = &mut self.infos[id.index()];
         let shape = &info.shape;
-        info.insert_edges.get_or_build(source, archetypes, |archetypes| {
-            Self::build_insert_edge(shape, source, archetypes, components, sparse_sets)
-        })
+        let by_destination = &mut self.by_destination;
+        info.insert_edges.get_or_build(
+            source,
+            archetypes,
+            |archetypes| Self::build_insert_edge(shape, source, archetypes, components, sparse_sets),
+            |destination| record_edge(by_destination, destination, (id, source, true)),
+        )
     }
 
     #[cold]
@@ -477,9 +500,69 @@ impl Bundles {
     ) -> &RemoveEdge {
         let info = &mut self.infos[id.index()];
         let shape = &info.shape;
-        info.remove_edges.get_or_build(source, archetypes, |archetypes| {
-            Self::build_remove_edge(shape, source, archetypes, components, sparse_sets)
-        })
+        let by_destination = &mut self.by_destination;
+        info.remove_edges.get_or_build(
+            source,
+            archetypes,
+            |archetypes| Self::build_remove_edge(shape, source, archetypes, components, sparse_sets),
+            |destination| record_edge(by_destination, destination, (id, source, false)),
+        )
+    }
+
+    /// Verifies that no cached edge starts from or leads to a deleted archetype.
+    ///
+    /// # Panics
+    /// Panics naming the first such edge.
+    pub fn check_invariants(&self, archetypes: &Archetypes) {
+        for info in &self.infos {
+            let inserts = info
+                .insert_edges
+                .0
+                .iter()
+                .enumerate()
+                .map(|(source, edge)| (source, edge.as_ref().map(|e| e.destination)));
+            let removes = info
+                .remove_edges
+                .0
+                .iter()
+                .enumerate()
+                .map(|(source, edge)| (source, edge.as_ref().map(|e| e.destination)));
+            for (source, destination) in inserts.chain(removes) {
+                if let Some(destination) = destination {
+                    let source = ArchetypeId::new(source);
+                    assert!(
+                        !archetypes.is_dead(source) && !archetypes.is_dead(destination),
+                        "bundle {:?} caches an edge {source:?} -> {destination:?} touching a deleted archetype",
+                        info.id
+                    );
+                }
+            }
+        }
+    }
+
+    /// Forgets every cached edge from or into the deleted archetype `archetype`
+    /// (its slot may be reused by another archetype).
+    pub fn forget_archetype(&mut self, archetype: ArchetypeId) {
+        for info in &mut self.infos {
+            let bundle = info.id;
+            for (insert, destination) in
+                [(true, info.insert_edges.forget(archetype)), (false, info.remove_edges.forget(archetype))]
+            {
+                if let Some(destination) = destination.filter(|&destination| destination != archetype)
+                    && let Some(sources) = self.by_destination.get_mut(&destination)
+                {
+                    sources.retain(|&entry| entry != (bundle, archetype, insert));
+                }
+            }
+        }
+        for (bundle, source, insert) in self.by_destination.remove(&archetype).unwrap_or_default() {
+            let info = &mut self.infos[bundle.index()];
+            if insert {
+                info.insert_edges.forget_if(source, archetype);
+            } else {
+                info.remove_edges.forget_if(source, archetype);
+            }
+        }
     }
 
     #[cold]
@@ -648,5 +731,17 @@ impl ComponentReader for BundleReader<'_> {
             // value afterwards (the row is moved with `drop_removed = false`).
             unsafe { self.table.column(column as usize).get_ptr(self.row).cast::<C>().read() }
         }
+    }
+}
+
+/// Indexes a new edge `(bundle, source, insert)` under its destination (edges
+/// that stay in their source archetype are not indexed).
+fn record_edge(
+    by_destination: &mut FxHashMap<ArchetypeId, Vec<(BundleId, ArchetypeId, bool)>>,
+    destination: ArchetypeId,
+    edge: (BundleId, ArchetypeId, bool),
+) {
+    if destination != edge.1 {
+        by_destination.entry(destination).or_default().push(edge);
     }
 }

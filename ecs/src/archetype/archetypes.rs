@@ -29,8 +29,8 @@ impl ArchetypeFlags {
     /// skip it unless they name an id only internal entities carry.
     pub const INTERNAL: ArchetypeFlags = ArchetypeFlags(1);
     /// The archetype was deleted because its type names a despawned entity: it
-    /// is empty, in no index, and its id is never reused. Cached edges and query
-    /// caches that still point at it skip or rebuild it.
+    /// is empty and in no index or cache. Its slot (id) is reused by the next
+    /// archetype created.
     pub const DEAD: ArchetypeFlags = ArchetypeFlags(1 << 1);
 
     /// Whether every flag of `other` is set.
@@ -75,7 +75,13 @@ pub struct Archetype {
     flags: ArchetypeFlags,
     /// Plans of id-level moves (pairs, runtime ids) out of this archetype, by
     /// destination; bundle moves cache theirs in their bundle edges.
-    plans: Vec<(ArchetypeId, MovePlan)>,
+    plans: FxHashMap<ArchetypeId, MovePlan>,
+    /// The archetypes whose `plans` hold a plan into this one (so deleting it
+    /// can forget them).
+    plan_sources: SmallVec<[ArchetypeId; 2]>,
+    /// Exclusive-replacement edges into this archetype, `(source, id)`: they have
+    /// no reverse edge here, so deleting it needs this list to forget them.
+    replacement_sources: SmallVec<[(ArchetypeId, Id); 1]>,
 }
 
 impl Archetype {
@@ -254,6 +260,11 @@ pub struct Archetypes {
     /// How many archetypes were deleted so far: query caches prune dead entries
     /// when it changes.
     deleted: usize,
+    /// Slots of deleted archetypes, reused by `get_or_create`.
+    free: Vec<ArchetypeId>,
+    /// How many slots were reused so far: a reused id is a new archetype below
+    /// the length query caches have seen, so they rematch when it changes.
+    reused: usize,
 }
 
 impl Default for Archetypes {
@@ -292,6 +303,8 @@ impl Archetypes {
             index: ComponentIndex::default(),
             internal_markers: SmallVec::new(),
             deleted: 0,
+            free: Vec::new(),
+            reused: 0,
         };
         let empty = archetypes.get_or_create(&[], &Components::default());
         debug_assert_eq!(empty, ArchetypeId::EMPTY);
@@ -356,7 +369,13 @@ impl Archetypes {
         if let Some(id) = self.find(ids) {
             return id;
         }
-        let id = ArchetypeId::new(self.archetypes.len());
+        let id = match self.free.pop() {
+            Some(id) => {
+                self.reused += 1;
+                id
+            }
+            None => ArchetypeId::new(self.archetypes.len()),
+        };
         let mut columns = SmallVec::with_capacity(ids.len());
         let mut table_columns = Vec::new();
         let mut tag_drops = SmallVec::new();
@@ -378,17 +397,31 @@ impl Archetypes {
         let ids: ArchetypeType = SmallVec::from_slice(ids);
         self.index.register_archetype(id, &ids, &columns);
         self.by_ids.insert(ids.clone(), id);
-        self.archetypes.push(Archetype {
+        let archetype = Archetype {
             id,
             ids,
             columns,
             tag_drops,
             table: Table::new(table_columns),
             edges: Edges::default(),
-            plans: Vec::new(),
+            plans: FxHashMap::default(),
+            plan_sources: SmallVec::new(),
+            replacement_sources: SmallVec::new(),
             flags: if internal { ArchetypeFlags::INTERNAL } else { ArchetypeFlags::default() },
-        });
+        };
+        if id.index() == self.archetypes.len() {
+            self.archetypes.push(archetype);
+        } else {
+            self.archetypes[id.index()] = archetype;
+        }
         id
+    }
+
+    /// How many archetype slots were reused so far (a generation for caches:
+    /// reused ids are below the length they saw).
+    #[inline]
+    pub fn reused_count(&self) -> usize {
+        self.reused
     }
 
     /// How many archetypes were deleted so far (a generation for caches).
@@ -409,9 +442,8 @@ impl Archetypes {
     /// replacement is one edge, so one move.
     #[inline]
     pub fn add_edge(&mut self, source: ArchetypeId, id: Id, components: &Components) -> ArchetypeId {
-        if let Some(target) = self.archetypes[source.index()].edges.add(id)
-            && !self.archetypes[target.index()].is_dead()
-        {
+        if let Some(target) = self.archetypes[source.index()].edges.add(id) {
+            debug_assert!(!self.archetypes[target.index()].is_dead(), "edge into a deleted archetype");
             return target;
         }
         self.create_edge(source, id, true, components)
@@ -421,9 +453,8 @@ impl Archetypes {
     /// lacks `id`), following or creating the graph edge.
     #[inline]
     pub fn remove_edge(&mut self, source: ArchetypeId, id: Id, components: &Components) -> ArchetypeId {
-        if let Some(target) = self.archetypes[source.index()].edges.remove(id)
-            && !self.archetypes[target.index()].is_dead()
-        {
+        if let Some(target) = self.archetypes[source.index()].edges.remove(id) {
+            debug_assert!(!self.archetypes[target.index()].is_dead(), "edge into a deleted archetype");
             return target;
         }
         self.create_edge(source, id, false, components)
@@ -466,9 +497,12 @@ impl Archetypes {
         };
         if add {
             self.archetypes[source.index()].edges.set_add(id, target);
-            // An exclusive replacement's reverse is not "remove `id`".
+            // An exclusive replacement's reverse is not "remove `id`": the target
+            // only remembers the edge, to forget it when deleted.
             if target != source && !replaced {
                 self.archetypes[target.index()].edges.set_remove(id, source);
+            } else if target != source {
+                self.archetypes[target.index()].replacement_sources.push((source, id));
             }
         } else {
             self.archetypes[source.index()].edges.set_remove(id, target);
@@ -492,31 +526,32 @@ impl Archetypes {
         destination: ArchetypeId,
         drop_removed: bool,
     ) -> MoveResult {
-        let plans = &mut self.archetypes[source.index()].plans;
-        let plan = match plans.iter().position(|(to, _)| *to == destination) {
-            Some(at) => plans.swap_remove(at).1,
-            None => {
-                // Drop plans into deleted archetypes while here (ids are never reused).
-                self.purge_dead_plans(source);
-                self.move_plan(source, destination)
-            }
-        };
-        // SAFETY: forwarded to the caller; `plan` is the plan of this move.
-        let moved = unsafe { self.move_row(entity, source, row, destination, &plan, drop_removed) };
-        self.archetypes[source.index()].plans.push((destination, plan));
+        let source_archetype = &self.archetypes[source.index()];
+        if source_archetype.table.columns().is_empty() && source_archetype.tag_drops.is_empty() {
+            // Nothing to copy or drop (e.g. out of the empty archetype): the
+            // empty plan is exact, no cache needed.
+            // SAFETY: forwarded to the caller; with no source columns and no tag
+            // drops, every destination column is new and nothing is removed.
+            return unsafe { self.move_row(entity, source, row, destination, &MovePlan::default(), drop_removed) };
+        }
+        // Lend the plans out of the source for the move (moving a map is a copy
+        // of its header, not of its entries).
+        let mut plans = core::mem::take(&mut self.archetypes[source.index()].plans);
+        if let std::collections::hash_map::Entry::Vacant(slot) = plans.entry(destination) {
+            slot.insert(self.move_plan(source, destination));
+            self.archetypes[destination.index()].plan_sources.push(source);
+        }
+        // SAFETY: forwarded to the caller; the plan is the plan of this move.
+        let moved = unsafe { self.move_row(entity, source, row, destination, &plans[&destination], drop_removed) };
+        self.archetypes[source.index()].plans = plans;
         moved
     }
 
-    fn purge_dead_plans(&mut self, source: ArchetypeId) {
-        let mut plans = core::mem::take(&mut self.archetypes[source.index()].plans);
-        plans.retain(|(to, _)| !self.archetypes[to.index()].is_dead());
-        self.archetypes[source.index()].plans = plans;
-    }
-
-    /// Deletes the empty archetype `id`: it leaves `by_ids`, the component index
-    /// and the graph, its storage is freed and it is flagged
-    /// [`ArchetypeFlags::DEAD`]. Its id is never reused. Edges elsewhere that still
-    /// point at it are rebuilt when next followed.
+    /// Deletes the empty archetype `id`: it leaves `by_ids`, the component index,
+    /// the graph (its own edges, the edges and move plans of other archetypes
+    /// that lead to it), its storage is freed and it is flagged
+    /// [`ArchetypeFlags::DEAD`] until its slot is reused. Bundle edge caches are
+    /// the caller's ([`Bundles::forget_archetype`](crate::bundle::Bundles::forget_archetype)).
     ///
     /// # Panics
     /// Panics if the archetype has entities or is the empty archetype.
@@ -529,13 +564,35 @@ impl Archetypes {
         assert!(archetype.is_empty(), "deleting archetype {id:?} which still has {} entities", archetype.len());
         archetype.flags = ArchetypeFlags(archetype.flags.0 | ArchetypeFlags::DEAD.0);
         archetype.table = Table::new(Vec::new());
-        archetype.edges = Edges::default();
         archetype.tag_drops.clear();
-        archetype.plans = Vec::new();
+        let edges = core::mem::take(&mut archetype.edges);
+        let plans = core::mem::take(&mut archetype.plans);
+        let plan_sources = core::mem::take(&mut archetype.plan_sources);
+        let replacement_sources = core::mem::take(&mut archetype.replacement_sources);
         let ids = core::mem::take(&mut archetype.ids);
+        // Edges are created in pairs (`add` one way, `remove` back), except
+        // exclusive replacements, which the target lists.
+        for (edge, target) in edges.adds() {
+            let target = &mut self.archetypes[target.index()];
+            target.edges.forget_remove(edge, id);
+            target.replacement_sources.retain(|(source, _)| *source != id);
+        }
+        for (edge, target) in edges.removes() {
+            self.archetypes[target.index()].edges.forget_add(edge, id);
+        }
+        for (source, edge) in replacement_sources {
+            self.archetypes[source.index()].edges.forget_add(edge, id);
+        }
+        for target in plans.keys() {
+            self.archetypes[target.index()].plan_sources.retain(|source| *source != id);
+        }
+        for source in plan_sources {
+            self.archetypes[source.index()].plans.remove(&id);
+        }
         self.by_ids.remove(&ids);
         self.index.unregister_archetype(id, &ids);
         self.deleted += 1;
+        self.free.push(id);
     }
 
     /// Two distinct archetypes, mutably.
@@ -581,8 +638,9 @@ impl Archetypes {
     /// are dropped when `drop_removed`, else forgotten (the caller moved them out).
     ///
     /// # Safety
-    /// * `source != destination`, `plan` is `move_plan(source, destination)`, and
-    ///   `row` is `entity`'s row in `source`;
+    /// * `source != destination`, `plan` is `move_plan(source, destination)` (or
+    ///   the empty plan when `source` has no columns and no tags to drop: every
+    ///   destination column is then new), and `row` is `entity`'s row in `source`;
     /// * when `!drop_removed`, the caller has moved out every value of `source` that
     ///   `destination` lacks;
     /// * the caller initializes every column of `destination` that `source` lacks
@@ -658,6 +716,22 @@ impl Archetypes {
             assert!(archetype.ids.windows(2).all(|pair| pair[0] < pair[1]), "type of {:?} not sorted", archetype.id);
             assert_eq!(self.by_ids.get(&archetype.ids), Some(&archetype.id), "by_ids lost {:?}", archetype.id);
             archetype.table.check_invariants();
+            // Deleting an archetype forgets every edge and plan leading to it (its
+            // slot may be reused by an unrelated archetype).
+            for (edge, target) in archetype.edges.adds().chain(archetype.edges.removes()) {
+                assert!(
+                    !self.archetypes[target.index()].is_dead(),
+                    "{:?} has an edge {edge:?} into deleted {target:?}",
+                    archetype.id
+                );
+            }
+            for target in archetype.plans.keys() {
+                assert!(
+                    !self.archetypes[target.index()].is_dead(),
+                    "{:?} has a move plan into deleted {target:?}",
+                    archetype.id
+                );
+            }
             // No id names a dead entity: cleanup removes every pair (and id) before
             // either half dies, and deletes the archetypes that named it.
             for &id in archetype.ids.iter() {

@@ -45,8 +45,14 @@ pub struct ArchetypeRecord {
 pub struct IdRecord {
     id: Option<Id>,
     archetypes: Vec<ArchetypeRecord>,
+    /// Where each archetype's entry is in `archetypes`; only built once the
+    /// record lists more than [`LINEAR_RECORD_LIMIT`] archetypes (below, a scan is
+    /// faster, and most records, such as a pair's, list few).
     positions: FxHashMap<ArchetypeId, u32>,
 }
+
+/// Records with at most this many archetypes are searched linearly.
+const LINEAR_RECORD_LIMIT: usize = 16;
 
 impl IdRecord {
     /// The id this record is for.
@@ -63,29 +69,47 @@ impl IdRecord {
     /// Where the id sits in `archetype`, if it is there.
     #[inline]
     pub fn get(&self, archetype: ArchetypeId) -> Option<&ArchetypeRecord> {
-        self.positions.get(&archetype).map(|&index| &self.archetypes[index as usize])
+        self.index_of(archetype).map(|index| &self.archetypes[index])
+    }
+
+    #[inline]
+    fn index_of(&self, archetype: ArchetypeId) -> Option<usize> {
+        if self.archetypes.len() <= LINEAR_RECORD_LIMIT {
+            self.archetypes.iter().position(|entry| entry.archetype == archetype)
+        } else {
+            self.positions.get(&archetype).map(|&index| index as usize)
+        }
     }
 
     /// Removes `archetype`'s entry (whatever its count); `false` if absent.
     fn remove(&mut self, archetype: ArchetypeId) -> bool {
-        let Some(index) = self.positions.remove(&archetype) else {
+        let Some(index) = self.index_of(archetype) else {
             return false;
         };
-        self.archetypes.swap_remove(index as usize);
-        if let Some(moved) = self.archetypes.get(index as usize) {
-            self.positions.insert(moved.archetype, index);
+        let indexed = self.archetypes.len() > LINEAR_RECORD_LIMIT;
+        self.archetypes.swap_remove(index);
+        if indexed {
+            self.positions.remove(&archetype);
+            if self.archetypes.len() <= LINEAR_RECORD_LIMIT {
+                self.positions = FxHashMap::default();
+            } else if let Some(moved) = self.archetypes.get(index) {
+                self.positions.insert(moved.archetype, index as u32);
+            }
         }
         true
     }
 
     fn insert(&mut self, record: ArchetypeRecord) {
-        if let Some(&index) = self.positions.get(&record.archetype) {
-            let existing = &mut self.archetypes[index as usize];
-            existing.count += record.count;
+        if let Some(index) = self.index_of(record.archetype) {
+            self.archetypes[index].count += record.count;
             return;
         }
-        self.positions.insert(record.archetype, self.archetypes.len() as u32);
         self.archetypes.push(record);
+        if self.archetypes.len() == LINEAR_RECORD_LIMIT + 1 {
+            self.positions = self.archetypes.iter().enumerate().map(|(i, e)| (e.archetype, i as u32)).collect();
+        } else if self.archetypes.len() > LINEAR_RECORD_LIMIT {
+            self.positions.insert(record.archetype, self.archetypes.len() as u32 - 1);
+        }
     }
 }
 

@@ -31,6 +31,26 @@ impl EdgeMap {
         }
     }
 
+    /// Forgets the edge of `id` if it leads to `target`.
+    fn remove_if(&mut self, id: Id, target: ArchetypeId) {
+        if self.get(id) != Some(target) {
+            return;
+        }
+        if !id.is_pair() && id.first_index() < FLAT_EDGE_LIMIT {
+            self.flat[id.first_index() as usize] = NO_EDGE;
+        } else {
+            self.hashed.remove(&id);
+        }
+    }
+
+    /// Every cached edge.
+    fn iter(&self) -> impl Iterator<Item = (Id, ArchetypeId)> + '_ {
+        let flat = self.flat.iter().enumerate().filter(|(_, target)| **target != NO_EDGE).map(|(index, &target)| {
+            (Id::from_bits(index as u64).expect("flat edges are non-zero ids"), ArchetypeId::new(target as usize))
+        });
+        flat.chain(self.hashed.iter().map(|(&id, &target)| (id, target)))
+    }
+
     fn set(&mut self, id: Id, target: ArchetypeId) {
         if !id.is_pair() && id.first_index() < FLAT_EDGE_LIMIT {
             let slot = id.first_index() as usize;
@@ -85,5 +105,25 @@ impl Edges {
 
     pub(crate) fn set_remove(&mut self, id: Id, target: ArchetypeId) {
         self.remove.set(id, target);
+    }
+
+    /// Forgets the add edge of `id` if it leads to `target`.
+    pub(crate) fn forget_add(&mut self, id: Id, target: ArchetypeId) {
+        self.add.remove_if(id, target);
+    }
+
+    /// Forgets the remove edge of `id` if it leads to `target`.
+    pub(crate) fn forget_remove(&mut self, id: Id, target: ArchetypeId) {
+        self.remove.remove_if(id, target);
+    }
+
+    /// Every cached add edge.
+    pub fn adds(&self) -> impl Iterator<Item = (Id, ArchetypeId)> + '_ {
+        self.add.iter()
+    }
+
+    /// Every cached remove edge.
+    pub fn removes(&self) -> impl Iterator<Item = (Id, ArchetypeId)> + '_ {
+        self.remove.iter()
     }
 }

@@ -57,6 +57,10 @@ impl EntityFlags {
     /// The entity is internal (a component, a wildcard...): not counted, not
     /// matched by queries that do not ask for it.
     pub const INTERNAL: EntityFlags = EntityFlags(1 << 3);
+    /// Transient: the entity is part of a despawn being planned (cleanup's
+    /// visited mark; cleared if the despawn is refused, gone with the entity
+    /// otherwise).
+    pub const DELETING: EntityFlags = EntityFlags(1 << 4);
 
     /// Whether every flag of `other` is set.
     #[inline]
@@ -68,6 +72,14 @@ impl EntityFlags {
     #[inline]
     pub const fn intersects(self, other: EntityFlags) -> bool {
         self.0 & other.0 != 0
+    }
+}
+
+impl EntityFlags {
+    /// These flags without those of `other`.
+    #[inline]
+    pub const fn without(self, other: EntityFlags) -> EntityFlags {
+        EntityFlags(self.0 & !other.0)
     }
 }
 

@@ -102,6 +102,10 @@ pub struct QueryState<D: QueryData, F: QueryFilter = ()> {
     last_run: Tick,
     /// `Archetypes::deleted_count` when dead archetypes were last pruned.
     deleted_seen: usize,
+    /// `Archetypes::reused_count` when the archetypes were last matched: a reused
+    /// slot is a new archetype below `archetype_generation`, so a change means
+    /// matching everything again.
+    reused_seen: usize,
     /// Pairs required through [`QueryState::with_pair`], resolved each update.
     runtime_pairs: SmallVec<[RuntimePair; 1]>,
     /// Their ids as last resolved; `None` when one cannot exist (its
@@ -169,6 +173,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
             match_internal,
             last_run: Tick::new(0),
             deleted_seen: 0,
+            reused_seen: 0,
             runtime_pairs: SmallVec::new(),
             runtime_ids: Some(SmallVec::new()),
             cascade: None,
@@ -231,6 +236,11 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
             self.resolve_runtime_pairs(world);
         }
         let archetypes = world.archetypes();
+        if self.reused_seen != archetypes.reused_count() {
+            self.reused_seen = archetypes.reused_count();
+            self.matched.clear();
+            self.archetype_generation = 0;
+        }
         if self.deleted_seen != archetypes.deleted_count() {
             self.deleted_seen = archetypes.deleted_count();
             self.matched.retain(|matched| !archetypes.is_dead(matched.archetype));

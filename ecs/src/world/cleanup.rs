@@ -16,7 +16,8 @@
 //! anywhere in it leaves the world untouched ([`World::try_despawn`] returns the
 //! [`CleanupError`]). Once the entities are moved or despawned, the archetypes
 //! that name a dead entity are empty and are deleted (from the graph, the
-//! component index and, lazily, from every query cache).
+//! component index, the bundle edge caches and, at their next update, every
+//! query cache); their slots are reused by the next archetypes created.
 //!
 //! Only entities flagged `IS_TARGET` or `IS_COMPONENT` (set when they are first
 //! used in a pair or as an id) pay for this; a plain despawn never looks.
@@ -28,7 +29,7 @@ use smallvec::SmallVec;
 use super::World;
 use crate::component::CleanupPolicy;
 use crate::entity::{ArchetypeId, Entity, EntityFlags, Id};
-use crate::util::{FxHashMap, FxHashSet};
+use crate::util::FxHashMap;
 
 /// Why a despawn was refused: a relationship with the `panic` policy.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -72,9 +73,9 @@ struct PanicCheck {
 /// Everything a despawn with cleanup will do, computed before doing it.
 #[derive(Default)]
 struct CleanupPlan {
-    /// Entities to despawn, in discovery order (the root first).
+    /// Entities to despawn, in discovery order (the root first); each is flagged
+    /// `DELETING` while the plan lives (cheaper than a visited set).
     delete: Vec<Entity>,
-    deleting: FxHashSet<Entity>,
     /// Ids that the surviving entities of an archetype lose.
     removals: FxHashMap<ArchetypeId, SmallVec<[Id; 2]>>,
     panics: Vec<PanicCheck>,
@@ -113,7 +114,14 @@ impl World {
             return Ok(false);
         }
         if record.flags.intersects(EntityFlags::IS_TARGET | EntityFlags::IS_COMPONENT) {
-            let plan = self.plan_cleanup(entity)?;
+            let plan = self.plan_cleanup(entity);
+            if let Err(error) = self.refusal(&plan) {
+                for &entity in &plan.delete {
+                    self.unflag(entity, EntityFlags::DELETING);
+                }
+                self.recycle_plan(plan);
+                return Err(error);
+            }
             self.run_cleanup(plan);
         } else {
             self.despawn_plain(entity);
@@ -147,10 +155,24 @@ impl World {
         self.flag(relationship, EntityFlags::IS_COMPONENT);
     }
 
-    fn plan_cleanup(&self, root: Entity) -> Result<CleanupPlan, CleanupError> {
-        let mut plan = CleanupPlan::default();
-        plan.delete.push(root);
-        plan.deleting.insert(root);
+    fn is_deleting(&self, entity: Entity) -> bool {
+        self.entities.get(entity).is_some_and(|record| record.flags.contains(EntityFlags::DELETING))
+    }
+
+    /// Adds `entity` to the plan's deletions unless it is there already.
+    fn plan_delete(&mut self, plan: &mut CleanupPlan, entity: Entity) {
+        if !self.is_deleting(entity) {
+            self.flag(entity, EntityFlags::DELETING);
+            plan.delete.push(entity);
+        }
+    }
+
+    /// Computes what despawning `root` does (only the transient `DELETING` flags
+    /// change).
+    fn plan_cleanup(&mut self, root: Entity) -> CleanupPlan {
+        // Reuse the last plan's buffer: despawning a hierarchy plans many times.
+        let mut plan = CleanupPlan { delete: core::mem::take(&mut self.cleanup_scratch), ..CleanupPlan::default() };
+        self.plan_delete(&mut plan, root);
         let wildcard = Entity::WILDCARD.index();
         let mut next = 0;
         while let Some(&dying) = plan.delete.get(next) {
@@ -164,11 +186,17 @@ impl World {
                 self.plan_for_pattern(&mut plan, dying, Id::pair_from_indices(dying.index(), wildcard), false);
             }
         }
+        plan
+    }
+
+    /// The error of the first `Panic` policy in `plan` that some surviving
+    /// holder triggers.
+    fn refusal(&self, plan: &CleanupPlan) -> Result<(), CleanupError> {
         let relationship_of = |check: &PanicCheck| {
             if check.id.is_pair() { check.id.first_index() } else { check.despawned.index() }
         };
         let survivors = |check: &PanicCheck| {
-            self.archetypes[check.archetype].entities().iter().copied().filter(|holder| !plan.deleting.contains(holder))
+            self.archetypes[check.archetype].entities().iter().copied().filter(|&holder| !self.is_deleting(holder))
         };
         if let Some(refusal) = plan.panics.iter().find(|check| survivors(check).next().is_some()) {
             // Name the holders of every archetype refusing for the same reason.
@@ -190,19 +218,21 @@ impl World {
                 holders,
             });
         }
-        Ok(plan)
+        Ok(())
     }
 
     /// Applies the policies for every id of every archetype matching `pattern`
     /// (a form naming `dying`).
-    fn plan_for_pattern(&self, plan: &mut CleanupPlan, dying: Entity, pattern: Id, as_target: bool) {
+    fn plan_for_pattern(&mut self, plan: &mut CleanupPlan, dying: Entity, pattern: Id, as_target: bool) {
         let Some(record) = self.archetypes.component_index().get(pattern) else {
             return;
         };
-        for entry in record.archetypes() {
-            let archetype = &self.archetypes[entry.archetype];
-            let ids = archetype.ids();
-            for &id in &ids[entry.position as usize..] {
+        let entries: SmallVec<[(ArchetypeId, u16); 4]> =
+            record.archetypes().iter().map(|entry| (entry.archetype, entry.position)).collect();
+        for (archetype_id, position) in entries {
+            let ids: SmallVec<[Id; 8]> =
+                SmallVec::from_slice(&self.archetypes[archetype_id].ids()[position as usize..]);
+            for id in ids {
                 let names_dying = if as_target {
                     id.is_pair() && id.second_index() == dying.index()
                 } else {
@@ -215,27 +245,35 @@ impl World {
                 let traits = self.components.relationship_traits(relationship);
                 let policy = if as_target { traits.on_delete_target } else { traits.on_delete };
                 match policy {
-                    CleanupPolicy::Remove => plan.removals.entry(entry.archetype).or_default().push(id),
+                    CleanupPolicy::Remove => plan.removals.entry(archetype_id).or_default().push(id),
                     CleanupPolicy::Panic => {
-                        plan.panics.push(PanicCheck { archetype: entry.archetype, id, despawned: dying, as_target });
+                        plan.panics.push(PanicCheck { archetype: archetype_id, id, despawned: dying, as_target });
                     }
                     CleanupPolicy::Delete => {
                         let mut internal = false;
-                        for &holder in archetype.entities() {
+                        for index in 0..self.archetypes[archetype_id].len() {
+                            let holder = self.archetypes[archetype_id].entities()[index];
                             if self.entities.get(holder).is_some_and(|r| r.flags.contains(EntityFlags::INTERNAL)) {
                                 internal = true;
-                            } else if plan.deleting.insert(holder) {
-                                plan.delete.push(holder);
+                            } else {
+                                self.plan_delete(plan, holder);
                             }
                         }
                         // Internal entities are never despawned: they lose the id.
                         if internal {
-                            plan.removals.entry(entry.archetype).or_default().push(id);
+                            plan.removals.entry(archetype_id).or_default().push(id);
                         }
                     }
                 }
             }
         }
+    }
+
+    /// Keeps the plan's buffer for the next despawn.
+    fn recycle_plan(&mut self, plan: CleanupPlan) {
+        let mut delete = plan.delete;
+        delete.clear();
+        self.cleanup_scratch = delete;
     }
 
     fn run_cleanup(&mut self, plan: CleanupPlan) {
@@ -244,7 +282,7 @@ impl World {
             let holders: Vec<Entity> = self.archetypes[archetype].entities().to_vec();
             let mut destination = None;
             for holder in holders {
-                if plan.deleting.contains(&holder) {
+                if self.is_deleting(holder) {
                     continue;
                 }
                 let location = self.entities.location(holder).expect("holders are alive");
@@ -256,7 +294,7 @@ impl World {
         }
         // 2. The dying entities go; remember the archetypes that name them.
         let wildcard = Entity::WILDCARD.index();
-        let mut doomed: Vec<ArchetypeId> = Vec::new();
+        let mut doomed: SmallVec<[ArchetypeId; 4]> = SmallVec::new();
         for &dying in &plan.delete {
             let flags = self.entities.get(dying).map(|record| record.flags).unwrap_or_default();
             if flags.intersects(EntityFlags::IS_TARGET | EntityFlags::IS_COMPONENT) {
@@ -281,7 +319,9 @@ impl World {
             if !self.archetypes.is_dead(archetype) {
                 debug_assert!(self.archetypes[archetype].is_empty(), "cleanup left entities in {archetype:?}");
                 self.archetypes.delete(archetype);
+                self.bundles.forget_archetype(archetype);
             }
         }
+        self.recycle_plan(plan);
     }
 }

@@ -149,6 +149,12 @@ impl World {
         Ok(location)
     }
 
+    pub(super) fn unflag(&mut self, entity: Entity, flag: EntityFlags) {
+        if let Some(record) = self.entities.get_mut(entity) {
+            record.flags = record.flags.without(flag);
+        }
+    }
+
     pub(super) fn flag(&mut self, entity: Entity, flag: EntityFlags) {
         if let Some(record) = self.entities.get_mut(entity)
             && !record.flags.contains(flag)

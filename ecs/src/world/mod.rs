@@ -96,6 +96,8 @@ pub struct World {
     last_change_tick: Tick,
     internal_count: usize,
     builtin: BuiltinIds,
+    /// The entity buffer of despawn cleanup plans, kept between despawns.
+    cleanup_scratch: Vec<Entity>,
 }
 
 impl Default for World {
@@ -149,6 +151,7 @@ impl World {
             last_change_tick: Tick::new(0),
             internal_count: 0,
             builtin,
+            cleanup_scratch: Vec::new(),
         };
         for (wildcard, name) in [(wildcard, "*"), (any, "_")] {
             world.mark_internal(wildcard);
@@ -860,6 +863,7 @@ impl World {
     pub fn check_invariants(&self) {
         self.entities.check_invariants();
         self.archetypes.check_invariants(&self.entities);
+        self.bundles.check_invariants(&self.archetypes);
         for &entity in self.entities.alive() {
             let location = self.entities.location(entity).expect("alive entities have records");
             let archetype = self.archetypes.get(location.archetype);
