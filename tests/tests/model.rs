@@ -1,16 +1,24 @@
 //! Model-based test: random sequences of structural operations, component reads
-//! and writes and queries are run against a [`World`] and against a naive model
-//! (`HashMap<Entity, [Option<Val>; KINDS]>`); after every step the whole world is
-//! compared with the model and `World::check_invariants` runs.
+//! and writes, relationship pairs and queries are run against a [`World`] and
+//! against a naive model (`HashMap<Entity, [Option<Val>; KINDS]>` for components,
+//! `BTreeMap<(Rel, Entity), Option<u32>>` per entity for pairs); after every step
+//! the whole world is compared with the model and `World::check_invariants` runs.
 //!
 //! Every component type counts its live values in a thread-local counter (bumped
 //! by its constructor, lowered by its `Drop`), so a value dropped twice or never is
 //! noticed: after every step each counter equals the number of model entities
 //! holding that component, and after the world is dropped every counter is zero.
+//! The data relationship `Owes` is counted the same way (one value per pair).
 //!
 //! The component types cover: a zero-sized table tag with a `Drop` impl (`Tag`), an
 //! over-aligned table value (`Pos`), heap data in a table (`Text`), heap data in a
 //! sparse set (`Spr`) and a zero-sized sparse tag (`SprTag`).
+//!
+//! The relationships cover: a tag relationship with no traits (`Likes`:
+//! `on_delete_target = remove`), a data relationship with no traits (`Owes`), an
+//! exclusive one whose holders die with their target (`DockedTo`, not acyclic, so
+//! it may form cycles) and the built-in `ChildOf` (exclusive, acyclic, holders
+//! die with their target).
 //!
 //! Operations: spawn (any subset, as a nested-tuple bundle in either component
 //! order), insert and remove (one component or a 2-component bundle), despawn,
@@ -20,12 +28,36 @@
 //! never allocated. One case in 32 first spawns about a thousand empty
 //! entities, so the entities under test straddle the sparse sets' first page.
 //!
-//! 10,000 cases of 1 to 39 operations; no failure-persistence files are written.
+//! Pair operations: `add_pair` / `insert_pair` of every relationship (through
+//! `World::try_*`, the `bool` forms and `EntityWorldMut`), with the errors
+//! modelled (`NotAlive` for a dead target or source, `NeedsValue` for `Owes`
+//! without a value, `Cycle` for `ChildOf`), exclusivity (a new `DockedTo` /
+//! `ChildOf` target replaces the old one), `remove_pair`, `get_pair_mut` writes,
+//! `Pair<&mut Owes>` writes, and despawn (`despawn`, `try_despawn`,
+//! `EntityWorldMut::despawn`) with cleanup: holders of `(Likes, x)` / `(Owes, x)`
+//! lose the pair, holders of `(DockedTo, x)` / `(ChildOf, x)` are despawned,
+//! recursively (the model walks a worklist with a visited set). After every step
+//! every entity's pairs are compared through `targets`, `target`, `parent`,
+//! `has_pair` (also with the wildcard, stale handles and later generations of
+//! the targets' indices), `get_pair`, `sources` and `children`, and the cached
+//! `Pair<Likes>`, `Pair<&Owes>`, `Pair<DockedTo>` and `Pair<ChildOf>` queries
+//! (one row per pair) are compared; pair query operations also compare
+//! cartesian products of two pair terms, `Option<Pair<_>>`, pairs with
+//! components and filters, `WithPair`, `with_pair` runtime targets (one kept for
+//! the rest of the case, so its target's death is seen) and `cascade` order.
+//! The pair query states are created at a case's first pair operation, so the
+//! relationships are registered by `add_pair` / `insert_pair` themselves while
+//! entities exist (and `targets`, `has_pair`, ... run on unregistered ones first).
+//!
+//! `world_matches_model`: 10,000 cases of 1 to 39 component operations.
+//! `world_matches_pair_model`: 5,000 cases of 2 to 6 spawns then 1 to 39 mixed
+//! pair and component operations. No failure-persistence files are written.
 
 use std::cell::Cell;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use ecs::prelude::*;
+use ecs::world::PairError;
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
 
@@ -52,6 +84,7 @@ fn live(kind: Kind) -> i64 {
 
 fn reset_live() {
     LIVE.with(|live| live.iter().for_each(|cell| cell.set(0)));
+    OWES_LIVE.with(|live| live.set(0));
 }
 
 // ----- components -------------------------------------------------------------------
@@ -263,6 +296,265 @@ macro_rules! with_kind {
     };
 }
 
+// ----- relationships ----------------------------------------------------------------
+
+thread_local! {
+    /// Live `Owes` values, on this thread only.
+    static OWES_LIVE: Cell<i64> = const { Cell::new(0) };
+}
+
+fn owes_live() -> i64 {
+    OWES_LIVE.with(Cell::get)
+}
+
+/// Tag relationship with no traits: pairs on a dead target are removed.
+#[derive(Relationship, Debug)]
+struct Likes;
+
+/// Data relationship with no traits; its values are counted (built only through
+/// [`RelType::make`]: a value built otherwise would be dropped uncounted).
+#[derive(Relationship, Debug, PartialEq)]
+struct Owes {
+    amount: u32,
+}
+
+impl Drop for Owes {
+    fn drop(&mut self) {
+        OWES_LIVE.with(|live| live.set(live.get() - 1));
+    }
+}
+
+/// Exclusive; holders die with their target; not acyclic (cycles are allowed).
+#[derive(Relationship, Debug)]
+#[relationship(exclusive, on_delete_target = "delete")]
+struct DockedTo;
+
+/// A relationship as the model names it (`ChildOf` is the built-in one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Rel {
+    Likes,
+    Owes,
+    DockedTo,
+    ChildOf,
+}
+
+impl Rel {
+    const ALL: [Rel; 4] = [Rel::Likes, Rel::Owes, Rel::DockedTo, Rel::ChildOf];
+
+    /// At most one target: a new one replaces the old.
+    fn exclusive(self) -> bool {
+        matches!(self, Rel::DockedTo | Rel::ChildOf)
+    }
+
+    /// Adding a pair that would close a cycle fails.
+    fn acyclic(self) -> bool {
+        self == Rel::ChildOf
+    }
+
+    /// `on_delete_target = delete` (otherwise `remove`).
+    fn deletes_holders(self) -> bool {
+        matches!(self, Rel::DockedTo | Rel::ChildOf)
+    }
+
+    /// Pairs carry a value (`insert_pair` only).
+    fn carries_value(self) -> bool {
+        self == Rel::Owes
+    }
+}
+
+/// The model's pairs of one entity: `(relationship, target) -> value` (`Some` for
+/// `Owes`, `None` for tag relationships).
+type PairSet = BTreeMap<(Rel, Entity), Option<u32>>;
+
+fn mix_amount(amount: u32, seed: u32) -> u32 {
+    amount.wrapping_mul(3).wrapping_add(seed)
+}
+
+/// What the test needs of each relationship type.
+trait RelType: Relationship + Sized + core::fmt::Debug {
+    const REL: Rel;
+    /// A value of the relationship (counted for `Owes`).
+    fn make(amount: u32) -> Self;
+    /// The model's value of a pair.
+    fn value(&self) -> Option<u32>;
+    fn mutate(&mut self, seed: u32);
+}
+
+impl RelType for Likes {
+    const REL: Rel = Rel::Likes;
+    fn make(_: u32) -> Self {
+        Likes
+    }
+    fn value(&self) -> Option<u32> {
+        None
+    }
+    fn mutate(&mut self, _: u32) {}
+}
+
+impl RelType for Owes {
+    const REL: Rel = Rel::Owes;
+    fn make(amount: u32) -> Self {
+        OWES_LIVE.with(|live| live.set(live.get() + 1));
+        Owes { amount }
+    }
+    fn value(&self) -> Option<u32> {
+        Some(self.amount)
+    }
+    fn mutate(&mut self, seed: u32) {
+        self.amount = mix_amount(self.amount, seed);
+    }
+}
+
+impl RelType for DockedTo {
+    const REL: Rel = Rel::DockedTo;
+    fn make(_: u32) -> Self {
+        DockedTo
+    }
+    fn value(&self) -> Option<u32> {
+        None
+    }
+    fn mutate(&mut self, _: u32) {}
+}
+
+impl RelType for ChildOf {
+    const REL: Rel = Rel::ChildOf;
+    fn make(_: u32) -> Self {
+        ChildOf
+    }
+    fn value(&self) -> Option<u32> {
+        None
+    }
+    fn mutate(&mut self, _: u32) {}
+}
+
+/// Runs `$body` with the type alias `$r` naming the relationship type of `$rel`.
+macro_rules! with_rel {
+    ($rel:expr, $r:ident => $body:expr) => {
+        match $rel {
+            Rel::Likes => {
+                type $r = Likes;
+                $body
+            }
+            Rel::Owes => {
+                type $r = Owes;
+                $body
+            }
+            Rel::DockedTo => {
+                type $r = DockedTo;
+                $body
+            }
+            Rel::ChildOf => {
+                type $r = ChildOf;
+                $body
+            }
+        }
+    };
+}
+
+/// How a pair operation reaches the world.
+#[derive(Clone, Copy, Debug)]
+enum How {
+    /// `World::try_add_pair` / `World::try_insert_pair`.
+    Try,
+    /// `World::add_pair` / `World::insert_pair` (`bool`), where the model says
+    /// they do not panic; otherwise as `Try`.
+    Plain,
+    /// Through `World::entity_mut`, where the source is alive (and, for
+    /// `insert_pair`, the model says it does not panic); otherwise as `Try`.
+    EntityMut,
+}
+
+/// Adds (`amount == None`) or inserts `(R, target)` into `entity` the way `how`
+/// says; `expected` is the model's result, used only to avoid the panicking forms.
+fn add_pair_typed<R: RelType>(
+    world: &mut World,
+    entity: Entity,
+    target: Entity,
+    amount: Option<u32>,
+    how: How,
+    expected: &Result<(), PairError>,
+) -> Result<(), PairError> {
+    let plain_ok = expected.is_ok() || *expected == Err(PairError::NotAlive(entity));
+    let from_bool = |added: bool| if added { Ok(()) } else { Err(PairError::NotAlive(entity)) };
+    match (amount, how) {
+        (None, How::Plain) if plain_ok => from_bool(world.add_pair::<R>(entity, target)),
+        (None, How::EntityMut) if world.is_alive(entity) => {
+            world.entity_mut(entity).try_add_pair::<R>(target).map(|_| ())
+        }
+        (None, _) => world.try_add_pair::<R>(entity, target),
+        (Some(amount), How::Plain) if plain_ok => from_bool(world.insert_pair(entity, R::make(amount), target)),
+        (Some(amount), How::EntityMut) if expected.is_ok() => {
+            let mut entity_mut = world.entity_mut(entity);
+            entity_mut.insert_pair(R::make(amount), target);
+            assert!(entity_mut.has_pair::<R>(target), "EntityWorldMut::has_pair after insert_pair");
+            Ok(())
+        }
+        (Some(amount), _) => world.try_insert_pair(entity, R::make(amount), target),
+    }
+}
+
+/// Removes `(R, target)` from `entity` (through `EntityWorldMut` if asked and
+/// `entity` is alive); whether it was there.
+fn remove_pair_typed<R: RelType>(world: &mut World, entity: Entity, target: Entity, entity_mut: bool) -> bool {
+    if entity_mut && world.is_alive(entity) {
+        let mut entity_mut = world.entity_mut(entity);
+        let had = entity_mut.has_pair::<R>(target);
+        assert_eq!(entity_mut.get_pair::<R>(target).is_some(), had, "EntityWorldMut::get_pair::<{}>", R::NAME);
+        entity_mut.remove_pair::<R>(target);
+        assert!(!entity_mut.has_pair::<R>(target), "EntityWorldMut::has_pair::<{}> after remove_pair", R::NAME);
+        had
+    } else {
+        world.remove_pair::<R>(entity, target)
+    }
+}
+
+/// `get_pair_mut` and a write through the `Mut`; the value after it.
+fn mutate_pair<R: RelType>(world: &mut World, entity: Entity, target: Entity, seed: u32) -> Option<Option<u32>> {
+    world.get_pair_mut::<R>(entity, target).map(|mut value| {
+        value.mutate(seed);
+        value.value()
+    })
+}
+
+/// Compares `entity`'s `(R, *)` pairs in the world with the model's `pairs`;
+/// `probes` are entities it must not have a pair with unless the model says so.
+fn check_pairs_of<R: RelType>(world: &World, entity: Entity, pairs: &PairSet, probes: &[Entity]) {
+    let mut expected: Vec<(Entity, Option<u32>)> =
+        pairs.iter().filter(|((rel, _), _)| *rel == R::REL).map(|((_, t), v)| (*t, *v)).collect();
+    expected.sort_by_key(|(t, _)| t.index());
+    let targets: Vec<Entity> = world.targets::<R>(entity).collect();
+    let expected_targets: Vec<Entity> = expected.iter().map(|(t, _)| *t).collect();
+    assert_eq!(targets, expected_targets, "targets::<{}>({entity:?}) (in index order)", R::NAME);
+    assert_eq!(world.target::<R>(entity), expected_targets.first().copied(), "target::<{}>({entity:?})", R::NAME);
+    assert_eq!(
+        world.has_pair::<R>(entity, Entity::WILDCARD),
+        !expected.is_empty(),
+        "has_pair::<{}>({entity:?}, *)",
+        R::NAME
+    );
+    for &(target, value) in &expected {
+        assert!(world.has_pair::<R>(entity, target), "has_pair::<{}>({entity:?}, {target:?})", R::NAME);
+        let got = world.get_pair::<R>(entity, target).map(R::value);
+        assert_eq!(got, Some(value), "get_pair::<{}>({entity:?}, {target:?})", R::NAME);
+        let later = Entity::from_raw(target.index(), target.generation() + 1);
+        assert!(!world.has_pair::<R>(entity, later), "has_pair::<{}>({entity:?}, {later:?})", R::NAME);
+        assert!(world.get_pair::<R>(entity, later).is_none(), "get_pair::<{}>({entity:?}, {later:?})", R::NAME);
+    }
+    for &probe in probes {
+        if !expected_targets.contains(&probe) {
+            assert!(!world.has_pair::<R>(entity, probe), "has_pair::<{}>({entity:?}, {probe:?})", R::NAME);
+            assert!(world.get_pair::<R>(entity, probe).is_none(), "get_pair::<{}>({entity:?}, {probe:?})", R::NAME);
+        }
+    }
+}
+
+/// Compares the holders of `(R, target)` with the model's `expected` (sorted).
+fn check_sources<R: RelType>(world: &World, target: Entity, expected: &[Entity]) {
+    let mut got: Vec<Entity> = world.sources::<R>(target).collect();
+    got.sort();
+    assert_eq!(got, expected, "sources::<{}>({target:?})", R::NAME);
+}
+
 // ----- typed operations ---------------------------------------------------------------
 
 /// How two bundles are nested into one: `(B, C)` or `(C, B)`, so that spawn
@@ -454,6 +746,115 @@ enum Op {
         target: Target,
         seed: u32,
     },
+    /// `try_despawn`, or `EntityWorldMut::despawn` (with `entity_mut`, where the
+    /// entity is alive).
+    TryDespawn {
+        target: Target,
+        entity_mut: bool,
+    },
+    /// `add_pair::<rel>(source, target)` (`amount == None`) or
+    /// `insert_pair(source, rel value, target)`.
+    AddPair {
+        rel: Rel,
+        source: Target,
+        target: Target,
+        existing: Option<Existing>,
+        amount: Option<u32>,
+        how: How,
+    },
+    /// `remove_pair::<rel>(source, target)`.
+    RemovePair {
+        rel: Rel,
+        source: Target,
+        target: Target,
+        existing: Option<Existing>,
+        entity_mut: bool,
+    },
+    /// `get_pair_mut::<rel>(source, target)` and a write (`None` for tags).
+    MutatePair {
+        rel: Rel,
+        source: Target,
+        target: Target,
+        existing: Option<Existing>,
+        seed: u32,
+    },
+    /// Runs a pair query (a cached state or a fresh one) and compares its rows.
+    PairQuery {
+        query: PairQuery,
+        fresh: bool,
+    },
+    /// `(Entity, Pair<&mut Owes>)` through `iter_mut`, writing every row.
+    PairQueryMut {
+        seed: u32,
+        fresh: bool,
+    },
+    /// `QueryState::get` of a pair query.
+    PairQueryGet {
+        target: Target,
+        query: PairGet,
+    },
+    /// A fresh `Entity` query `with_pair::<Likes>(target)`; with `keep`, the first
+    /// one of a case is kept and compared after every later step.
+    WithPair {
+        target: Target,
+        keep: bool,
+    },
+}
+
+/// Makes a pair operation name the holder (and, with `keep_target`, the target)
+/// of an existing model pair of its relationship (the `index`-th, modulo their
+/// number) instead of `source` (and `target`); ignored if there is none.
+#[derive(Clone, Copy, Debug)]
+struct Existing {
+    index: usize,
+    keep_target: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum PairQuery {
+    /// `(Entity, Pair<Likes>)`
+    Likes,
+    /// `(Entity, Pair<&Owes>)`
+    Owes,
+    /// `(Entity, Pair<DockedTo>)`
+    DockedTo,
+    /// `(Entity, Pair<ChildOf>)`
+    ChildOf,
+    /// `(Entity, Pair<Likes>, Pair<&Owes>)`: one row per combination.
+    LikesOwes,
+    /// `(Entity, Option<Pair<Likes>>)`: one row per pair, or one `None` row.
+    OptLikes,
+    /// `(Entity, &Pos, Pair<DockedTo>)`
+    PosDocked,
+    /// `(Entity, Pair<Likes>)` with `Without<Tag>`
+    LikesNoTag,
+    /// `Entity` with `WithPair<ChildOf>`
+    WithChildOf,
+    /// `Entity` with `cascade::<ChildOf>()`: every entity, in non-decreasing depth.
+    Cascade,
+}
+
+const PAIR_QUERIES: [PairQuery; 10] = [
+    PairQuery::Likes,
+    PairQuery::Owes,
+    PairQuery::DockedTo,
+    PairQuery::ChildOf,
+    PairQuery::LikesOwes,
+    PairQuery::OptLikes,
+    PairQuery::PosDocked,
+    PairQuery::LikesNoTag,
+    PairQuery::WithChildOf,
+    PairQuery::Cascade,
+];
+
+#[derive(Clone, Copy, Debug)]
+enum PairGet {
+    /// `(Entity, Pair<DockedTo>)`
+    DockedTo,
+    /// `(Entity, Pair<ChildOf>)`
+    ChildOf,
+    /// `Entity` with `WithPair<Likes>`
+    WithLikes,
 }
 
 // ----- harness ----------------------------------------------------------------------
@@ -518,9 +919,76 @@ macro_rules! rows {
     }};
 }
 
+/// A pair query row: the entity, the targets its pair terms yield, and a value
+/// (an `Owes` amount or a `Pos`).
+type PairRow = (Entity, Vec<Option<Entity>>, Option<i64>);
+
+/// Pair query states, created at the first pair operation of a case (so that the
+/// relationships are registered by the pair operations themselves, while
+/// entities exist) and kept for the rest of it.
+struct PairQueries {
+    likes: QueryState<(Entity, Pair<Likes>)>,
+    owes: QueryState<(Entity, Pair<&'static Owes>)>,
+    docked: QueryState<(Entity, Pair<DockedTo>)>,
+    child_of: QueryState<(Entity, Pair<ChildOf>)>,
+    likes_owes: QueryState<(Entity, Pair<Likes>, Pair<&'static Owes>)>,
+    opt_likes: QueryState<(Entity, Option<Pair<Likes>>)>,
+    pos_docked: QueryState<(Entity, &'static Pos, Pair<DockedTo>)>,
+    likes_no_tag: QueryState<(Entity, Pair<Likes>), Without<Tag>>,
+    with_child_of: QueryState<Entity, WithPair<ChildOf>>,
+    with_likes: QueryState<Entity, WithPair<Likes>>,
+    cascade: QueryState<Entity>,
+    owes_mut: QueryState<(Entity, Pair<&'static mut Owes>)>,
+}
+
+impl PairQueries {
+    fn new(world: &mut World) -> PairQueries {
+        PairQueries {
+            likes: world.query(),
+            owes: world.query(),
+            docked: world.query(),
+            child_of: world.query(),
+            likes_owes: world.query(),
+            opt_likes: world.query(),
+            pos_docked: world.query(),
+            likes_no_tag: world.query_filtered(),
+            with_child_of: world.query_filtered(),
+            with_likes: world.query_filtered(),
+            cascade: world.query().cascade::<ChildOf>(),
+            owes_mut: world.query(),
+        }
+    }
+}
+
+/// Collects a pair query's rows (fully sorted) and checks its size hint.
+macro_rules! pair_rows {
+    ($fresh:expr, $cached:expr, $world:expr, |$item:pat_param| $row:expr) => {{
+        let mut fresh_state;
+        let state = match $fresh {
+            true => {
+                fresh_state = $world.query_filtered();
+                &mut fresh_state
+            }
+            false => &mut $cached,
+        };
+        let iter = state.iter(&$world);
+        let (low, high) = iter.size_hint();
+        let mut rows: Vec<PairRow> = iter.map(|$item| $row).collect();
+        assert!(low <= rows.len() && high.is_none_or(|high| high >= rows.len()), "size_hint ({low}, {high:?})");
+        rows.sort();
+        rows
+    }};
+}
+
 struct Harness {
     world: World,
     model: HashMap<Entity, ModelEntity>,
+    /// The pairs of every model entity (the same keys as `model`).
+    pairs: BTreeMap<Entity, PairSet>,
+    /// Created at the first pair operation.
+    pair_queries: Option<PairQueries>,
+    /// The first `with_pair::<Likes>(target)` query kept by a `WithPair` op.
+    kept: Option<(Entity, QueryState<Entity>)>,
     /// The model's entities in spawn order (targets index into it).
     alive: Vec<Entity>,
     /// Every despawned handle.
@@ -539,7 +1007,17 @@ impl Harness {
         let mut world = World::new();
         let queries = Queries::new(&mut world);
         let padding = world.spawn_batch((0..padding).map(|_| ())).collect();
-        Harness { world, model: HashMap::new(), alive: Vec::new(), stale: Vec::new(), padding, queries }
+        Harness {
+            world,
+            model: HashMap::new(),
+            pairs: BTreeMap::new(),
+            pair_queries: None,
+            kept: None,
+            alive: Vec::new(),
+            stale: Vec::new(),
+            padding,
+            queries,
+        }
     }
 
     fn resolve(&self, target: Target) -> Option<Entity> {
@@ -589,11 +1067,61 @@ impl Harness {
             Op::Despawn { target } => {
                 let Some(entity) = self.resolve(*target) else { return };
                 let despawned = self.world.despawn(entity);
-                let expected = self.model.remove(&entity).is_some();
+                let expected = self.despawn_model(entity);
                 assert_eq!(despawned, expected, "despawn({entity:?})");
-                if expected {
-                    self.alive.retain(|&e| e != entity);
-                    self.stale.push(entity);
+            }
+            Op::TryDespawn { target, entity_mut } => {
+                let Some(entity) = self.resolve(*target) else { return };
+                let despawned = if *entity_mut && self.world.is_alive(entity) {
+                    self.world.entity_mut(entity).despawn();
+                    Ok(true)
+                } else {
+                    self.world.try_despawn(entity)
+                };
+                let expected = self.despawn_model(entity);
+                assert_eq!(despawned, Ok(expected), "try_despawn({entity:?}) (entity_mut: {entity_mut})");
+            }
+            Op::AddPair { rel, source, target, existing, amount, how } => {
+                if let Some((entity, target)) = self.resolve_pair(*rel, *source, *target, *existing) {
+                    self.add_pair(*rel, entity, target, *amount, *how);
+                }
+                self.pair_queries();
+            }
+            Op::RemovePair { rel, source, target, existing, entity_mut } => {
+                let Some((entity, target)) = self.resolve_pair(*rel, *source, *target, *existing) else { return };
+                let removed =
+                    with_rel!(*rel, R => remove_pair_typed::<R>(&mut self.world, entity, target, *entity_mut));
+                let expected = self.pairs.get_mut(&entity).and_then(|pairs| pairs.remove(&(*rel, target))).is_some();
+                assert_eq!(removed, expected, "remove_pair::<{rel:?}>({entity:?}, {target:?})");
+                self.pair_queries();
+            }
+            Op::MutatePair { rel, source, target, existing, seed } => {
+                let Some((entity, target)) = self.resolve_pair(*rel, *source, *target, *existing) else { return };
+                let got = with_rel!(*rel, R => mutate_pair::<R>(&mut self.world, entity, target, *seed));
+                // Tag relationships have no value to write.
+                let model = self.pairs.get_mut(&entity).and_then(|pairs| pairs.get_mut(&(*rel, target)));
+                let expected = match model {
+                    Some(Some(amount)) => {
+                        *amount = mix_amount(*amount, *seed);
+                        Some(Some(*amount))
+                    }
+                    Some(None) | None => None,
+                };
+                assert_eq!(got, expected, "get_pair_mut::<{rel:?}>({entity:?}, {target:?})");
+            }
+            Op::PairQuery { query, fresh } => self.check_pair_query(*query, *fresh),
+            Op::PairQueryMut { seed, fresh } => self.pair_query_mut(*seed, *fresh),
+            Op::PairQueryGet { target, query } => {
+                let Some(entity) = self.resolve(*target) else { return };
+                self.pair_query_get(entity, *query);
+            }
+            Op::WithPair { target, keep } => {
+                let Some(target) = self.resolve(*target) else { return };
+                let mut state = self.world.query::<Entity>().with_pair::<Likes>(target);
+                let got = sorted(state.iter(&self.world));
+                assert_eq!(got, self.holders(Rel::Likes, target), "query with_pair::<Likes>({target:?})");
+                if *keep && self.kept.is_none() {
+                    self.kept = Some((target, state));
                 }
             }
             Op::Mutate { target, kind, seed } => {
@@ -663,7 +1191,356 @@ impl Harness {
         assert!(!self.model.contains_key(&entity), "spawn returned the alive {entity:?}");
         assert!(!self.stale.contains(&entity), "spawn returned the stale handle {entity:?}");
         self.model.insert(entity, model);
+        self.pairs.insert(entity, PairSet::new());
         self.alive.push(entity);
+    }
+
+    /// The pair query states, created on first use.
+    fn pair_queries(&mut self) -> &mut PairQueries {
+        self.pair_queries.get_or_insert_with(|| PairQueries::new(&mut self.world))
+    }
+
+    /// Whether `from` reaches `to` along `rel` in the model (`from == to` counts).
+    fn model_reaches(&self, rel: Rel, from: Entity, to: Entity) -> bool {
+        let mut stack = vec![from];
+        let mut seen = BTreeSet::new();
+        while let Some(entity) = stack.pop() {
+            if entity == to {
+                return true;
+            }
+            if seen.insert(entity) {
+                let pairs = self.pairs.get(&entity).into_iter().flatten();
+                stack.extend(pairs.filter(|((r, _), _)| *r == rel).map(|((_, t), _)| *t));
+            }
+        }
+        false
+    }
+
+    /// The model's result of adding (or, with `insert`, inserting) `(rel, target)`
+    /// to `entity`, in the order the world checks: the target, the value, the
+    /// entity, the cycle.
+    fn expected_add(&self, rel: Rel, entity: Entity, target: Entity, insert: bool) -> Result<(), PairError> {
+        if !self.model.contains_key(&target) {
+            return Err(PairError::NotAlive(target));
+        }
+        if rel.carries_value() && !insert {
+            // The world names the id; `add_pair` blanks it before comparing.
+            return Err(PairError::NeedsValue { id: String::new(), entity });
+        }
+        if !self.model.contains_key(&entity) {
+            return Err(PairError::NotAlive(entity));
+        }
+        if rel.acyclic() && self.model_reaches(rel, target, entity) {
+            return Err(PairError::Cycle { relationship: "ChildOf".to_owned(), source: entity, target });
+        }
+        Ok(())
+    }
+
+    /// The source and target of a pair operation.
+    fn resolve_pair(
+        &self,
+        rel: Rel,
+        source: Target,
+        target: Target,
+        existing: Option<Existing>,
+    ) -> Option<(Entity, Entity)> {
+        let pairs = self.model_pairs(rel);
+        match existing {
+            Some(Existing { index, keep_target }) if !pairs.is_empty() => {
+                let (holder, old_target, _) = pairs[index % pairs.len()];
+                Some((holder, if keep_target { old_target } else { self.resolve(target)? }))
+            }
+            _ => Some((self.resolve(source)?, self.resolve(target)?)),
+        }
+    }
+
+    fn add_pair(&mut self, rel: Rel, entity: Entity, target: Entity, amount: Option<u32>, how: How) {
+        let expected = self.expected_add(rel, entity, target, amount.is_some());
+        let mut got = with_rel!(rel, R => add_pair_typed::<R>(&mut self.world, entity, target, amount, how, &expected));
+        if let Err(PairError::NeedsValue { id, .. }) = &mut got {
+            assert!(id.contains("Owes"), "NeedsValue names {id:?}");
+            id.clear();
+        }
+        let op = if amount.is_some() { "insert_pair" } else { "add_pair" };
+        assert_eq!(got, expected, "{op}::<{rel:?}>({entity:?}, {target:?}) (asked via {how:?})");
+        if got.is_ok() {
+            let pairs = self.pairs.get_mut(&entity).expect("the source is a model entity");
+            if rel.exclusive() {
+                pairs.retain(|(r, _), _| *r != rel);
+            }
+            pairs.insert((rel, target), if rel.carries_value() { amount } else { None });
+        }
+    }
+
+    /// Despawns `root` in the model with cleanup: every holder of a
+    /// `(DockedTo | ChildOf, x)` pair dies with `x` (a worklist with a visited
+    /// set, so cycles end), and the survivors lose their pairs on dead targets.
+    /// Returns whether `root` was alive.
+    fn despawn_model(&mut self, root: Entity) -> bool {
+        if !self.model.contains_key(&root) {
+            return false;
+        }
+        let mut dying = vec![root];
+        let mut visited = BTreeSet::from([root]);
+        let mut next = 0;
+        while let Some(&dead) = dying.get(next) {
+            next += 1;
+            for (&holder, pairs) in &self.pairs {
+                if !visited.contains(&holder) && pairs.keys().any(|&(rel, t)| t == dead && rel.deletes_holders()) {
+                    visited.insert(holder);
+                    dying.push(holder);
+                }
+            }
+        }
+        for dead in &dying {
+            self.model.remove(dead);
+            self.pairs.remove(dead);
+            self.stale.push(*dead);
+        }
+        self.alive.retain(|e| !visited.contains(e));
+        for pairs in self.pairs.values_mut() {
+            pairs.retain(|&(_, t), _| !visited.contains(&t));
+        }
+        true
+    }
+
+    /// `(holder, target, value)` of every model pair of `rel`, sorted.
+    fn model_pairs(&self, rel: Rel) -> Vec<(Entity, Entity, Option<u32>)> {
+        let mut pairs: Vec<_> = self
+            .pairs
+            .iter()
+            .flat_map(|(&e, pairs)| pairs.iter().filter(|((r, _), _)| *r == rel).map(move |(&(_, t), &v)| (e, t, v)))
+            .collect();
+        pairs.sort();
+        pairs
+    }
+
+    /// The model entities holding `(rel, target)`, sorted.
+    fn holders(&self, rel: Rel, target: Entity) -> Vec<Entity> {
+        let mut holders: Vec<Entity> =
+            self.pairs.iter().filter(|(_, pairs)| pairs.contains_key(&(rel, target))).map(|(&e, _)| e).collect();
+        holders.sort();
+        holders
+    }
+
+    /// The number of `ChildOf` ancestors of `entity` in the model.
+    fn depth(&self, entity: Entity) -> usize {
+        let mut depth = 0;
+        let mut current = entity;
+        while let Some(parent) = self.pairs.get(&current).and_then(|p| p.keys().find(|(r, _)| *r == Rel::ChildOf)) {
+            current = parent.1;
+            depth += 1;
+            assert!(depth <= self.pairs.len(), "the model's ChildOf has a cycle");
+        }
+        depth
+    }
+
+    fn check_pair_query(&mut self, query: PairQuery, fresh: bool) {
+        self.pair_queries();
+        let q = self.pair_queries.as_mut().expect("created above");
+        let single = |rel: Rel, this: &Harness| -> Vec<PairRow> {
+            this.model_pairs(rel).into_iter().map(|(e, t, v)| (e, vec![Some(t)], v.map(i64::from))).collect()
+        };
+        let (got, expected) = match query {
+            PairQuery::Likes => {
+                (pair_rows!(fresh, q.likes, self.world, |(e, t)| (e, vec![Some(t)], None)), single(Rel::Likes, self))
+            }
+            PairQuery::Owes => (
+                pair_rows!(fresh, q.owes, self.world, |(e, (t, owes))| (
+                    e,
+                    vec![Some(t)],
+                    Some(i64::from(owes.amount))
+                )),
+                single(Rel::Owes, self),
+            ),
+            PairQuery::DockedTo => (
+                pair_rows!(fresh, q.docked, self.world, |(e, t)| (e, vec![Some(t)], None)),
+                single(Rel::DockedTo, self),
+            ),
+            PairQuery::ChildOf => (
+                pair_rows!(fresh, q.child_of, self.world, |(e, t)| (e, vec![Some(t)], None)),
+                single(Rel::ChildOf, self),
+            ),
+            PairQuery::LikesOwes => {
+                let got = pair_rows!(fresh, q.likes_owes, self.world, |(e, liked, (owed, owes))| (
+                    e,
+                    vec![Some(liked), Some(owed)],
+                    Some(i64::from(owes.amount))
+                ));
+                let (likes, owes) = (self.model_pairs(Rel::Likes), self.model_pairs(Rel::Owes));
+                let mut expected: Vec<PairRow> = likes
+                    .iter()
+                    .flat_map(|&(e, liked, _)| {
+                        owes.iter()
+                            .filter(move |o| o.0 == e)
+                            .map(move |&(_, owed, v)| (e, vec![Some(liked), Some(owed)], v.map(i64::from)))
+                    })
+                    .collect();
+                expected.sort();
+                (got, expected)
+            }
+            PairQuery::OptLikes => {
+                let got = pair_rows!(fresh, q.opt_likes, self.world, |(e, t)| (e, vec![t], None));
+                let likes = self.model_pairs(Rel::Likes);
+                let mut expected: Vec<PairRow> = likes.iter().map(|&(e, t, _)| (e, vec![Some(t)], None)).collect();
+                let without = self.model.keys().chain(&self.padding).filter(|e| !likes.iter().any(|l| l.0 == **e));
+                expected.extend(without.map(|&e| (e, vec![None], None)));
+                expected.sort();
+                (got, expected)
+            }
+            PairQuery::PosDocked => {
+                let got = pair_rows!(fresh, q.pos_docked, self.world, |(e, pos, t)| (e, vec![Some(t)], Some(pos.0)));
+                let mut expected: Vec<PairRow> = self
+                    .model_pairs(Rel::DockedTo)
+                    .into_iter()
+                    .filter_map(|(e, t, _)| match &self.model[&e][Kind::Pos as usize] {
+                        Some(Val::Pos(pos)) => Some((e, vec![Some(t)], Some(*pos))),
+                        _ => None,
+                    })
+                    .collect();
+                expected.sort();
+                (got, expected)
+            }
+            PairQuery::LikesNoTag => {
+                let got = pair_rows!(fresh, q.likes_no_tag, self.world, |(e, t)| (e, vec![Some(t)], None));
+                let mut expected = single(Rel::Likes, self);
+                expected.retain(|row| self.model[&row.0][Kind::Tag as usize].is_none());
+                (got, expected)
+            }
+            PairQuery::WithChildOf => {
+                let got = pair_rows!(fresh, q.with_child_of, self.world, |e| (e, vec![], None));
+                let mut expected: Vec<PairRow> =
+                    self.model_pairs(Rel::ChildOf).into_iter().map(|(e, _, _)| (e, vec![], None)).collect();
+                expected.dedup();
+                (got, expected)
+            }
+            PairQuery::Cascade => {
+                let mut fresh_state;
+                let state = if fresh {
+                    fresh_state = self.world.query::<Entity>().cascade::<ChildOf>();
+                    &mut fresh_state
+                } else {
+                    &mut q.cascade
+                };
+                let order: Vec<Entity> = state.iter(&self.world).collect();
+                let depths: Vec<usize> = order.iter().map(|&e| self.depth(e)).collect();
+                assert!(
+                    depths.is_sorted(),
+                    "cascade::<ChildOf> order (fresh: {fresh}) is not by depth: {:?}",
+                    order.iter().zip(&depths).collect::<Vec<_>>()
+                );
+                let got = sorted(order).into_iter().map(|e| (e, vec![], None)).collect();
+                let expected = sorted(self.model.keys().chain(&self.padding).copied());
+                (got, expected.into_iter().map(|e| (e, vec![], None)).collect())
+            }
+        };
+        assert_eq!(got.len(), expected.len(), "row count of pair query {query:?} (fresh: {fresh})");
+        assert_eq!(got, expected, "rows of pair query {query:?} (fresh: {fresh})");
+    }
+
+    fn pair_query_mut(&mut self, seed: u32, fresh: bool) {
+        self.pair_queries();
+        let mut fresh_state;
+        let state = if fresh {
+            fresh_state = self.world.query::<(Entity, Pair<&mut Owes>)>();
+            &mut fresh_state
+        } else {
+            &mut self.pair_queries.as_mut().expect("created above").owes_mut
+        };
+        let mut visited: Vec<(Entity, Entity)> = Vec::new();
+        for (e, (t, mut owes)) in state.iter_mut(&mut self.world) {
+            owes.mutate(seed);
+            visited.push((e, t));
+        }
+        visited.sort();
+        let expected: Vec<(Entity, Entity)> = self.model_pairs(Rel::Owes).into_iter().map(|(e, t, _)| (e, t)).collect();
+        assert_eq!(visited, expected, "pairs visited by the Pair<&mut Owes> iter_mut (fresh: {fresh})");
+        for (e, t) in expected {
+            if let Some(Some(amount)) = self.pairs.get_mut(&e).and_then(|pairs| pairs.get_mut(&(Rel::Owes, t))) {
+                *amount = mix_amount(*amount, seed);
+            }
+        }
+    }
+
+    fn pair_query_get(&mut self, entity: Entity, query: PairGet) {
+        self.pair_queries();
+        let q = self.pair_queries.as_mut().expect("created above");
+        let (got, rel) = match query {
+            PairGet::DockedTo => (q.docked.get(&self.world, entity).map(|(e, t)| (e, Some(t))), Rel::DockedTo),
+            PairGet::ChildOf => (q.child_of.get(&self.world, entity).map(|(e, t)| (e, Some(t))), Rel::ChildOf),
+            PairGet::WithLikes => (q.with_likes.get(&self.world, entity).map(|e| (e, None)), Rel::Likes),
+        };
+        let expected = match self.pairs.get(&entity) {
+            None => Err(QueryError::NoSuchEntity(entity)),
+            Some(pairs) => match pairs.keys().find(|(r, _)| *r == rel) {
+                None => Err(QueryError::QueryDoesNotMatch(entity)),
+                Some(&(_, t)) => Ok((entity, (rel != Rel::Likes).then_some(t))),
+            },
+        };
+        assert_eq!(got, expected, "{query:?} query get({entity:?})");
+    }
+
+    /// Compares every entity's pairs, the holders of every target, the stale
+    /// handles' (absent) pairs and the per-step pair queries with the model.
+    fn check_pairs(&mut self) {
+        assert!(self.pairs.keys().eq(sorted(self.model.keys().copied()).iter()), "pairs are kept for model entities");
+        assert_eq!(owes_live(), self.model_pairs(Rel::Owes).len() as i64, "live Owes values (model Owes pairs)");
+        if self.pair_queries.is_none() {
+            // No pair operation yet (always so in `world_matches_model`): a cheap
+            // check that the component operations made no pairs.
+            assert!(self.pairs.values().all(PairSet::is_empty), "pairs without a pair operation");
+            for &entity in self.pairs.keys() {
+                for rel in Rel::ALL {
+                    with_rel!(rel, R => assert_eq!(self.world.targets::<R>(entity).count(), 0, "targets::<{}>({entity:?})", R::NAME));
+                }
+            }
+            return;
+        }
+        let mut probes: Vec<Entity> = self.stale.iter().rev().take(2).copied().collect();
+        probes.push(NEVER);
+        for (&entity, pairs) in &self.pairs {
+            probes.push(entity);
+            for rel in Rel::ALL {
+                with_rel!(rel, R => check_pairs_of::<R>(&self.world, entity, pairs, &probes));
+            }
+            probes.pop();
+            let parent = pairs.keys().find(|(r, _)| *r == Rel::ChildOf).map(|&(_, t)| t);
+            assert_eq!(self.world.parent(entity), parent, "parent({entity:?})");
+        }
+        let mut holders: BTreeMap<(Rel, Entity), Vec<Entity>> = BTreeMap::new();
+        for (&entity, pairs) in &self.pairs {
+            for &key in pairs.keys() {
+                holders.entry(key).or_default().push(entity);
+            }
+        }
+        let none = Vec::new();
+        for &target in self.pairs.keys() {
+            for rel in Rel::ALL {
+                let mut expected = holders.get(&(rel, target)).unwrap_or(&none).clone();
+                expected.sort();
+                with_rel!(rel, R => check_sources::<R>(&self.world, target, &expected));
+            }
+            let children = sorted(self.world.children(target));
+            assert_eq!(&children, holders.get(&(Rel::ChildOf, target)).unwrap_or(&none), "children({target:?})");
+        }
+        for &entity in self.stale.iter().chain([NEVER].iter()) {
+            for rel in Rel::ALL {
+                with_rel!(rel, R => {
+                    assert_eq!(self.world.targets::<R>(entity).count(), 0, "targets::<{}>({entity:?})", R::NAME);
+                    assert!(!self.world.has_pair::<R>(entity, Entity::WILDCARD), "has_pair::<{}>({entity:?}, *)", R::NAME);
+                    check_sources::<R>(&self.world, entity, &[]);
+                });
+            }
+        }
+        for query in [PairQuery::Likes, PairQuery::Owes, PairQuery::DockedTo, PairQuery::ChildOf] {
+            self.check_pair_query(query, false);
+        }
+        if let Some((target, state)) = &mut self.kept {
+            let target = *target;
+            let got = sorted(state.iter(&self.world));
+            let expected = if self.model.contains_key(&target) { self.holders(Rel::Likes, target) } else { vec![] };
+            assert_eq!(got, expected, "kept query with_pair::<Likes>({target:?})");
+        }
     }
 
     /// The model's rows of entities that have all of `with`, none of `without`
@@ -794,7 +1671,14 @@ impl Harness {
             let holders = self.model.values().filter(|m| m[kind as usize].is_some()).count() as i64;
             assert_eq!(live(kind), holders, "live {kind:?} values (model entities holding one)");
         }
+        self.check_pairs();
     }
+}
+
+fn sorted<T: Ord>(items: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut items: Vec<T> = items.into_iter().collect();
+    items.sort();
+    items
 }
 
 /// Runs `ops` on a fresh world (after `padding` empty entities), checking after every step, then drops the world
@@ -811,6 +1695,10 @@ fn run(padding: usize, ops: &[Op]) {
         harness.check_query(query, false);
         harness.check_query(query, true);
     }
+    for query in PAIR_QUERIES {
+        harness.check_pair_query(query, false);
+        harness.check_pair_query(query, true);
+    }
     for &entity in &harness.padding {
         assert!(harness.world.is_alive(entity), "padding {entity:?} is not alive");
         for kind in Kind::ALL {
@@ -821,6 +1709,7 @@ fn run(padding: usize, ops: &[Op]) {
     for kind in Kind::ALL {
         assert_eq!(live(kind), 0, "live {kind:?} values after the world is dropped");
     }
+    assert_eq!(owes_live(), 0, "live Owes values after the world is dropped");
 }
 
 // ----- strategies -------------------------------------------------------------------
@@ -849,20 +1738,23 @@ fn kinds() -> impl Strategy<Value = Vec<Kind>> {
     (kind(), kind(), any::<bool>()).prop_map(|(a, b, pair)| if pair && a != b { vec![a, b] } else { vec![a] })
 }
 
+/// A spawn of any subset of the kinds.
+fn spawn_op() -> impl Strategy<Value = Op> {
+    (proptest::collection::vec(any::<bool>(), KINDS), 0..100u64, any::<bool>()).prop_map(|(present, seed, reverse)| {
+        let values = Kind::ALL
+            .iter()
+            .zip(present)
+            .filter(|(_, present)| *present)
+            .map(|(&k, _)| Val::new(k, seed + k as u64))
+            .collect();
+        Op::Spawn { values, reverse }
+    })
+}
+
 fn op() -> impl Strategy<Value = Op> {
     let seed = 0..100u64;
     prop_oneof![
-        4 => (proptest::collection::vec(any::<bool>(), KINDS), seed.clone(), any::<bool>()).prop_map(
-            |(present, seed, reverse)| {
-                let values = Kind::ALL
-                    .iter()
-                    .zip(present)
-                    .filter(|(_, present)| *present)
-                    .map(|(&k, _)| Val::new(k, seed + k as u64))
-                    .collect();
-                Op::Spawn { values, reverse }
-            }
-        ),
+        4 => spawn_op(),
         5 => (target(), kinds(), seed).prop_map(|(target, kinds, seed)| Op::Insert {
             target,
             values: kinds.iter().map(|&k| Val::new(k, seed)).collect()
@@ -882,6 +1774,75 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
+fn rel() -> impl Strategy<Value = Rel> {
+    (0..Rel::ALL.len()).prop_map(|i| Rel::ALL[i])
+}
+
+fn how() -> impl Strategy<Value = How> {
+    prop_oneof![2 => Just(How::Try), 1 => Just(How::Plain), 1 => Just(How::EntityMut)]
+}
+
+/// A pair's source or target: mostly alive, sometimes dead.
+fn pair_target() -> impl Strategy<Value = Target> {
+    prop_oneof![
+        20 => any::<usize>().prop_map(Target::Alive),
+        2 => any::<usize>().prop_map(Target::Stale),
+        1 => any::<usize>().prop_map(Target::Future),
+        1 => Just(Target::Never),
+    ]
+}
+
+/// With probability `p`, an existing pair's holder (and target).
+fn existing(p: f64) -> impl Strategy<Value = Option<Existing>> {
+    proptest::option::weighted(
+        p,
+        (any::<usize>(), any::<bool>()).prop_map(|(index, keep_target)| Existing { index, keep_target }),
+    )
+}
+
+/// Pair operations, mixed with every component operation.
+fn pair_op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        3 => spawn_op(),
+        8 => (
+            prop_oneof![3 => Just(Rel::Likes), 3 => Just(Rel::DockedTo), 3 => Just(Rel::ChildOf), 1 => Just(Rel::Owes)],
+            pair_target(),
+            pair_target(),
+            existing(0.3),
+            how()
+        ).prop_map(|(rel, source, target, existing, how)| {
+            Op::AddPair { rel, source, target, existing, amount: None, how }
+        }),
+        4 => (prop_oneof![3 => Just(Rel::Owes), 1 => rel()], pair_target(), pair_target(), existing(0.3), 0..1000u32, how())
+            .prop_map(|(rel, source, target, existing, amount, how)| Op::AddPair {
+                rel,
+                source,
+                target,
+                existing,
+                amount: Some(amount),
+                how
+            }),
+        3 => (rel(), pair_target(), pair_target(), existing(0.6), any::<bool>()).prop_map(
+            |(rel, source, target, existing, entity_mut)| Op::RemovePair { rel, source, target, existing, entity_mut }
+        ),
+        2 => target().prop_map(|target| Op::Despawn { target }),
+        1 => (target(), any::<bool>()).prop_map(|(target, entity_mut)| Op::TryDespawn { target, entity_mut }),
+        1 => (prop_oneof![3 => Just(Rel::Owes), 1 => rel()], pair_target(), pair_target(), existing(0.6), any::<u32>())
+            .prop_map(|(rel, source, target, existing, seed)| Op::MutatePair { rel, source, target, existing, seed }),
+        3 => prop_oneof![
+            1 => (0..PAIR_QUERIES.len()).prop_map(|i| Op::PairQuery { query: PAIR_QUERIES[i], fresh: false }),
+            1 => (0..PAIR_QUERIES.len()).prop_map(|i| Op::PairQuery { query: PAIR_QUERIES[i], fresh: true }),
+            1 => (any::<u32>(), any::<bool>()).prop_map(|(seed, fresh)| Op::PairQueryMut { seed, fresh }),
+            1 => (target(), 0..3usize).prop_map(|(target, i)| Op::PairQueryGet {
+                target,
+                query: [PairGet::DockedTo, PairGet::ChildOf, PairGet::WithLikes][i]
+            }),
+            1 => (pair_target(), any::<bool>()).prop_map(|(target, keep)| Op::WithPair { target, keep }),
+        ],
+        4 => op(),
+    ]
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: 10_000,
@@ -891,6 +1852,24 @@ proptest! {
 
     #[test]
     fn world_matches_model(padding in padding(), ops in proptest::collection::vec(op(), 1..40)) {
+        run(padding, &ops);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 5_000,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn world_matches_pair_model(
+        padding in padding(),
+        spawns in proptest::collection::vec(spawn_op(), 2..7),
+        ops in proptest::collection::vec(pair_op(), 1..40),
+    ) {
+        let ops: Vec<Op> = spawns.into_iter().chain(ops).collect();
         run(padding, &ops);
     }
 }
@@ -933,4 +1912,143 @@ fn fixed_sequence_across_sparse_pages() {
     ops.extend((0..8).map(|i| Op::Insert { target: Target::Alive(i * 2), values: vec![Val::Spr(vec![i as u32])] }));
     ops.push(Op::Query { query: Query::Spr, fresh: false });
     run(1010, &ops);
+}
+
+fn add(rel: Rel, source: usize, target: Target, amount: Option<u32>, how: How) -> Op {
+    Op::AddPair { rel, source: Target::Alive(source), target, existing: None, amount, how }
+}
+
+fn remove(rel: Rel, source: usize, target: Target, entity_mut: bool) -> Op {
+    Op::RemovePair { rel, source: Target::Alive(source), target, existing: None, entity_mut }
+}
+
+/// The model's traits are the relationships' declared ones.
+#[test]
+fn relationship_traits_match_model() {
+    use ecs::component::CleanupPolicy;
+    for rel in Rel::ALL {
+        let traits = with_rel!(rel, R => <R as Relationship>::TRAITS);
+        assert_eq!(traits.exclusive, rel.exclusive(), "{rel:?} exclusive");
+        assert_eq!(traits.acyclic, rel.acyclic(), "{rel:?} acyclic");
+        let policy = if rel.deletes_holders() { CleanupPolicy::Delete } else { CleanupPolicy::Remove };
+        assert_eq!(traits.on_delete_target, policy, "{rel:?} on_delete_target");
+        assert_eq!(traits.on_delete, CleanupPolicy::Remove, "{rel:?} on_delete");
+    }
+}
+
+/// The behaviours the pair model encodes, asserted directly on a world (so that
+/// the model itself is checked): exclusivity, the errors, and cleanup through a
+/// `DockedTo` cycle and a `ChildOf` child, with `Likes`/`Owes` holders surviving.
+#[test]
+fn pair_semantics_without_the_model() {
+    reset_live();
+    let mut world = World::new();
+    let [a, b, c, d, e] = [(); 5].map(|()| world.spawn_empty().id());
+    world.add_pair::<DockedTo>(a, b);
+    world.add_pair::<DockedTo>(a, c);
+    assert_eq!(world.targets::<DockedTo>(a).collect::<Vec<_>>(), vec![c], "exclusive: c replaced b");
+    world.add_pair::<DockedTo>(c, a);
+    world.add_pair::<ChildOf>(b, a);
+    assert!(matches!(world.try_add_pair::<ChildOf>(a, b), Err(PairError::Cycle { .. })));
+    assert!(matches!(world.try_add_pair::<ChildOf>(d, d), Err(PairError::Cycle { .. })));
+    assert!(matches!(world.try_add_pair::<Owes>(d, a), Err(PairError::NeedsValue { .. })));
+    world.add_pair::<Likes>(d, c);
+    world.add_pair::<Likes>(d, e);
+    world.insert_pair(d, Owes::make(3), a);
+    world.insert_pair(d, Owes::make(4), a);
+    world.insert_pair(e, Owes::make(5), d);
+    assert_eq!(owes_live(), 2, "the replaced Owes value was dropped");
+    assert_eq!(world.get_pair::<Owes>(d, a).map(|owes| owes.amount), Some(4));
+    assert!(world.despawn(c));
+    // c -> a (docked to c) -> c (visited) and b (child of a).
+    for dead in [a, b, c] {
+        assert!(!world.is_alive(dead), "{dead:?} died in the cleanup");
+    }
+    assert!(world.is_alive(d) && world.is_alive(e));
+    assert_eq!(world.targets::<Likes>(d).collect::<Vec<_>>(), vec![e]);
+    assert_eq!(world.targets::<Owes>(d).count(), 0);
+    assert_eq!(world.get_pair::<Owes>(e, d).map(|owes| owes.amount), Some(5));
+    assert_eq!(owes_live(), 1);
+    assert_eq!(world.try_add_pair::<Likes>(d, c), Err(PairError::NotAlive(c)));
+    assert_eq!(world.try_add_pair::<Likes>(c, d), Err(PairError::NotAlive(c)));
+    world.check_invariants();
+    drop(world);
+    assert_eq!(owes_live(), 0);
+}
+
+/// Every pair operation and error once, exclusivity, a `DockedTo` cycle and a
+/// `ChildOf` chain deleted by one despawn, survivors losing their `Likes` and
+/// `Owes` pairs, and a kept `with_pair` query whose target dies and whose index
+/// is reused.
+#[test]
+fn pair_fixed_sequence() {
+    use How::*;
+    use Target::*;
+    let empty = || Op::Spawn { values: vec![], reverse: false };
+    run(
+        0,
+        &[
+            empty(),
+            Op::Spawn { values: vec![Val::Pos(1), Val::Spr(vec![1])], reverse: false },
+            empty(),
+            Op::Spawn { values: vec![Val::Tag, Val::Pos(2)], reverse: true },
+            empty(),
+            // alive: a b c d e
+            add(Rel::Likes, 0, Alive(1), None, Try),
+            add(Rel::Likes, 0, Alive(2), None, Plain),
+            Op::WithPair { target: Alive(1), keep: true },
+            add(Rel::Owes, 0, Alive(1), Some(5), Plain),
+            add(Rel::Owes, 0, Alive(2), Some(7), EntityMut),
+            add(Rel::Owes, 0, Alive(1), Some(9), Try),
+            add(Rel::Owes, 0, Alive(1), None, Try),
+            add(Rel::DockedTo, 2, Alive(3), None, EntityMut),
+            add(Rel::DockedTo, 2, Alive(0), None, Try),
+            add(Rel::DockedTo, 0, Alive(2), None, Plain),
+            add(Rel::DockedTo, 3, Alive(3), None, Try),
+            add(Rel::ChildOf, 1, Alive(0), None, Try),
+            add(Rel::ChildOf, 4, Alive(1), None, Plain),
+            add(Rel::ChildOf, 0, Alive(4), None, Try),
+            add(Rel::ChildOf, 3, Alive(3), None, EntityMut),
+            add(Rel::Likes, 0, Never, None, Try),
+            add(Rel::Likes, 3, Alive(4), Some(0), Try),
+            add(Rel::Owes, 3, Alive(4), Some(1), Plain),
+            add(Rel::Owes, 4, Alive(3), Some(2), Try),
+            Op::PairQueryMut { seed: 3, fresh: false },
+            Op::MutatePair { rel: Rel::Owes, source: Alive(0), target: Alive(2), existing: None, seed: 4 },
+            Op::MutatePair { rel: Rel::Likes, source: Alive(0), target: Alive(2), existing: None, seed: 4 },
+            Op::PairQuery { query: PairQuery::Cascade, fresh: true },
+            Op::PairQuery { query: PairQuery::LikesOwes, fresh: false },
+            Op::PairQuery { query: PairQuery::PosDocked, fresh: true },
+            Op::PairQueryGet { target: Alive(2), query: PairGet::DockedTo },
+            Op::PairQueryGet { target: Alive(4), query: PairGet::ChildOf },
+            remove(Rel::Likes, 0, Alive(2), true),
+            remove(Rel::Likes, 0, Alive(2), false),
+            Op::Insert { target: Alive(0), values: vec![Val::Text("x".into())] },
+            Op::Remove { target: Alive(1), kinds: vec![Kind::Pos] },
+            // c: a (docked to c), then b (a child of a) and e (a child of b) die
+            // with it; d (docked to itself) survives and loses its Likes and Owes
+            // pairs on e.
+            Op::Despawn { target: Alive(2) },
+            // The new entities reuse the dead ones' indices; the pairs on them must
+            // not show through the stale handles nor in the kept `with_pair`.
+            Op::Spawn { values: vec![Val::SprTag], reverse: false },
+            Op::Spawn { values: vec![], reverse: false },
+            Op::Spawn { values: vec![Val::Text("y".into())], reverse: false },
+            Op::Spawn { values: vec![Val::Pos(3)], reverse: false },
+            add(Rel::Likes, 0, Alive(1), None, Try),
+            add(Rel::Likes, 0, Alive(2), None, Try),
+            add(Rel::Likes, 0, Alive(3), None, Try),
+            add(Rel::Likes, 0, Alive(4), None, Try),
+            add(Rel::Owes, 1, Alive(2), Some(8), Try),
+            add(Rel::Owes, 2, Alive(3), Some(9), Try),
+            add(Rel::Owes, 3, Alive(4), Some(10), Try),
+            Op::PairQuery { query: PairQuery::OptLikes, fresh: true },
+            add(Rel::Likes, 1, Stale(0), None, Try),
+            add(Rel::Likes, 1, Future(0), None, Plain),
+            add(Rel::ChildOf, 1, Alive(0), None, Try),
+            add(Rel::ChildOf, 2, Alive(1), None, Try),
+            Op::TryDespawn { target: Alive(0), entity_mut: true },
+            Op::TryDespawn { target: Stale(0), entity_mut: false },
+        ],
+    );
 }

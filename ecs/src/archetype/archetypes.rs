@@ -322,8 +322,10 @@ impl Archetypes {
         &self.internal_markers
     }
 
-    /// How many archetypes exist. Archetype ids are `0..len()`; this count is also
-    /// the *generation* queries use to match new archetypes incrementally.
+    /// How many archetype slots exist (ids are `0..len()`), deleted ones
+    /// included. With [`Archetypes::reused_count`] this is the *generation*
+    /// queries use to match new archetypes incrementally: new archetypes take a
+    /// deleted slot if there is one, else the next id.
     #[inline]
     pub fn len(&self) -> usize {
         self.archetypes.len()
