@@ -275,12 +275,22 @@ impl<E: CachedEdge> EdgeCache<E> {
 #[derive(Debug)]
 pub struct BundleInfo {
     id: BundleId,
+    /// Whether a component of the bundle has hooks (inserting or removing it
+    /// then takes the slower path that runs them). Hooks are part of a
+    /// component's registration, so this is fixed when the bundle is.
+    hooks: bool,
     shape: BundleShape,
     insert_edges: EdgeCache<InsertEdge>,
     remove_edges: EdgeCache<RemoveEdge>,
 }
 
 impl BundleInfo {
+    /// Whether a component of the bundle has hooks.
+    #[inline]
+    pub fn has_hooks(&self) -> bool {
+        self.hooks
+    }
+
     /// The bundle's id.
     pub fn id(&self) -> BundleId {
         self.id
@@ -414,7 +424,8 @@ impl Bundles {
             table_ids,
             sparse: sparse.into_boxed_slice(),
         };
-        BundleInfo { id, shape, insert_edges: EdgeCache(Vec::new()), remove_edges: EdgeCache(Vec::new()) }
+        let hooks = has_hooks(&shape.components, registry);
+        BundleInfo { id, hooks, shape, insert_edges: EdgeCache(Vec::new()), remove_edges: EdgeCache(Vec::new()) }
     }
 
     /// The info of bundle `id`.
@@ -744,4 +755,9 @@ fn record_edge(
     if destination != edge.1 {
         by_destination.entry(destination).or_default().push(edge);
     }
+}
+
+/// Whether any of `ids` has a hook.
+fn has_hooks(ids: &[Entity], components: &Components) -> bool {
+    ids.iter().any(|&id| components.info(id).is_some_and(|info| info.hooks().any()))
 }

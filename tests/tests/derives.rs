@@ -175,10 +175,12 @@ fn registered_components_carry_their_hooks() {
 fn a_stored_hook_can_be_called() {
     let mut world = World::new();
     let e = world.spawn(Hooked(10)).id();
+    // Spawning ran `on_add` once.
+    assert_eq!(world.get::<Hooked>(e), Some(&Hooked(11)));
     let component_id = world.component_id::<Hooked>().unwrap();
     let hook = Hooked::HOOKS.on_add.unwrap();
     hook.call(DeferredWorld::from(&mut world), HookContext { entity: e, component_id });
-    assert_eq!(world.get::<Hooked>(e), Some(&Hooked(11)));
+    assert_eq!(world.get::<Hooked>(e), Some(&Hooked(12)));
 }
 
 #[test]

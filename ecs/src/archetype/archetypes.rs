@@ -32,6 +32,9 @@ impl ArchetypeFlags {
     /// is empty and in no index or cache. Its slot (id) is reused by the next
     /// archetype created.
     pub const DEAD: ArchetypeFlags = ArchetypeFlags(1 << 1);
+    /// A component of the archetype has hooks: despawning its entities runs
+    /// them (archetypes without the flag skip that work).
+    pub const HAS_HOOKS: ArchetypeFlags = ArchetypeFlags(1 << 2);
 
     /// Whether every flag of `other` is set.
     #[inline]
@@ -396,6 +399,9 @@ impl Archetypes {
             }
         }
         let internal = ids.iter().any(|component| self.internal_markers.contains(component));
+        let hooked = ids
+            .iter()
+            .any(|&id| id.entity().and_then(|entity| components.info(entity)).is_some_and(|info| info.hooks().any()));
         let ids: ArchetypeType = SmallVec::from_slice(ids);
         self.index.register_archetype(id, &ids, &columns);
         self.by_ids.insert(ids.clone(), id);
@@ -409,7 +415,10 @@ impl Archetypes {
             plans: FxHashMap::default(),
             plan_sources: SmallVec::new(),
             replacement_sources: SmallVec::new(),
-            flags: if internal { ArchetypeFlags::INTERNAL } else { ArchetypeFlags::default() },
+            flags: ArchetypeFlags(
+                if internal { ArchetypeFlags::INTERNAL.0 } else { 0 }
+                    | if hooked { ArchetypeFlags::HAS_HOOKS.0 } else { 0 },
+            ),
         };
         if id.index() == self.archetypes.len() {
             self.archetypes.push(archetype);

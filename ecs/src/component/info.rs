@@ -39,9 +39,12 @@ pub struct Hook(pub(crate) fn());
 /// it is added, inserted, replaced or removed. Declared with
 /// `#[component(on_add = path, ...)]` and stored with the component's info.
 ///
-/// Status: the slots are stored and callable ([`Hook::call`]), but structural
-/// changes do not invoke them yet; the world will call them together with
-/// observers, whose command queue they need for deferred structural changes.
+/// The world runs them during `spawn`, `spawn_batch`, `insert`, `remove` and
+/// `despawn` (see the `world::hooks` module for the order); their structural
+/// changes go through `DeferredWorld::commands` and are applied before the call
+/// returns. Hooks are part of a component's registration: set them before the
+/// component is first used (bundles cache whether they have hooked components).
+/// Pairs of a relationship do not run the relationship's hooks yet.
 ///
 /// # Examples
 /// ```

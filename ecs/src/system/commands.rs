@@ -11,64 +11,9 @@ use crate::bundle::Bundle;
 use crate::component::CleanupPolicy;
 use crate::entity::Entity;
 use crate::relation::Relationship;
-use crate::world::{Resource, World};
+use crate::world::{DeferredWorld, Resource, World};
 
-type Command = Box<dyn FnOnce(&mut World) + Send + Sync>;
-
-/// A list of deferred world changes.
-///
-/// # Examples
-/// ```
-/// use ecs::prelude::*;
-/// use ecs::system::CommandQueue;
-/// #[derive(Component)]
-/// struct Score(u32);
-/// let mut world = World::new();
-/// let mut queue = CommandQueue::default();
-/// let e = {
-///     let mut commands = Commands::new(&mut queue, &world);
-///     commands.spawn(Score(1)).id()
-/// };
-/// assert!(!world.is_alive(e));
-/// queue.apply(&mut world);
-/// assert_eq!(world.get::<Score>(e).map(|s| s.0), Some(1));
-/// ```
-#[derive(Default)]
-pub struct CommandQueue {
-    commands: Vec<Command>,
-}
-
-impl CommandQueue {
-    /// Appends a command.
-    pub fn push(&mut self, command: impl FnOnce(&mut World) + Send + Sync + 'static) {
-        self.commands.push(Box::new(command));
-    }
-
-    /// The number of queued commands.
-    pub fn len(&self) -> usize {
-        self.commands.len()
-    }
-
-    /// Whether no command is queued.
-    pub fn is_empty(&self) -> bool {
-        self.commands.is_empty()
-    }
-
-    /// Makes reserved entities alive, then runs the commands in order. If a
-    /// command panics, the ones after it are dropped unrun and the panic goes on.
-    pub fn apply(&mut self, world: &mut World) {
-        world.flush_entities();
-        for command in core::mem::take(&mut self.commands) {
-            command(world);
-        }
-    }
-}
-
-impl core::fmt::Debug for CommandQueue {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("CommandQueue").field("len", &self.commands.len()).finish()
-    }
-}
+pub use crate::world::CommandQueue;
 
 /// Deferred structural changes, as a system parameter.
 ///
@@ -294,5 +239,30 @@ fn apply_pair_command<R: Relationship>(
     }
     if let Err(error) = add(world) {
         panic!("command add_pair::<{}>({entity:?}, {target:?}): {error}", R::NAME);
+    }
+}
+
+impl DeferredWorld<'_> {
+    /// Commands from a hook or observer: applied (in order) before the structural
+    /// change that triggered it returns.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(on_add = tag_new)]
+    /// struct Spawned;
+    /// #[derive(Component)]
+    /// struct Tagged;
+    /// fn tag_new(mut world: DeferredWorld, ctx: HookContext) {
+    ///     world.commands().entity(ctx.entity).insert(Tagged);
+    /// }
+    /// let mut world = World::new();
+    /// let e = world.spawn(Spawned).id();
+    /// assert!(world.has::<Tagged>(e));
+    /// ```
+    pub fn commands(&mut self) -> Commands<'_, '_> {
+        let (queue, world) = self.queue_and_world();
+        Commands::new(queue, world)
     }
 }

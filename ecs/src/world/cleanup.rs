@@ -124,8 +124,9 @@ impl World {
             }
             self.run_cleanup(plan);
         } else {
-            self.despawn_plain(entity);
+            self.despawn_record(entity, record);
         }
+        self.flush_deferred();
         Ok(true)
     }
 

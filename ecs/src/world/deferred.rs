@@ -1,12 +1,13 @@
 //! [`DeferredWorld`]: the world as hooks see it, and the constructor of [`Hook`]s.
 //!
-//! Hooks are meant to run in the middle of a structural change, so they may read
-//! and write component values and resources but not add, remove or despawn.
-//! Structural changes from hooks will go through a command queue that arrives
-//! with observers; until then structural changes do not invoke hooks.
+//! Hooks (and observers) run in the middle of a structural change, so they may
+//! read and write component values and resources but not add, remove or despawn
+//! directly: structural changes go through `DeferredWorld::commands`, whose queue
+//! is handed to the world when the `DeferredWorld` is dropped and applied before
+//! the triggering call (`spawn`, `insert`, `remove`, `despawn`...) returns.
 
-use super::World;
 use super::change_detection::Mut;
+use super::{CommandQueue, World};
 use crate::component::{Component, Hook, HookContext};
 use crate::entity::Entity;
 use crate::world::Resource;
@@ -31,15 +32,30 @@ use crate::world::Resource;
 /// ```
 pub struct DeferredWorld<'w> {
     world: &'w mut World,
+    queue: CommandQueue,
 }
 
 impl<'w> From<&'w mut World> for DeferredWorld<'w> {
     fn from(world: &'w mut World) -> Self {
-        DeferredWorld { world }
+        DeferredWorld { world, queue: CommandQueue::default() }
+    }
+}
+
+impl Drop for DeferredWorld<'_> {
+    fn drop(&mut self) {
+        if !self.queue.is_empty() {
+            self.world.deferred.append(&mut self.queue);
+        }
     }
 }
 
 impl DeferredWorld<'_> {
+    /// The queue its commands go to, and the world (to reserve ids).
+    #[inline]
+    pub(crate) fn queue_and_world(&mut self) -> (&mut CommandQueue, &World) {
+        (&mut self.queue, self.world)
+    }
+
     /// The world, read-only.
     pub fn world(&self) -> &World {
         self.world

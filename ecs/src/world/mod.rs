@@ -18,8 +18,10 @@
 
 mod change_detection;
 mod cleanup;
+mod command_queue;
 mod deferred;
 mod entity_ref;
+mod hooks;
 mod ids;
 mod resource;
 mod spawn_batch;
@@ -29,17 +31,20 @@ use core::sync::atomic::{AtomicU32, Ordering};
 
 pub use change_detection::Mut;
 pub use cleanup::CleanupError;
+pub use command_queue::CommandQueue;
 pub use deferred::{DeferredWorld, HookFn};
 pub use entity_ref::{EntityRef, EntityWorldMut};
 pub use ids::PairError;
 pub use resource::{Resource, Resources};
 pub use spawn_batch::SpawnBatchIter;
 
-use crate::archetype::Archetypes;
+use crate::archetype::{ArchetypeFlags, Archetypes};
 use crate::bundle::{Bundle, BundleId, BundleReader, BundleWriter, Bundles, ReadSource};
 use crate::component::{Component, ComponentInfo, ComponentRegistrar, Components, Internal, Name, StorageKind};
 use crate::entity::{ArchetypeId, Entity, EntityFlags, EntityIndex, EntityLocation};
 use crate::storage::{ComponentTicks, SparseSets, Tick, TickCell};
+use hooks::HookKind;
+use smallvec::SmallVec;
 
 /// The `(added, changed)` tick cells of one value.
 type TickCells<'a> = (&'a TickCell, &'a TickCell);
@@ -98,6 +103,9 @@ pub struct World {
     builtin: BuiltinIds,
     /// The entity buffer of despawn cleanup plans, kept between despawns.
     cleanup_scratch: Vec<Entity>,
+    /// Commands issued by hooks and observers, applied before the structural
+    /// change that triggered them returns.
+    deferred: CommandQueue,
 }
 
 impl Default for World {
@@ -152,6 +160,7 @@ impl World {
             internal_count: 0,
             builtin,
             cleanup_scratch: Vec::new(),
+            deferred: CommandQueue::default(),
         };
         for (wildcard, name) in [(wildcard, "*"), (any, "_")] {
             world.mark_internal(wildcard);
@@ -352,6 +361,7 @@ impl World {
     /// as `bundle_id`).
     fn spawn_at<B: Bundle>(&mut self, entity: Entity, bundle_id: BundleId, bundle: B) {
         let tick = self.change_tick();
+        let hooks = self.bundles.info(bundle_id).has_hooks();
         let edge = self.bundles.insert_edge(
             bundle_id,
             ArchetypeId::EMPTY,
@@ -370,6 +380,38 @@ impl World {
             BundleWriter::write_bundle(bundle, &edge.slots, table, row, &mut self.sparse_sets, entity, tick);
         }
         self.mark_sparse(entity, bundle_id);
+        if hooks {
+            self.after_insert_hooks(entity, bundle_id, &[]);
+        }
+    }
+
+    /// Runs `on_add` for the components of bundle `bundle_id` that are not in
+    /// `existed`, then `on_insert` for all of them; applies their commands.
+    #[cold]
+    fn after_insert_hooks(&mut self, entity: Entity, bundle_id: BundleId, existed: &[Entity]) {
+        let components: SmallVec<[Entity; 8]> = SmallVec::from_slice(self.bundles.info(bundle_id).components());
+        let added: SmallVec<[Entity; 8]> =
+            components.iter().copied().filter(|component| !existed.contains(component)).collect();
+        self.run_hooks(HookKind::Add, entity, &added);
+        self.run_hooks(HookKind::Insert, entity, &components);
+        self.flush_deferred();
+    }
+
+    /// The components of bundle `bundle_id` that `entity` has now (table or
+    /// sparse).
+    fn bundle_components_present(&self, entity: Entity, bundle_id: BundleId) -> SmallVec<[Entity; 8]> {
+        let location = self.entities.location(entity);
+        let archetype = location.map(|location| &self.archetypes[location.archetype]);
+        self.bundles
+            .info(bundle_id)
+            .components()
+            .iter()
+            .copied()
+            .filter(|&component| {
+                archetype.is_some_and(|archetype| archetype.contains(component.id()))
+                    || self.sparse_sets.of(component).is_some_and(|set| set.contains(entity))
+            })
+            .collect()
     }
 
     /// Flags `entity` as holding sparse values if bundle `bundle_id` has any.
@@ -432,6 +474,25 @@ impl World {
     /// ```
     #[track_caller]
     pub fn despawn(&mut self, entity: Entity) -> bool {
+        self.flush_entities();
+        let Some(record) = self.entities.get(entity).copied() else {
+            return false;
+        };
+        // The common case inline: no pairs, no hooks, nothing sparse.
+        if record.flags.intersects(
+            EntityFlags::INTERNAL | EntityFlags::IS_TARGET | EntityFlags::IS_COMPONENT | EntityFlags::HAS_SPARSE,
+        ) || self.archetypes[record.location.archetype].flags().contains(ArchetypeFlags::HAS_HOOKS)
+        {
+            return self.despawn_slow(entity);
+        }
+        self.remove_record(entity, record);
+        true
+    }
+
+    #[cold]
+    #[inline(never)]
+    #[track_caller]
+    fn despawn_slow(&mut self, entity: Entity) -> bool {
         match self.try_despawn(entity) {
             Ok(despawned) => despawned,
             Err(error) => panic!("{error}"),
@@ -441,9 +502,31 @@ impl World {
     /// Despawns the alive, non-internal `entity` without looking at pairs (its
     /// cleanup, if any, was done by the caller).
     fn despawn_plain(&mut self, entity: Entity) {
-        let Some(record) = self.entities.get(entity).copied() else {
-            return;
-        };
+        if let Some(record) = self.entities.get(entity).copied() {
+            self.despawn_record(entity, record);
+        }
+    }
+
+    /// [`World::despawn_plain`] of the alive `entity` whose record is `record`.
+    fn despawn_record(&mut self, entity: Entity, mut record: crate::entity::EntityRecord) {
+        if self.archetypes[record.location.archetype].flags().contains(ArchetypeFlags::HAS_HOOKS)
+            || (record.flags.contains(EntityFlags::HAS_SPARSE) && self.sparse_sets.iter().next().is_some())
+        {
+            let hooked = self.hooked_components(entity);
+            if !hooked.is_empty() {
+                self.run_hooks(HookKind::Replace, entity, &hooked);
+                self.run_hooks(HookKind::Remove, entity, &hooked);
+                // Hooks may have moved nothing (their commands wait), but re-read.
+                record = *self.entities.get(entity).expect("hooks cannot despawn (their commands wait)");
+            }
+        }
+        self.remove_record(entity, record);
+    }
+
+    /// Drops the alive `entity`'s values (with `record` its current record) and
+    /// frees it; no hooks, no cleanup.
+    #[inline(always)]
+    fn remove_record(&mut self, entity: Entity, record: crate::entity::EntityRecord) {
         let location = record.location;
         // SAFETY: the entity is alive, so its location is a valid, initialized row.
         let swapped = unsafe { self.archetypes.remove_row(location.archetype, location.row as usize) };
@@ -558,10 +641,40 @@ impl World {
     #[inline]
     pub(crate) fn insert_bundle<B: Bundle>(&mut self, entity: Entity, bundle: B) -> bool {
         let bundle_id = self.register_bundle::<B>();
-        let tick = self.change_tick();
         let Some(location) = self.entities.location(entity) else {
             return false;
         };
+        if self.bundles.info(bundle_id).has_hooks() {
+            self.insert_bundle_hooked(entity, bundle_id, bundle);
+        } else {
+            self.insert_bundle_unhooked(entity, bundle_id, location, bundle);
+        }
+        true
+    }
+
+    /// `insert_bundle` with hooks: `on_replace` for the values it overwrites
+    /// (still readable), the insert, then `on_add`/`on_insert`.
+    #[cold]
+    #[inline(never)]
+    fn insert_bundle_hooked<B: Bundle>(&mut self, entity: Entity, bundle_id: BundleId, bundle: B) {
+        let existed = self.bundle_components_present(entity, bundle_id);
+        self.run_hooks(HookKind::Replace, entity, &existed);
+        let location = self.entities.location(entity).expect("hooks cannot despawn (their commands wait)");
+        self.insert_bundle_unhooked(entity, bundle_id, location, bundle);
+        self.after_insert_hooks(entity, bundle_id, &existed);
+    }
+
+    /// Inserts `bundle` (registered as `bundle_id`) into the alive `entity` at
+    /// `location`, without running hooks.
+    #[inline(always)]
+    fn insert_bundle_unhooked<B: Bundle>(
+        &mut self,
+        entity: Entity,
+        bundle_id: BundleId,
+        location: EntityLocation,
+        bundle: B,
+    ) {
+        let tick = self.change_tick();
         let edge = self.bundles.insert_edge(
             bundle_id,
             location.archetype,
@@ -587,7 +700,6 @@ impl World {
         // columns the source lacked are the uninitialized ones the writer fills.
         unsafe { BundleWriter::write_bundle(bundle, &edge.slots, table, row, &mut self.sparse_sets, entity, tick) };
         self.mark_sparse(entity, bundle_id);
-        true
     }
 
     /// Removes the components of bundle `B` from `entity` and returns them if it had
@@ -619,6 +731,35 @@ impl World {
     pub(crate) fn remove_bundle<B: Bundle>(&mut self, entity: Entity) -> Option<B> {
         let bundle_id = self.register_bundle::<B>();
         let location = self.entities.location(entity)?;
+        if self.bundles.info(bundle_id).has_hooks() {
+            return self.remove_bundle_hooked(entity, bundle_id);
+        }
+        self.remove_bundle_unhooked(entity, bundle_id, location)
+    }
+
+    /// `remove_bundle` with hooks: `on_replace` then `on_remove` for the values it
+    /// removes (still readable), the removal, then their commands.
+    #[cold]
+    #[inline(never)]
+    fn remove_bundle_hooked<B: Bundle>(&mut self, entity: Entity, bundle_id: BundleId) -> Option<B> {
+        let present = self.bundle_components_present(entity, bundle_id);
+        self.run_hooks(HookKind::Replace, entity, &present);
+        self.run_hooks(HookKind::Remove, entity, &present);
+        let location = self.entities.location(entity).expect("hooks cannot despawn (their commands wait)");
+        let taken = self.remove_bundle_unhooked(entity, bundle_id, location);
+        self.flush_deferred();
+        taken
+    }
+
+    /// Removes bundle `B` (registered as `bundle_id`) from the alive `entity` at
+    /// `location`, without running hooks.
+    #[inline(always)]
+    fn remove_bundle_unhooked<B: Bundle>(
+        &mut self,
+        entity: Entity,
+        bundle_id: BundleId,
+        location: EntityLocation,
+    ) -> Option<B> {
         let edge = self.bundles.remove_edge(
             bundle_id,
             location.archetype,

@@ -6,7 +6,7 @@
 //! bundle is spawned whether or not the ids are consumed.
 
 use super::World;
-use crate::bundle::{Bundle, BundleWriter, WriteSlot};
+use crate::bundle::{Bundle, BundleId, BundleWriter, WriteSlot};
 use crate::entity::{ArchetypeId, Entity, EntityFlags, EntityLocation};
 
 /// The iterator returned by [`World::spawn_batch`].
@@ -16,6 +16,8 @@ pub struct SpawnBatchIter<'w, I: Iterator<Item: Bundle>> {
     slots: Box<[WriteSlot]>,
     destination: ArchetypeId,
     has_sparse: bool,
+    /// The bundle, when a component of it has hooks (run after each spawn).
+    hooked: Option<BundleId>,
 }
 
 impl<'w, I: Iterator<Item: Bundle>> SpawnBatchIter<'w, I> {
@@ -34,7 +36,8 @@ impl<'w, I: Iterator<Item: Bundle>> SpawnBatchIter<'w, I> {
         world.archetypes.get_mut(destination).table_mut().reserve(lower);
         world.entities.reserve(lower);
         let has_sparse = !world.bundles.info(bundle).sparse_components().is_empty();
-        SpawnBatchIter { world, bundles, slots, destination, has_sparse }
+        let hooked = world.bundles.info(bundle).has_hooks().then_some(bundle);
+        SpawnBatchIter { world, bundles, slots, destination, has_sparse, hooked }
     }
 
     fn spawn_one(&mut self, bundle: I::Item) -> Entity {
@@ -54,6 +57,9 @@ impl<'w, I: Iterator<Item: Bundle>> SpawnBatchIter<'w, I> {
             && let Some(record) = world.entities.get_mut(entity)
         {
             record.flags |= EntityFlags::HAS_SPARSE;
+        }
+        if let Some(bundle) = self.hooked {
+            world.after_insert_hooks(entity, bundle, &[]);
         }
         entity
     }

@@ -1,0 +1,70 @@
+//! [`CommandQueue`]: a list of deferred world changes, applied later in the
+//! order they were pushed. Systems own one each (their `Commands`); the world
+//! owns one for the commands that hooks and observers issue in the middle of a
+//! structural change, applied before the triggering call returns.
+
+use super::World;
+
+type Command = Box<dyn FnOnce(&mut World) + Send + Sync>;
+
+/// A list of deferred world changes.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// use ecs::world::CommandQueue;
+/// #[derive(Component)]
+/// struct Score(u32);
+/// let mut world = World::new();
+/// let mut queue = CommandQueue::default();
+/// let e = {
+///     let mut commands = Commands::new(&mut queue, &world);
+///     commands.spawn(Score(1)).id()
+/// };
+/// assert!(!world.is_alive(e));
+/// queue.apply(&mut world);
+/// assert_eq!(world.get::<Score>(e).map(|s| s.0), Some(1));
+/// ```
+#[derive(Default)]
+pub struct CommandQueue {
+    commands: Vec<Command>,
+}
+
+impl CommandQueue {
+    /// Appends a command.
+    pub fn push(&mut self, command: impl FnOnce(&mut World) + Send + Sync + 'static) {
+        self.commands.push(Box::new(command));
+    }
+
+    /// The number of queued commands.
+    pub fn len(&self) -> usize {
+        self.commands.len()
+    }
+
+    /// Whether no command is queued.
+    pub fn is_empty(&self) -> bool {
+        self.commands.is_empty()
+    }
+
+    /// Makes reserved entities alive, then runs the commands in order. If a
+    /// command panics, the ones after it are dropped unrun and the panic goes on.
+    pub fn apply(&mut self, world: &mut World) {
+        world.flush_entities();
+        for command in core::mem::take(&mut self.commands) {
+            command(world);
+        }
+    }
+}
+
+impl core::fmt::Debug for CommandQueue {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("CommandQueue").field("len", &self.commands.len()).finish()
+    }
+}
+
+impl CommandQueue {
+    /// Moves every command of `other` to the end of this queue.
+    pub fn append(&mut self, other: &mut CommandQueue) {
+        self.commands.append(&mut other.commands);
+    }
+}

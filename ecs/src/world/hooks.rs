@@ -1,0 +1,121 @@
+//! Component hooks during structural changes, and the commands they issue.
+//!
+//! Order, per structural change (Bevy's): when values are replaced or removed,
+//! every `on_replace` hook, then every `on_remove` hook, run while the old
+//! values are still readable; when values are added or inserted, every `on_add`
+//! hook (components the entity did not have), then every `on_insert` hook (all
+//! of the bundle's), run after the new values are written. Hooks get a
+//! [`DeferredWorld`]: they read and write values, and queue structural changes
+//! as commands, which the world applies before the triggering call returns
+//! (commands whose effects run hooks that queue more commands nest, up to
+//! [`MAX_DEFERRED_DEPTH`] levels).
+//!
+//! Cost when unused: bundle edges and archetypes carry a `hooks` flag computed
+//! once, so a structural change touching no hooked component only tests it.
+
+use core::cell::Cell;
+
+use smallvec::SmallVec;
+
+use super::{DeferredWorld, World};
+use crate::component::{ComponentHooks, Hook, HookContext};
+use crate::entity::Entity;
+
+/// How deeply the application of hook/observer commands may nest before it is
+/// treated as endless recursion.
+pub const MAX_DEFERRED_DEPTH: u32 = 64;
+
+thread_local! {
+    /// Nesting depth of `apply_deferred_slow` on this thread.
+    static DEFERRED_DEPTH: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Decrements the nesting depth when dropped (also when a command panics).
+struct DepthGuard;
+
+impl Drop for DepthGuard {
+    fn drop(&mut self) {
+        DEFERRED_DEPTH.with(|depth| depth.set(depth.get() - 1));
+    }
+}
+
+/// Which hook slot to run.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum HookKind {
+    Add,
+    Insert,
+    Replace,
+    Remove,
+}
+
+impl HookKind {
+    fn slot(self, hooks: &ComponentHooks) -> Option<Hook> {
+        match self {
+            HookKind::Add => hooks.on_add,
+            HookKind::Insert => hooks.on_insert,
+            HookKind::Replace => hooks.on_replace,
+            HookKind::Remove => hooks.on_remove,
+        }
+    }
+}
+
+impl World {
+    /// Applies the commands that hooks and observers queued, if any.
+    #[inline]
+    pub(crate) fn flush_deferred(&mut self) {
+        if !self.deferred.is_empty() {
+            self.apply_deferred_slow();
+        }
+    }
+
+    #[cold]
+    #[track_caller]
+    fn apply_deferred_slow(&mut self) {
+        let depth = DEFERRED_DEPTH.with(|depth| {
+            depth.set(depth.get() + 1);
+            depth.get()
+        });
+        let _guard = DepthGuard;
+        assert!(
+            depth <= MAX_DEFERRED_DEPTH,
+            "commands issued by hooks or observers nested more than {MAX_DEFERRED_DEPTH} levels deep: \
+             a hook or observer probably triggers itself endlessly"
+        );
+        while !self.deferred.is_empty() {
+            let mut queue = core::mem::take(&mut self.deferred);
+            queue.apply(self);
+        }
+    }
+
+    /// Runs the `kind` hook of each of `components` (that has one) for `entity`.
+    pub(crate) fn run_hooks(&mut self, kind: HookKind, entity: Entity, components: &[Entity]) {
+        for &component in components {
+            let hook = self.components.info(component).and_then(|info| kind.slot(info.hooks()));
+            if let Some(hook) = hook {
+                hook.call(DeferredWorld::from(&mut *self), HookContext { entity, component_id: component });
+            }
+        }
+    }
+
+    /// The hooked components `entity` has (table ids of its archetype, and sparse
+    /// values): what a despawn runs `on_replace`/`on_remove` for.
+    pub(crate) fn hooked_components(&self, entity: Entity) -> SmallVec<[Entity; 4]> {
+        let mut hooked = SmallVec::new();
+        let Some(location) = self.entities.location(entity) else {
+            return hooked;
+        };
+        for &id in self.archetypes[location.archetype].ids() {
+            if let Some(component) = id.entity()
+                && self.components.info(component).is_some_and(|info| info.hooks().any())
+            {
+                hooked.push(component);
+            }
+        }
+        for (component, set) in self.sparse_sets.iter() {
+            if set.contains(entity) && self.components.info(component).is_some_and(|info| info.hooks().any()) {
+                hooked.push(component);
+            }
+        }
+        hooked
+    }
+}
