@@ -16,6 +16,7 @@ use syn::{DeriveInput, ItemFn, parse_macro_input};
 
 mod bundle;
 mod component;
+mod event;
 mod fields;
 mod query_data;
 mod relationship;
@@ -79,6 +80,21 @@ pub fn derive_component(input: TokenStream) -> TokenStream {
 pub fn derive_relationship(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     relationship::derive_relationship(input).unwrap_or_else(|err| err.to_compile_error()).into()
+}
+
+/// Derives `::ecs::observer::Event`; `#[event(propagate = R)]` makes targeted
+/// events travel up the traversable relationship `R`.
+///
+/// # Examples
+/// ```ignore
+/// #[derive(Event)]
+/// #[event(propagate = ChildOf)]
+/// struct Damage(u32);
+/// ```
+#[proc_macro_derive(Event, attributes(event))]
+pub fn derive_event(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    event::derive_event(input).unwrap_or_else(|err| err.to_compile_error()).into()
 }
 
 /// Derives `::ecs::bundle::Bundle` for a struct whose fields are all bundles.

@@ -72,6 +72,10 @@ pub(crate) fn derive_system_param(input: DeriveInput) -> syn::Result<TokenStream
                 <#tuple as ::ecs::system::SystemParam>::apply(state, world)
             }
 
+            fn defer(state: &mut Self::State, world: &mut ::ecs::world::World) {
+                <#tuple as ::ecs::system::SystemParam>::defer(state, world)
+            }
+
             unsafe fn get_param<'__w, '__s>(
                 state: &'__s mut Self::State,
                 meta: &::ecs::system::SystemMeta,

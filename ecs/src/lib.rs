@@ -26,7 +26,8 @@
 //! Layers (each module uses only the ones below it): `ptr`/`util` (0), `entity`
 //! and `component` (1), `storage` (2), `archetype` and `bundle` (3), `world` (4),
 //! `query` and `relation` (5; `relation` builds query terms, so it sits above
-//! `query`), `system` (6), `schedule` (7).
+//! `query`), `system` (6), `observer` (above `system`: observer parameters are
+//! system parameters; the registry itself is world data), `schedule` (7).
 
 // The derives emit `::ecs::...` paths; this lets the crate use them on itself.
 extern crate self as ecs;
@@ -35,6 +36,7 @@ pub mod archetype;
 pub mod bundle;
 pub mod component;
 pub mod entity;
+pub mod observer;
 pub mod ptr;
 pub mod query;
 pub mod relation;
@@ -44,7 +46,7 @@ pub mod system;
 pub mod util;
 pub mod world;
 
-pub use ecs_macros::{Bundle, Component, QueryData, QueryFilter, Relationship, Resource, SystemParam, system};
+pub use ecs_macros::{Bundle, Component, Event, QueryData, QueryFilter, Relationship, Resource, SystemParam, system};
 
 /// The README's code blocks, compiled and run as doctests.
 #[doc = include_str!("../../README.md")]
@@ -56,6 +58,7 @@ pub mod prelude {
     pub use crate::bundle::Bundle;
     pub use crate::component::{Component, HookContext, Name};
     pub use crate::entity::Entity;
+    pub use crate::observer::{Event, OnAdd, OnDespawn, OnInsert, OnRemove, OnReplace, Trigger};
     pub use crate::query::{
         Added, Changed, Has, Or, QueryData, QueryError, QueryFilter, QuerySingleError, QueryState, With, Without,
     };
@@ -63,5 +66,7 @@ pub mod prelude {
     pub use crate::schedule::Schedule;
     pub use crate::system::{Commands, EntityCommands, IntoSystem, Local, Query, Res, ResMut, System, SystemParam};
     pub use crate::world::{DeferredWorld, EntityRef, EntityWorldMut, Mut, Resource, World};
-    pub use ecs_macros::{Bundle, Component, QueryData, QueryFilter, Relationship, Resource, SystemParam, system};
+    pub use ecs_macros::{
+        Bundle, Component, Event, QueryData, QueryFilter, Relationship, Resource, SystemParam, system,
+    };
 }

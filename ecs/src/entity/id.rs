@@ -40,6 +40,9 @@ impl Entity {
     pub const WILDCARD: Entity = Entity::from_raw(1, 0);
     /// The wildcard `_` ("any", matched at most once per entity). Reserved: index 2.
     pub const ANY: Entity = Entity::from_raw(2, 0);
+    /// A handle that is never alive (the last index with the last generation):
+    /// "no entity", e.g. the target of a global event.
+    pub const PLACEHOLDER: Entity = Entity::from_raw(u32::MAX, GENERATION_MASK);
 
     /// Builds a handle from an index (not 0) and a generation (31 bits).
     ///

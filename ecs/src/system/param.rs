@@ -60,6 +60,14 @@ pub unsafe trait SystemParam: Sized {
     /// Applies deferred work (commands) at a sync point.
     fn apply(_state: &mut Self::State, _world: &mut World) {}
 
+    /// Hands deferred work to the world's own queue instead of applying it:
+    /// what observers do, since they run in the middle of a structural change
+    /// (the world applies the queue before the change returns). The default
+    /// applies at once, which is right for parameters with no deferred work.
+    fn defer(state: &mut Self::State, world: &mut World) {
+        Self::apply(state, world);
+    }
+
     /// Builds the item.
     ///
     /// # Safety
@@ -411,6 +419,10 @@ unsafe impl SystemParam for Commands<'_, '_> {
         state.apply(world);
     }
 
+    fn defer(state: &mut CommandQueue, world: &mut World) {
+        world.defer_commands(state);
+    }
+
     unsafe fn get_param<'w, 's>(
         state: &'s mut CommandQueue,
         _meta: &SystemMeta,
@@ -470,6 +482,11 @@ macro_rules! impl_system_param_tuple {
             fn apply(state: &mut Self::State, world: &mut World) {
                 let ($($state,)*) = state;
                 $($param::apply($state, world);)*
+            }
+
+            fn defer(state: &mut Self::State, world: &mut World) {
+                let ($($state,)*) = state;
+                $($param::defer($state, world);)*
             }
 
             unsafe fn get_param<'w, 's>(

@@ -61,6 +61,13 @@ impl DeferredWorld<'_> {
         self.world
     }
 
+    /// The world, mutably, for the crate's own non-structural bookkeeping
+    /// (e.g. unregistering an observer from a hook).
+    #[inline]
+    pub(crate) fn world_mut_unchecked(&mut self) -> &mut World {
+        self.world
+    }
+
     /// `entity`'s `T`.
     pub fn get<T: Component>(&self, entity: Entity) -> Option<&T> {
         self.world.get::<T>(entity)

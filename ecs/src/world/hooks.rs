@@ -17,6 +17,9 @@ use core::cell::Cell;
 
 use smallvec::SmallVec;
 
+use core::any::TypeId;
+
+use super::observers::{OnAdd, OnInsert, OnRemove, OnReplace};
 use super::{DeferredWorld, World};
 use crate::component::{ComponentHooks, Hook, HookContext};
 use crate::entity::Entity;
@@ -39,7 +42,7 @@ impl Drop for DepthGuard {
     }
 }
 
-/// Which hook slot to run.
+/// Which hook slot (and lifecycle event) to run.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum HookKind {
     Add,
@@ -55,6 +58,16 @@ impl HookKind {
             HookKind::Insert => hooks.on_insert,
             HookKind::Replace => hooks.on_replace,
             HookKind::Remove => hooks.on_remove,
+        }
+    }
+
+    /// The lifecycle event observers see.
+    fn event(self) -> TypeId {
+        match self {
+            HookKind::Add => TypeId::of::<OnAdd>(),
+            HookKind::Insert => TypeId::of::<OnInsert>(),
+            HookKind::Replace => TypeId::of::<OnReplace>(),
+            HookKind::Remove => TypeId::of::<OnRemove>(),
         }
     }
 }
@@ -87,7 +100,14 @@ impl World {
         }
     }
 
-    /// Runs the `kind` hook of each of `components` (that has one) for `entity`.
+    /// Moves `queue`'s commands to the world's deferred queue (applied before the
+    /// current structural change returns, or at the next one).
+    pub(crate) fn defer_commands(&mut self, queue: &mut crate::world::CommandQueue) {
+        self.deferred.append(queue);
+    }
+
+    /// Runs the `kind` hook of each of `components` (that has one) for `entity`,
+    /// then the observers of the matching lifecycle event.
     pub(crate) fn run_hooks(&mut self, kind: HookKind, entity: Entity, components: &[Entity]) {
         for &component in components {
             let hook = self.components.info(component).and_then(|info| kind.slot(info.hooks()));
@@ -95,24 +115,39 @@ impl World {
                 hook.call(DeferredWorld::from(&mut *self), HookContext { entity, component_id: component });
             }
         }
+        if self.observers.has_lifecycle_observers() && !components.is_empty() {
+            // The lifecycle events are unit structs: any aligned address holds one.
+            self.run_observers(kind.event(), entity, components, core::ptr::NonNull::<OnAdd>::dangling().cast());
+        }
     }
 
-    /// The hooked components `entity` has (table ids of its archetype, and sparse
-    /// values): what a despawn runs `on_replace`/`on_remove` for.
+    /// Whether structural changes must take the slow path that runs hooks and
+    /// observers for a bundle whose components have hooks (`bundle_hooked`).
+    #[inline]
+    pub(crate) fn lifecycle_needed(&self, bundle_hooked: bool) -> bool {
+        bundle_hooked || self.observers.has_lifecycle_observers()
+    }
+
+    /// The components `entity` has that a despawn must report: those with hooks,
+    /// or all of them while lifecycle observers exist (table ids of its
+    /// archetype, and sparse values).
     pub(crate) fn hooked_components(&self, entity: Entity) -> SmallVec<[Entity; 4]> {
         let mut hooked = SmallVec::new();
         let Some(location) = self.entities.location(entity) else {
             return hooked;
         };
+        let all = self.observers.has_lifecycle_observers();
+        let reported =
+            |component: Entity| all || self.components.info(component).is_some_and(|info| info.hooks().any());
         for &id in self.archetypes[location.archetype].ids() {
             if let Some(component) = id.entity()
-                && self.components.info(component).is_some_and(|info| info.hooks().any())
+                && reported(component)
             {
                 hooked.push(component);
             }
         }
         for (component, set) in self.sparse_sets.iter() {
-            if set.contains(entity) && self.components.info(component).is_some_and(|info| info.hooks().any()) {
+            if set.contains(entity) && reported(component) {
                 hooked.push(component);
             }
         }

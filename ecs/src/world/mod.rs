@@ -23,6 +23,7 @@ mod deferred;
 mod entity_ref;
 mod hooks;
 mod ids;
+mod observers;
 mod resource;
 mod spawn_batch;
 
@@ -35,6 +36,7 @@ pub use command_queue::CommandQueue;
 pub use deferred::{DeferredWorld, HookFn};
 pub use entity_ref::{EntityRef, EntityWorldMut};
 pub use ids::PairError;
+pub use observers::{ObserverRunner, Observers, OnAdd, OnDespawn, OnInsert, OnRemove, OnReplace, TriggerInfo};
 pub use resource::{Resource, Resources};
 pub use spawn_batch::SpawnBatchIter;
 
@@ -106,6 +108,8 @@ pub struct World {
     /// Commands issued by hooks and observers, applied before the structural
     /// change that triggered them returns.
     deferred: CommandQueue,
+    /// The observers.
+    observers: Observers,
 }
 
 impl Default for World {
@@ -161,6 +165,7 @@ impl World {
             builtin,
             cleanup_scratch: Vec::new(),
             deferred: CommandQueue::default(),
+            observers: Observers::default(),
         };
         for (wildcard, name) in [(wildcard, "*"), (any, "_")] {
             world.mark_internal(wildcard);
@@ -361,7 +366,7 @@ impl World {
     /// as `bundle_id`).
     fn spawn_at<B: Bundle>(&mut self, entity: Entity, bundle_id: BundleId, bundle: B) {
         let tick = self.change_tick();
-        let hooks = self.bundles.info(bundle_id).has_hooks();
+        let hooks = self.lifecycle_needed(self.bundles.info(bundle_id).has_hooks());
         let edge = self.bundles.insert_edge(
             bundle_id,
             ArchetypeId::EMPTY,
@@ -431,7 +436,12 @@ impl World {
     /// unchanged but for the registration of `B`'s components.
     #[inline]
     #[track_caller]
-    fn register_bundle<B: Bundle>(&mut self) -> BundleId {
+    /// The component ids of the registered bundle `bundle`, in bundle order.
+    pub(crate) fn bundle_components(&self, bundle: BundleId) -> &[Entity] {
+        self.bundles.info(bundle).components()
+    }
+
+    pub(crate) fn register_bundle<B: Bundle>(&mut self) -> BundleId {
         // A bundle in the cache is registered and its components are flushed.
         if let Some(id) = self.bundles.recent_id::<B>() {
             return id;
@@ -481,7 +491,8 @@ impl World {
         // The common case inline: no pairs, no hooks, nothing sparse.
         if record.flags.intersects(
             EntityFlags::INTERNAL | EntityFlags::IS_TARGET | EntityFlags::IS_COMPONENT | EntityFlags::HAS_SPARSE,
-        ) || self.archetypes[record.location.archetype].flags().contains(ArchetypeFlags::HAS_HOOKS)
+        ) || self
+            .lifecycle_needed(self.archetypes[record.location.archetype].flags().contains(ArchetypeFlags::HAS_HOOKS))
         {
             return self.despawn_slow(entity);
         }
@@ -509,10 +520,16 @@ impl World {
 
     /// [`World::despawn_plain`] of the alive `entity` whose record is `record`.
     fn despawn_record(&mut self, entity: Entity, mut record: crate::entity::EntityRecord) {
-        if self.archetypes[record.location.archetype].flags().contains(ArchetypeFlags::HAS_HOOKS)
+        if self.lifecycle_needed(self.archetypes[record.location.archetype].flags().contains(ArchetypeFlags::HAS_HOOKS))
             || (record.flags.contains(EntityFlags::HAS_SPARSE) && self.sparse_sets.iter().next().is_some())
         {
             let hooked = self.hooked_components(entity);
+            if self.observers.has_lifecycle_observers() {
+                // `OnDespawn` first, while everything is readable; a unit struct
+                // lives at any aligned address.
+                let ptr = core::ptr::NonNull::<OnDespawn>::dangling().cast();
+                self.run_observers(core::any::TypeId::of::<OnDespawn>(), entity, &hooked, ptr);
+            }
             if !hooked.is_empty() {
                 self.run_hooks(HookKind::Replace, entity, &hooked);
                 self.run_hooks(HookKind::Remove, entity, &hooked);
@@ -644,7 +661,7 @@ impl World {
         let Some(location) = self.entities.location(entity) else {
             return false;
         };
-        if self.bundles.info(bundle_id).has_hooks() {
+        if self.lifecycle_needed(self.bundles.info(bundle_id).has_hooks()) {
             self.insert_bundle_hooked(entity, bundle_id, bundle);
         } else {
             self.insert_bundle_unhooked(entity, bundle_id, location, bundle);
@@ -731,7 +748,7 @@ impl World {
     pub(crate) fn remove_bundle<B: Bundle>(&mut self, entity: Entity) -> Option<B> {
         let bundle_id = self.register_bundle::<B>();
         let location = self.entities.location(entity)?;
-        if self.bundles.info(bundle_id).has_hooks() {
+        if self.lifecycle_needed(self.bundles.info(bundle_id).has_hooks()) {
             return self.remove_bundle_hooked(entity, bundle_id);
         }
         self.remove_bundle_unhooked(entity, bundle_id, location)

@@ -36,7 +36,7 @@ impl<'w, I: Iterator<Item: Bundle>> SpawnBatchIter<'w, I> {
         world.archetypes.get_mut(destination).table_mut().reserve(lower);
         world.entities.reserve(lower);
         let has_sparse = !world.bundles.info(bundle).sparse_components().is_empty();
-        let hooked = world.bundles.info(bundle).has_hooks().then_some(bundle);
+        let hooked = world.lifecycle_needed(world.bundles.info(bundle).has_hooks()).then_some(bundle);
         SpawnBatchIter { world, bundles, slots, destination, has_sparse, hooked }
     }
 

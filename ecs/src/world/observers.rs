@@ -1,0 +1,279 @@
+//! The observer registry: type-erased observers keyed by event type, by the
+//! components they watch and by the entities they watch, and the dispatch that
+//! runs them. The typed API (`Event`, `Trigger`, `add_observer`, `trigger`)
+//! lives in the `observer` layer, which registers runners here; the world calls
+//! [`World::run_observers`] from its structural changes for the built-in
+//! lifecycle events and from `trigger` for user events.
+//!
+//! Matching (Flecs semantics for several components): an observer fires for an
+//! event of its type when
+//! * it watches no component and no entity (a global observer), or
+//! * it watches entities and the event targets one of them, or
+//! * it watches components, one of the event's components is among them, and
+//!   the target has *all* of them at that moment (after the values are written
+//!   for `OnAdd`/`OnInsert`, before they are removed for `OnReplace`/`OnRemove`).
+//!
+//! Each observer runs at most once per event and target, in registration order.
+//!
+//! Invariant: `by_event` lists exactly the observers in `observers`.
+
+use core::any::TypeId;
+use core::cell::Cell;
+use core::ptr::NonNull;
+
+use smallvec::SmallVec;
+
+use super::World;
+use crate::entity::Entity;
+use crate::util::FxHashMap;
+
+/// The event of a component being added to an entity that did not have it
+/// (after the value is written).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OnAdd;
+
+/// The event of a component being inserted, new or overwriting (after the
+/// value is written).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OnInsert;
+
+/// The event of a component value about to be overwritten or removed (the old
+/// value is still readable).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OnReplace;
+
+/// The event of a component about to be removed, by `remove` or `despawn` (the
+/// value is still readable).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OnRemove;
+
+/// The event of an entity about to be despawned (its components are still
+/// readable; `OnRemove` follows for each).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OnDespawn;
+
+/// Whether `event` is one of the lifecycle events.
+fn is_lifecycle(event: TypeId) -> bool {
+    [
+        TypeId::of::<OnAdd>(),
+        TypeId::of::<OnInsert>(),
+        TypeId::of::<OnReplace>(),
+        TypeId::of::<OnRemove>(),
+        TypeId::of::<OnDespawn>(),
+    ]
+    .contains(&event)
+}
+
+/// What an observer is told about the event being delivered.
+#[derive(Debug)]
+pub struct TriggerInfo {
+    /// The targeted entity, or [`Entity::PLACEHOLDER`] for a global event.
+    pub entity: Entity,
+    /// The components involved (for lifecycle events: those added, inserted,
+    /// replaced or removed).
+    pub components: SmallVec<[Entity; 2]>,
+    /// The observer being run.
+    pub observer: Entity,
+    /// Cleared by an observer to stop the event's propagation.
+    pub propagate: Cell<bool>,
+}
+
+/// A type-erased observer: gets the world, the trigger info and the event.
+pub type ObserverRunner = Box<dyn FnMut(&mut World, &TriggerInfo, NonNull<u8>) + Send + Sync>;
+
+/// One registered observer.
+struct ObserverEntry {
+    /// Registration order.
+    rank: u64,
+    event: TypeId,
+    components: SmallVec<[Entity; 2]>,
+    entities: SmallVec<[Entity; 1]>,
+    /// `None` while it runs.
+    runner: Option<ObserverRunner>,
+}
+
+/// The observers of one event type.
+#[derive(Default)]
+struct EventObservers {
+    global: Vec<Entity>,
+    by_component: FxHashMap<Entity, Vec<Entity>>,
+    by_entity: FxHashMap<Entity, Vec<Entity>>,
+}
+
+/// Every observer of a world.
+#[derive(Default)]
+pub struct Observers {
+    observers: FxHashMap<Entity, ObserverEntry>,
+    by_event: FxHashMap<TypeId, EventObservers>,
+    /// Observers of the built-in lifecycle events: while there are none,
+    /// structural changes skip observer dispatch entirely.
+    lifecycle: usize,
+    /// The rank of the next observer registered.
+    next_rank: u64,
+}
+
+impl Observers {
+    /// Whether any observer watches a lifecycle event.
+    #[inline]
+    pub fn has_lifecycle_observers(&self) -> bool {
+        self.lifecycle > 0
+    }
+
+    /// How many observers are registered.
+    pub fn len(&self) -> usize {
+        self.observers.len()
+    }
+
+    /// Whether none is registered.
+    pub fn is_empty(&self) -> bool {
+        self.observers.is_empty()
+    }
+
+    fn insert(
+        &mut self,
+        observer: Entity,
+        event: TypeId,
+        components: SmallVec<[Entity; 2]>,
+        entities: SmallVec<[Entity; 1]>,
+        runner: ObserverRunner,
+    ) {
+        let lists = self.by_event.entry(event).or_default();
+        if entities.is_empty() && components.is_empty() {
+            lists.global.push(observer);
+        }
+        for &entity in &entities {
+            lists.by_entity.entry(entity).or_default().push(observer);
+        }
+        if entities.is_empty() {
+            for &component in &components {
+                lists.by_component.entry(component).or_default().push(observer);
+            }
+        }
+        if is_lifecycle(event) {
+            self.lifecycle += 1;
+        }
+        let rank = self.next_rank;
+        self.next_rank += 1;
+        self.observers.insert(observer, ObserverEntry { rank, event, components, entities, runner: Some(runner) });
+    }
+
+    /// Unregisters `observer`; `false` if it was none.
+    pub(crate) fn remove(&mut self, observer: Entity) -> bool {
+        let Some(entry) = self.observers.remove(&observer) else {
+            return false;
+        };
+        if is_lifecycle(entry.event) {
+            self.lifecycle -= 1;
+        }
+        if let Some(lists) = self.by_event.get_mut(&entry.event) {
+            lists.global.retain(|&o| o != observer);
+            for list in lists.by_component.values_mut().chain(lists.by_entity.values_mut()) {
+                list.retain(|&o| o != observer);
+            }
+        }
+        true
+    }
+
+    /// The observers an event of type `event` with `components` on `target`
+    /// may fire, in registration order, each once.
+    fn candidates(&self, event: TypeId, target: Entity, components: &[Entity]) -> SmallVec<[Entity; 4]> {
+        let mut found: SmallVec<[Entity; 4]> = SmallVec::new();
+        let Some(lists) = self.by_event.get(&event) else {
+            return found;
+        };
+        found.extend(lists.global.iter().copied());
+        if let Some(list) = lists.by_entity.get(&target) {
+            found.extend(list.iter().copied());
+        }
+        for component in components {
+            if let Some(list) = lists.by_component.get(component) {
+                found.extend(list.iter().copied());
+            }
+        }
+        if found.len() > 1 {
+            found.sort_by_key(|observer| self.observers.get(observer).map_or(u64::MAX, |entry| entry.rank));
+            found.dedup();
+        }
+        found
+    }
+}
+
+impl World {
+    /// The observer registry.
+    #[inline]
+    pub fn observers(&self) -> &Observers {
+        &self.observers
+    }
+
+    /// Registers an observer (the `observer` layer's `add_observer` builds the
+    /// runner): it fires for events of type `event` as the module docs say.
+    pub fn register_observer(
+        &mut self,
+        observer: Entity,
+        event: TypeId,
+        components: SmallVec<[Entity; 2]>,
+        entities: SmallVec<[Entity; 1]>,
+        runner: ObserverRunner,
+    ) {
+        self.observers.insert(observer, event, components, entities, runner);
+    }
+
+    /// Unregisters `observer` (done when its entity loses its observer marker).
+    pub fn unregister_observer(&mut self, observer: Entity) -> bool {
+        self.observers.remove(observer)
+    }
+
+    /// Runs the observers of an event of type `event` (whose value is at
+    /// `event_ptr`) targeting `target` ([`Entity::PLACEHOLDER`]: none) for
+    /// `components`; returns whether propagation should continue. Their commands
+    /// are deferred to the world's queue.
+    pub fn run_observers(
+        &mut self,
+        event: TypeId,
+        target: Entity,
+        components: &[Entity],
+        event_ptr: NonNull<u8>,
+    ) -> bool {
+        let candidates = self.observers.candidates(event, target, components);
+        let mut info = TriggerInfo {
+            entity: target,
+            components: SmallVec::from_slice(components),
+            observer: Entity::PLACEHOLDER,
+            propagate: Cell::new(true),
+        };
+        for observer in candidates {
+            let Some(entry) = self.observers.observers.get_mut(&observer) else {
+                continue;
+            };
+            if !entry.components.is_empty() && entry.entities.is_empty() {
+                // Every watched component must be on the target now.
+                let watched = entry.components.clone();
+                if !watched.iter().all(|&component| self.has_component_id(target, component)) {
+                    continue;
+                }
+            }
+            let Some(entry) = self.observers.observers.get_mut(&observer) else {
+                continue;
+            };
+            let Some(mut runner) = entry.runner.take() else {
+                // Already running (an event delivered while its observer runs).
+                continue;
+            };
+            info.observer = observer;
+            runner(self, &info, event_ptr);
+            if let Some(entry) = self.observers.observers.get_mut(&observer) {
+                entry.runner = Some(runner);
+            }
+        }
+        info.propagate.get()
+    }
+
+    /// Whether `entity` has component `component` (table or sparse).
+    pub(crate) fn has_component_id(&self, entity: Entity, component: Entity) -> bool {
+        let Some(location) = self.entities.location(entity) else {
+            return false;
+        };
+        self.archetypes[location.archetype].contains(component.id())
+            || self.sparse_sets.of(component).is_some_and(|set| set.contains(entity))
+    }
+}
