@@ -36,7 +36,7 @@ use smallvec::SmallVec;
 
 use crate::bundle::Bundle;
 use crate::component::{Component, HookContext};
-use crate::entity::Entity;
+use crate::entity::{Entity, Id};
 use crate::system::{Commands, SystemMeta, SystemParam, SystemParamItem, check_system};
 use crate::world::{DeferredWorld, EntityWorldMut, TriggerInfo, World};
 
@@ -71,14 +71,53 @@ impl Event for OnReplace {}
 impl Event for OnRemove {}
 impl Event for OnDespawn {}
 
+/// What an observer watches, as the `B` of `Trigger<E, B>`: a component or a
+/// tuple of components (a bundle type), or [`Pair<R>`](crate::relation::Pair)
+/// for any pair `(R, *)`.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Relationship)]
+/// struct Likes;
+/// #[derive(Resource, Default)]
+/// struct Fans(Vec<(Entity, Entity)>);
+/// let mut world = World::new();
+/// world.init_resource::<Fans>();
+/// world.add_observer(|trigger: Trigger<OnAdd, Pair<Likes>>, mut fans: ResMut<Fans>| {
+///     fans.0.push((trigger.entity(), trigger.pair_target().unwrap()));
+/// });
+/// let (alice, bob) = (world.spawn_empty().id(), world.spawn_empty().id());
+/// world.add_pair::<Likes>(alice, bob);
+/// assert_eq!(world.resource::<Fans>().0, vec![(alice, bob)]);
+/// ```
+pub trait Observed: 'static {
+    /// The watched ids (registering components as needed).
+    fn watched_ids(world: &mut World) -> SmallVec<[Id; 2]>;
+}
+
+impl<B: Bundle> Observed for B {
+    fn watched_ids(world: &mut World) -> SmallVec<[Id; 2]> {
+        let bundle = world.register_bundle::<B>();
+        world.bundle_components(bundle).iter().map(|component| component.id()).collect()
+    }
+}
+
+impl<R: crate::relation::Relationship> Observed for crate::relation::Pair<R> {
+    fn watched_ids(world: &mut World) -> SmallVec<[Id; 2]> {
+        let relationship = world.register_component::<R>();
+        SmallVec::from_slice(&[Id::pair_from_indices(relationship.index(), Entity::WILDCARD.index())])
+    }
+}
+
 /// The first parameter of an observer: the event and what it is about.
-pub struct Trigger<'w, E, B: Bundle = ()> {
+pub struct Trigger<'w, E, B: Observed = ()> {
     event: &'w mut E,
     info: &'w TriggerInfo,
     _bundle: PhantomData<B>,
 }
 
-impl<E, B: Bundle> Trigger<'_, E, B> {
+impl<E, B: Observed> Trigger<'_, E, B> {
     /// The event.
     pub fn event(&self) -> &E {
         self.event
@@ -99,6 +138,17 @@ impl<E, B: Bundle> Trigger<'_, E, B> {
         &self.info.components
     }
 
+    /// Every id the event is about, pairs included (lifecycle events).
+    pub fn ids(&self) -> &[Id] {
+        &self.info.ids
+    }
+
+    /// The target of the first pair the event is about (e.g. for
+    /// `Trigger<OnAdd, Pair<Likes>>`, whom the entity now likes).
+    pub fn pair_target(&self) -> Option<Entity> {
+        self.info.pair_target
+    }
+
     /// The observer's own entity.
     pub fn observer(&self) -> Entity {
         self.info.observer
@@ -111,7 +161,7 @@ impl<E, B: Bundle> Trigger<'_, E, B> {
     }
 }
 
-impl<E: core::fmt::Debug, B: Bundle> core::fmt::Debug for Trigger<'_, E, B> {
+impl<E: core::fmt::Debug, B: Observed> core::fmt::Debug for Trigger<'_, E, B> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Trigger").field("event", &self.event).field("entity", &self.info.entity).finish()
     }
@@ -140,8 +190,8 @@ fn unregister_observer(mut world: DeferredWorld<'_>, context: HookContext) {
 pub trait ObserverFunction<Marker>: Send + Sync + 'static {
     /// The event.
     type Event: Event;
-    /// The watched components.
-    type Bundle: Bundle;
+    /// The watched components (or pairs).
+    type Bundle: Observed;
     /// The other parameters.
     type Param: SystemParam;
     /// Calls the function.
@@ -151,7 +201,7 @@ pub trait ObserverFunction<Marker>: Send + Sync + 'static {
 macro_rules! impl_observer_function {
     ($($param:ident),*) => {
         #[allow(non_snake_case, clippy::too_many_arguments)]
-        impl<E: Event, B: Bundle, Func, $($param: SystemParam),*> ObserverFunction<fn(Trigger<E, B>, $($param,)*)> for Func
+        impl<E: Event, B: Observed, Func, $($param: SystemParam),*> ObserverFunction<fn(Trigger<E, B>, $($param,)*)> for Func
         where
             Func: Send + Sync + 'static,
             for<'a> &'a mut Func: FnMut(Trigger<E, B>, $($param),*)
@@ -220,8 +270,7 @@ impl World {
         entities: SmallVec<[Entity; 1]>,
         mut observer: F,
     ) {
-        let bundle = self.register_bundle::<F::Bundle>();
-        let components: SmallVec<[Entity; 2]> = SmallVec::from_slice(self.bundle_components(bundle));
+        let components = <F::Bundle as Observed>::watched_ids(self);
         let mut meta = SystemMeta::new(core::any::type_name::<F>());
         let mut state = <F::Param as SystemParam>::init_state(self, &mut meta);
         if let Some((a, b, _)) = meta.access.first_conflict() {

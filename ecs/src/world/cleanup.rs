@@ -27,6 +27,7 @@ use core::fmt;
 use smallvec::SmallVec;
 
 use super::World;
+use super::hooks::HookKind;
 use crate::component::CleanupPolicy;
 use crate::entity::{ArchetypeId, Entity, EntityFlags, Id};
 use crate::util::FxHashMap;
@@ -285,6 +286,10 @@ impl World {
             for holder in holders {
                 if self.is_deleting(holder) {
                     continue;
+                }
+                if self.observers().has_lifecycle_observers() {
+                    self.run_lifecycle_observers(HookKind::Replace, holder, ids);
+                    self.run_lifecycle_observers(HookKind::Remove, holder, ids);
                 }
                 let location = self.entities.location(holder).expect("holders are alive");
                 let destination = *destination.get_or_insert_with(|| {

@@ -22,7 +22,7 @@ use core::any::TypeId;
 use super::observers::{OnAdd, OnInsert, OnRemove, OnReplace};
 use super::{DeferredWorld, World};
 use crate::component::{ComponentHooks, Hook, HookContext};
-use crate::entity::Entity;
+use crate::entity::{Entity, Id};
 
 /// How deeply the application of hook/observer commands may nest before it is
 /// treated as endless recursion.
@@ -116,8 +116,17 @@ impl World {
             }
         }
         if self.observers.has_lifecycle_observers() && !components.is_empty() {
+            let ids: SmallVec<[Id; 4]> = components.iter().map(|component| component.id()).collect();
+            self.run_lifecycle_observers(kind, entity, &ids);
+        }
+    }
+
+    /// Runs the observers of `kind`'s lifecycle event for `ids` (components or
+    /// pairs) of `entity`.
+    pub(crate) fn run_lifecycle_observers(&mut self, kind: HookKind, entity: Entity, ids: &[Id]) {
+        if self.observers.has_lifecycle_observers() && !ids.is_empty() {
             // The lifecycle events are unit structs: any aligned address holds one.
-            self.run_observers(kind.event(), entity, components, core::ptr::NonNull::<OnAdd>::dangling().cast());
+            self.run_observers(kind.event(), entity, ids, core::ptr::NonNull::<OnAdd>::dangling().cast());
         }
     }
 

@@ -19,6 +19,9 @@
 use core::fmt;
 use core::ptr::NonNull;
 
+use smallvec::SmallVec;
+
+use super::hooks::HookKind;
 use super::{TickCells, World};
 use crate::component::{Component, StorageKind};
 use crate::entity::{ArchetypeId, Entity, EntityFlags, EntityLocation, Id};
@@ -253,8 +256,43 @@ impl World {
         }
         let location = self.prepare_add(entity, id)?;
         let destination = self.archetypes.add_edge(location.archetype, id, &self.components);
+        let existed = self.before_id_change(entity, location.archetype, destination, id);
         self.move_entity(entity, location, destination);
+        self.after_id_insert(entity, id, existed);
         Ok(())
+    }
+
+    /// Lifecycle events before adding `id` moves `entity` from `source` to
+    /// `destination`: `OnReplace` for an overwritten `id`, `OnReplace` and
+    /// `OnRemove` for the pairs an exclusive replacement drops. Returns whether
+    /// the entity already had `id`.
+    fn before_id_change(&mut self, entity: Entity, source: ArchetypeId, destination: ArchetypeId, id: Id) -> bool {
+        let existed = self.archetypes[source].contains(id);
+        if self.observers().has_lifecycle_observers() {
+            if existed {
+                self.run_lifecycle_observers(HookKind::Replace, entity, &[id]);
+            }
+            let dropped: SmallVec<[Id; 2]> = self.archetypes[source]
+                .ids()
+                .iter()
+                .copied()
+                .filter(|&old| !self.archetypes[destination].contains(old))
+                .collect();
+            self.run_lifecycle_observers(HookKind::Replace, entity, &dropped);
+            self.run_lifecycle_observers(HookKind::Remove, entity, &dropped);
+        }
+        existed
+    }
+
+    /// Lifecycle events after `id` was added or inserted.
+    fn after_id_insert(&mut self, entity: Entity, id: Id, existed: bool) {
+        if self.observers().has_lifecycle_observers() {
+            if !existed {
+                self.run_lifecycle_observers(HookKind::Add, entity, &[id]);
+            }
+            self.run_lifecycle_observers(HookKind::Insert, entity, &[id]);
+            self.flush_deferred();
+        }
     }
 
     /// Inserts `value` as the data of `id` (a pair whose relationship is `T`, or
@@ -265,15 +303,32 @@ impl World {
     pub(crate) fn insert_id_value<T: Component>(&mut self, entity: Entity, id: Id, value: T) -> Result<(), PairError> {
         debug_assert!(self.components.id_of::<T>().is_some_and(|c| c.index() == id.first_index()));
         let location = self.prepare_add(entity, id)?;
-        let tick = self.change_tick();
         let destination = self.archetypes.add_edge(location.archetype, id, &self.components);
-        let existed = destination == location.archetype;
+        let existed = self.before_id_change(entity, location.archetype, destination, id);
+        // Observers cannot move the entity (their commands wait).
+        let location = self.entities.location(entity).expect("observers cannot despawn (their commands wait)");
+        self.write_id_value(entity, location, destination, id, existed, value);
+        self.after_id_insert(entity, id, existed);
+        Ok(())
+    }
+
+    /// Moves `entity` to `destination` and writes `value` for `id`.
+    fn write_id_value<T: Component>(
+        &mut self,
+        entity: Entity,
+        location: EntityLocation,
+        destination: ArchetypeId,
+        id: Id,
+        existed: bool,
+        value: T,
+    ) {
+        let tick = self.change_tick();
         let row = self.move_entity(entity, location, destination);
         let archetype = self.archetypes.get_mut(destination);
         let Some(column) = archetype.column_of(id) else {
             // A zero-sized value: nothing to store.
             drop(value);
-            return Ok(());
+            return;
         };
         let column = archetype.table_mut().column_mut(column);
         // SAFETY: the column stores `T` values (its id's relationship is `T`);
@@ -289,7 +344,6 @@ impl World {
                 column.set_ticks(row, ComponentTicks::new(tick));
             }
         }
-        Ok(())
     }
 
     /// Removes `id` from `entity`, dropping its value. Returns whether the entity
@@ -314,7 +368,13 @@ impl World {
         if destination == location.archetype {
             return false;
         }
+        if self.observers().has_lifecycle_observers() {
+            self.run_lifecycle_observers(HookKind::Replace, entity, &[id]);
+            self.run_lifecycle_observers(HookKind::Remove, entity, &[id]);
+        }
+        let location = self.entities.location(entity).expect("observers cannot despawn (their commands wait)");
         self.move_entity(entity, location, destination);
+        self.flush_deferred();
         true
     }
 

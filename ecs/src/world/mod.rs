@@ -524,12 +524,22 @@ impl World {
             || (record.flags.contains(EntityFlags::HAS_SPARSE) && self.sparse_sets.iter().next().is_some())
         {
             let hooked = self.hooked_components(entity);
+            // Observers also hear about the entity's pairs.
+            let pairs: SmallVec<[crate::entity::Id; 4]> = if self.observers.has_lifecycle_observers() {
+                self.archetypes[record.location.archetype].ids().iter().copied().filter(|id| id.is_pair()).collect()
+            } else {
+                SmallVec::new()
+            };
             if self.observers.has_lifecycle_observers() {
                 // `OnDespawn` first, while everything is readable; a unit struct
                 // lives at any aligned address.
                 let ptr = core::ptr::NonNull::<OnDespawn>::dangling().cast();
-                self.run_observers(core::any::TypeId::of::<OnDespawn>(), entity, &hooked, ptr);
+                let ids: SmallVec<[crate::entity::Id; 4]> =
+                    hooked.iter().map(|component| component.id()).chain(pairs.iter().copied()).collect();
+                self.run_observers(core::any::TypeId::of::<OnDespawn>(), entity, &ids, ptr);
             }
+            self.run_lifecycle_observers(HookKind::Replace, entity, &pairs);
+            self.run_lifecycle_observers(HookKind::Remove, entity, &pairs);
             if !hooked.is_empty() {
                 self.run_hooks(HookKind::Replace, entity, &hooked);
                 self.run_hooks(HookKind::Remove, entity, &hooked);

@@ -24,7 +24,7 @@ use core::ptr::NonNull;
 use smallvec::SmallVec;
 
 use super::World;
-use crate::entity::Entity;
+use crate::entity::{Entity, Id};
 use crate::util::FxHashMap;
 
 /// The event of a component being added to an entity that did not have it
@@ -72,6 +72,10 @@ pub struct TriggerInfo {
     /// The components involved (for lifecycle events: those added, inserted,
     /// replaced or removed).
     pub components: SmallVec<[Entity; 2]>,
+    /// Every id involved, pairs included.
+    pub ids: SmallVec<[Id; 2]>,
+    /// The target of the first pair involved, if any.
+    pub pair_target: Option<Entity>,
     /// The observer being run.
     pub observer: Entity,
     /// Cleared by an observer to stop the event's propagation.
@@ -86,7 +90,8 @@ struct ObserverEntry {
     /// Registration order.
     rank: u64,
     event: TypeId,
-    components: SmallVec<[Entity; 2]>,
+    /// The watched ids: components, or wildcard pairs such as `(Likes, *)`.
+    components: SmallVec<[Id; 2]>,
     entities: SmallVec<[Entity; 1]>,
     /// `None` while it runs.
     runner: Option<ObserverRunner>,
@@ -96,7 +101,7 @@ struct ObserverEntry {
 #[derive(Default)]
 struct EventObservers {
     global: Vec<Entity>,
-    by_component: FxHashMap<Entity, Vec<Entity>>,
+    by_component: FxHashMap<Id, Vec<Entity>>,
     by_entity: FxHashMap<Entity, Vec<Entity>>,
 }
 
@@ -133,7 +138,7 @@ impl Observers {
         &mut self,
         observer: Entity,
         event: TypeId,
-        components: SmallVec<[Entity; 2]>,
+        components: SmallVec<[Id; 2]>,
         entities: SmallVec<[Entity; 1]>,
         runner: ObserverRunner,
     ) {
@@ -176,7 +181,7 @@ impl Observers {
 
     /// The observers an event of type `event` with `components` on `target`
     /// may fire, in registration order, each once.
-    fn candidates(&self, event: TypeId, target: Entity, components: &[Entity]) -> SmallVec<[Entity; 4]> {
+    fn candidates(&self, event: TypeId, target: Entity, ids: &[Id]) -> SmallVec<[Entity; 4]> {
         let mut found: SmallVec<[Entity; 4]> = SmallVec::new();
         let Some(lists) = self.by_event.get(&event) else {
             return found;
@@ -185,9 +190,21 @@ impl Observers {
         if let Some(list) = lists.by_entity.get(&target) {
             found.extend(list.iter().copied());
         }
-        for component in components {
-            if let Some(list) = lists.by_component.get(component) {
-                found.extend(list.iter().copied());
+        let wildcard = Entity::WILDCARD.index();
+        for &id in ids {
+            let forms: SmallVec<[Id; 3]> = if id.is_pair() {
+                SmallVec::from_slice(&[
+                    id,
+                    Id::pair_from_indices(id.first_index(), wildcard),
+                    Id::pair_from_indices(wildcard, id.second_index()),
+                ])
+            } else {
+                SmallVec::from_slice(&[id])
+            };
+            for form in forms {
+                if let Some(list) = lists.by_component.get(&form) {
+                    found.extend(list.iter().copied());
+                }
             }
         }
         if found.len() > 1 {
@@ -211,7 +228,7 @@ impl World {
         &mut self,
         observer: Entity,
         event: TypeId,
-        components: SmallVec<[Entity; 2]>,
+        components: SmallVec<[Id; 2]>,
         entities: SmallVec<[Entity; 1]>,
         runner: ObserverRunner,
     ) {
@@ -227,17 +244,16 @@ impl World {
     /// `event_ptr`) targeting `target` ([`Entity::PLACEHOLDER`]: none) for
     /// `components`; returns whether propagation should continue. Their commands
     /// are deferred to the world's queue.
-    pub fn run_observers(
-        &mut self,
-        event: TypeId,
-        target: Entity,
-        components: &[Entity],
-        event_ptr: NonNull<u8>,
-    ) -> bool {
-        let candidates = self.observers.candidates(event, target, components);
+    pub fn run_observers(&mut self, event: TypeId, target: Entity, ids: &[Id], event_ptr: NonNull<u8>) -> bool {
+        let candidates = self.observers.candidates(event, target, ids);
+        if candidates.is_empty() {
+            return true;
+        }
         let mut info = TriggerInfo {
             entity: target,
-            components: SmallVec::from_slice(components),
+            components: ids.iter().filter_map(|id| id.entity()).collect(),
+            ids: SmallVec::from_slice(ids),
+            pair_target: ids.iter().find(|id| id.is_pair()).and_then(|pair| self.entity_at(pair.second_index())),
             observer: Entity::PLACEHOLDER,
             propagate: Cell::new(true),
         };
@@ -246,9 +262,9 @@ impl World {
                 continue;
             };
             if !entry.components.is_empty() && entry.entities.is_empty() {
-                // Every watched component must be on the target now.
+                // Every watched id must be on the target now.
                 let watched = entry.components.clone();
-                if !watched.iter().all(|&component| self.has_component_id(target, component)) {
+                if !watched.iter().all(|&id| self.has_component_id(target, id)) {
                     continue;
                 }
             }
@@ -268,12 +284,12 @@ impl World {
         info.propagate.get()
     }
 
-    /// Whether `entity` has component `component` (table or sparse).
-    pub(crate) fn has_component_id(&self, entity: Entity, component: Entity) -> bool {
-        let Some(location) = self.entities.location(entity) else {
-            return false;
-        };
-        self.archetypes[location.archetype].contains(component.id())
-            || self.sparse_sets.of(component).is_some_and(|set| set.contains(entity))
+    /// Whether `entity` has `id`: a component (table or sparse) or a pair, which
+    /// may be a wildcard form.
+    pub(crate) fn has_component_id(&self, entity: Entity, id: Id) -> bool {
+        if self.has_id(entity, id) {
+            return true;
+        }
+        id.entity().is_some_and(|component| self.sparse_sets.of(component).is_some_and(|set| set.contains(entity)))
     }
 }
