@@ -37,7 +37,7 @@ use smallvec::SmallVec;
 use crate::bundle::Bundle;
 use crate::component::{Component, HookContext};
 use crate::entity::{Entity, Id};
-use crate::system::{Commands, SystemMeta, SystemParam, SystemParamItem, check_system};
+use crate::system::{Commands, SystemMeta, SystemParam, SystemParamItem};
 use crate::world::{DeferredWorld, EntityWorldMut, TriggerInfo, World};
 
 pub use crate::world::{OnAdd, OnDespawn, OnInsert, OnRemove, OnReplace};
@@ -230,7 +230,7 @@ ecs_macros::all_tuples!(impl_observer_function, 0, 15, P);
 struct ObserverCheck<M, F: ObserverFunction<M>>(PhantomData<(M, F)>);
 
 impl<M, F: ObserverFunction<M>> ObserverCheck<M, F> {
-    const OK: () = check_system::<F::Param>("observer");
+    const OK: () = crate::system::check_observer::<F::Param>();
 }
 
 impl World {

@@ -149,14 +149,29 @@ impl ParamAccess {
     /// # Panics
     /// With a message naming the parameters, the component and the fix.
     pub const fn check(&self, system: &str) {
+        self.check_as("system", system, 0);
+    }
+
+    /// [`ParamAccess::check`] for an observer: its parameters are numbered from
+    /// 1 (the `Trigger` is #0) and the message says "observer".
+    ///
+    /// # Panics
+    /// As [`ParamAccess::check`].
+    pub const fn check_observer(&self, observer: &str) {
+        self.check_as("observer", observer, 1);
+    }
+
+    /// The check, naming the subject `kind` (`system`/`observer`) `name`, with
+    /// parameter numbers shifted by `offset`.
+    const fn check_as(&self, kind: &str, system: &str, offset: usize) {
         let mut i = 0;
         while i < self.len {
             let unit = self.units[i];
             if let Some((first, second)) = unit.access.internal_conflict() {
                 let mut message = ConstStr::<MESSAGE_CAPACITY>::new();
-                push_system(&mut message, system);
+                push_system(&mut message, kind, system);
                 message.push("param #");
-                push_number(&mut message, unit.param);
+                push_number(&mut message, unit.param + offset);
                 message.push(" (");
                 message.push(unit.access.label().as_str());
                 message.push(") borrows ");
@@ -179,11 +194,11 @@ impl ParamAccess {
         }
         if let Some((a, b, name)) = self.first_conflict() {
             let mut message = ConstStr::<MESSAGE_CAPACITY>::new();
-            push_system(&mut message, system);
+            push_system(&mut message, kind, system);
             message.push("params #");
-            push_number(&mut message, a.param);
+            push_number(&mut message, a.param + offset);
             message.push(" and #");
-            push_number(&mut message, b.param);
+            push_number(&mut message, b.param + offset);
             message.push(" conflict on ");
             message.push(name);
             message.push(": ");
@@ -222,13 +237,14 @@ const fn is_resource_conflict(a: &AccessSet, b: &AccessSet) -> bool {
     }
 }
 
-const fn push_system<const N: usize>(message: &mut ConstStr<N>, system: &str) {
+const fn push_system<const N: usize>(message: &mut ConstStr<N>, kind: &str, system: &str) {
+    message.push(kind);
     if !system.is_empty() {
-        message.push("system `");
+        message.push(" `");
         message.push(system);
         message.push("`: ");
     } else {
-        message.push("system ");
+        message.push(" ");
     }
 }
 
@@ -267,6 +283,14 @@ impl<P: super::SystemParam> SystemCheck<P> {
 /// As [`ParamAccess::check`].
 pub const fn check_system<P: super::SystemParam>(name: &str) {
     P::ACCESS.check(name)
+}
+
+/// Forces the const check of an observer's parameters (after its `Trigger`).
+///
+/// # Panics
+/// As [`ParamAccess::check_observer`].
+pub const fn check_observer<P: super::SystemParam>() {
+    P::ACCESS.check_observer("")
 }
 
 // ----- runtime ---------------------------------------------------------------------------

@@ -20,7 +20,7 @@ mod query;
 
 pub use access::{
     Conflict, MAX_PARAM_UNITS, ParamAccess, ParamUnit, RuntimeUnit, SystemAccess, SystemCheck, UnitAccess,
-    check_system, short_type_name,
+    check_observer, check_system, short_type_name,
 };
 pub use commands::{CommandQueue, Commands, EntityCommands};
 pub use function::{
