@@ -74,8 +74,10 @@ impl HookKind {
 
 impl World {
     /// Applies the commands that hooks and observers queued, if any.
+    /// Also makes the entities their commands reserved alive.
     #[inline]
     pub(crate) fn flush_deferred(&mut self) {
+        self.flush_entities();
         if !self.deferred.is_empty() {
             self.apply_deferred_slow();
         }
@@ -89,11 +91,15 @@ impl World {
             depth.get()
         });
         let _guard = DepthGuard;
-        assert!(
-            depth <= MAX_DEFERRED_DEPTH,
-            "commands issued by hooks or observers nested more than {MAX_DEFERRED_DEPTH} levels deep: \
-             a hook or observer probably triggers itself endlessly"
-        );
+        if depth > MAX_DEFERRED_DEPTH {
+            // Drop the runaway commands, so that the next structural change does
+            // not pick them up again.
+            self.deferred = super::CommandQueue::default();
+            panic!(
+                "commands issued by hooks or observers nested more than {MAX_DEFERRED_DEPTH} levels deep: \
+                 a hook or observer probably triggers itself endlessly"
+            );
+        }
         while !self.deferred.is_empty() {
             let mut queue = core::mem::take(&mut self.deferred);
             queue.apply(self);

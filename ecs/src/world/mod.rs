@@ -540,12 +540,13 @@ impl World {
             }
             self.run_lifecycle_observers(HookKind::Replace, entity, &pairs);
             self.run_lifecycle_observers(HookKind::Remove, entity, &pairs);
-            if !hooked.is_empty() {
-                self.run_hooks(HookKind::Replace, entity, &hooked);
-                self.run_hooks(HookKind::Remove, entity, &hooked);
-                // Hooks may have moved nothing (their commands wait), but re-read.
-                record = *self.entities.get(entity).expect("hooks cannot despawn (their commands wait)");
-            }
+            self.run_hooks(HookKind::Replace, entity, &hooked);
+            self.run_hooks(HookKind::Remove, entity, &hooked);
+            // Their commands may have reserved entities: make them alive before
+            // freeing (the index refuses to free over pending reservations).
+            // Nothing else can have changed (structural commands wait).
+            self.flush_entities();
+            record = *self.entities.get(entity).expect("hooks cannot despawn (their commands wait)");
         }
         self.remove_record(entity, record);
     }

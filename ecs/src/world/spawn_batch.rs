@@ -42,6 +42,8 @@ impl<'w, I: Iterator<Item: Bundle>> SpawnBatchIter<'w, I> {
 
     fn spawn_one(&mut self, bundle: I::Item) -> Entity {
         let world = &mut *self.world;
+        // Hooks of the previous spawn may have reserved entities.
+        world.flush_entities();
         let entity = world.entities.alloc();
         let tick = world.change_tick();
         let table = world.archetypes.get_mut(self.destination).table_mut();
