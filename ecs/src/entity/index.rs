@@ -61,6 +61,9 @@ impl EntityFlags {
     /// visited mark; cleared if the despawn is refused, gone with the entity
     /// otherwise).
     pub const DELETING: EntityFlags = EntityFlags(1 << 4);
+    /// Observers watch this entity alone (`EntityWorldMut::observe`): they are
+    /// despawned with it.
+    pub const OBSERVED: EntityFlags = EntityFlags(1 << 5);
 
     /// Whether every flag of `other` is set.
     #[inline]

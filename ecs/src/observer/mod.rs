@@ -378,7 +378,7 @@ impl DeferredWorld<'_> {
 
 impl EntityWorldMut<'_> {
     /// Registers `observer` for events that target this entity only (it is
-    /// stored on a new observer entity).
+    /// stored on a new observer entity, despawned with this one).
     ///
     /// # Examples
     /// ```
@@ -393,6 +393,9 @@ impl EntityWorldMut<'_> {
     /// world.entity_mut(a).observe(|_: Trigger<Hit>, mut hits: ResMut<Hits>| hits.0 += 1);
     /// world.trigger_targets(Hit, [a, b]);
     /// assert_eq!(world.resource::<Hits>().0, 1);
+    /// world.despawn(a); // its observer goes with it
+    /// assert!(world.observers().is_empty());
+    /// assert_eq!(world.entity_count(), 1);
     /// ```
     #[track_caller]
     pub fn observe<M, F: ObserverFunction<M>>(&mut self, observer: F) -> &mut Self {
@@ -400,6 +403,7 @@ impl EntityWorldMut<'_> {
         let (world, entity) = self.world_and_entity();
         let observer_entity = world.spawn(ObserverMarker).id();
         world.register_typed_observer(observer_entity, SmallVec::from_slice(&[entity]), observer);
+        world.mark_observed(entity);
         self
     }
 }

@@ -490,7 +490,11 @@ impl World {
         };
         // The common case inline: no pairs, no hooks, nothing sparse.
         if record.flags.intersects(
-            EntityFlags::INTERNAL | EntityFlags::IS_TARGET | EntityFlags::IS_COMPONENT | EntityFlags::HAS_SPARSE,
+            EntityFlags::INTERNAL
+                | EntityFlags::IS_TARGET
+                | EntityFlags::IS_COMPONENT
+                | EntityFlags::HAS_SPARSE
+                | EntityFlags::OBSERVED,
         ) || self
             .lifecycle_needed(self.archetypes[record.location.archetype].flags().contains(ArchetypeFlags::HAS_HOOKS))
         {
@@ -549,6 +553,15 @@ impl World {
             record = *self.entities.get(entity).expect("hooks cannot despawn (their commands wait)");
         }
         self.remove_record(entity, record);
+        if record.flags.contains(EntityFlags::OBSERVED) {
+            // Observers of this entity alone go with it (applied with the
+            // despawn's other deferred work).
+            for watcher in self.observers.watchers_of(entity) {
+                self.deferred.push(move |world: &mut World| {
+                    world.despawn(watcher);
+                });
+            }
+        }
     }
 
     /// Drops the alive `entity`'s values (with `record` its current record) and

@@ -162,6 +162,17 @@ impl Observers {
         self.observers.insert(observer, ObserverEntry { rank, event, components, entities, runner: Some(runner) });
     }
 
+    /// The observers that watch `entity` alone.
+    pub(crate) fn watchers_of(&self, entity: Entity) -> SmallVec<[Entity; 2]> {
+        let mut watchers = SmallVec::new();
+        for lists in self.by_event.values() {
+            if let Some(list) = lists.by_entity.get(&entity) {
+                watchers.extend(list.iter().copied());
+            }
+        }
+        watchers
+    }
+
     /// Unregisters `observer`; `false` if it was none.
     pub(crate) fn remove(&mut self, observer: Entity) -> bool {
         let Some(entry) = self.observers.remove(&observer) else {
@@ -175,6 +186,8 @@ impl Observers {
             for list in lists.by_component.values_mut().chain(lists.by_entity.values_mut()) {
                 list.retain(|&o| o != observer);
             }
+            lists.by_component.retain(|_, list| !list.is_empty());
+            lists.by_entity.retain(|_, list| !list.is_empty());
         }
         true
     }
@@ -233,6 +246,11 @@ impl World {
         runner: ObserverRunner,
     ) {
         self.observers.insert(observer, event, components, entities, runner);
+    }
+
+    /// Flags `entity` as watched by single-entity observers (despawned with it).
+    pub(crate) fn mark_observed(&mut self, entity: Entity) {
+        self.flag(entity, crate::entity::EntityFlags::OBSERVED);
     }
 
     /// Unregisters `observer` (done when its entity loses its observer marker).
