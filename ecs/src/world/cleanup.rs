@@ -317,8 +317,17 @@ impl World {
                 self.components.forget_relationship_traits(dying.index());
             }
         }
+        // Every lifecycle event first, while all the dying entities are alive (so
+        // pairs still name live targets), then the values go.
         for &dying in &plan.delete {
-            self.despawn_plain(dying);
+            if let Some(record) = self.entities.get(dying).copied() {
+                self.notify_despawn(dying, record);
+            }
+        }
+        for &dying in &plan.delete {
+            if let Some(record) = self.entities.get(dying).copied() {
+                self.free_despawned(dying, record);
+            }
         }
         // 3. Archetypes naming a dead entity are empty now: delete them.
         for archetype in doomed {

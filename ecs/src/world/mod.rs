@@ -219,14 +219,18 @@ impl World {
 
     #[cold]
     fn flush_entities_slow(&mut self) {
-        // Take the count first, so the registration below sees nothing pending and
-        // does not flush again; `()` has no components, so registering it never
-        // allocates an entity (which would hand out a reserved id).
+        // The reserved entities become alive and empty, placed directly in the
+        // empty archetype: no component, so no hook or observer to run (running
+        // them here could apply queued commands to reserved entities that are
+        // not alive yet).
         let count = self.entities.take_reserved();
-        let bundle_id = self.register_bundle::<()>();
         for _ in 0..count {
             let entity = self.entities.alloc();
-            self.spawn_at(entity, bundle_id, ());
+            let table = self.archetypes.get_mut(ArchetypeId::EMPTY).table_mut();
+            // SAFETY: the empty archetype's table has no columns: the pushed row is
+            // complete.
+            let row = unsafe { table.push_entity(entity) };
+            self.entities.set_location(entity, EntityLocation { archetype: ArchetypeId::EMPTY, row: row as u32 });
         }
     }
 
@@ -514,16 +518,21 @@ impl World {
         }
     }
 
-    /// Despawns the alive, non-internal `entity` without looking at pairs (its
-    /// cleanup, if any, was done by the caller).
-    fn despawn_plain(&mut self, entity: Entity) {
-        if let Some(record) = self.entities.get(entity).copied() {
-            self.despawn_record(entity, record);
-        }
+    /// Despawns the alive, non-internal `entity` (whose record is `record`)
+    /// without looking at pairs (its cleanup, if any, was done by the caller).
+    fn despawn_record(&mut self, entity: Entity, record: crate::entity::EntityRecord) {
+        let record = self.notify_despawn(entity, record);
+        self.free_despawned(entity, record);
     }
 
-    /// [`World::despawn_plain`] of the alive `entity` whose record is `record`.
-    fn despawn_record(&mut self, entity: Entity, mut record: crate::entity::EntityRecord) {
+    /// Runs the despawn's lifecycle events for `entity` (`OnDespawn`, then
+    /// `on_replace`/`OnReplace` and `on_remove`/`OnRemove` for its components and
+    /// pairs), while everything is readable; returns its record afterwards.
+    fn notify_despawn(
+        &mut self,
+        entity: Entity,
+        mut record: crate::entity::EntityRecord,
+    ) -> crate::entity::EntityRecord {
         if self.lifecycle_needed(self.archetypes[record.location.archetype].flags().contains(ArchetypeFlags::HAS_HOOKS))
             || (record.flags.contains(EntityFlags::HAS_SPARSE) && self.sparse_sets.iter().next().is_some())
         {
@@ -535,8 +544,7 @@ impl World {
                 SmallVec::new()
             };
             if self.observers.has_lifecycle_observers() {
-                // `OnDespawn` first, while everything is readable; a unit struct
-                // lives at any aligned address.
+                // `OnDespawn` first; a unit struct lives at any aligned address.
                 let ptr = core::ptr::NonNull::<OnDespawn>::dangling().cast();
                 let ids: SmallVec<[crate::entity::Id; 4]> =
                     hooked.iter().map(|component| component.id()).chain(pairs.iter().copied()).collect();
@@ -546,12 +554,18 @@ impl World {
             self.run_lifecycle_observers(HookKind::Remove, entity, &pairs);
             self.run_hooks(HookKind::Replace, entity, &hooked);
             self.run_hooks(HookKind::Remove, entity, &hooked);
-            // Their commands may have reserved entities: make them alive before
-            // freeing (the index refuses to free over pending reservations).
-            // Nothing else can have changed (structural commands wait).
-            self.flush_entities();
+            // Nothing structural can have changed (their commands wait).
             record = *self.entities.get(entity).expect("hooks cannot despawn (their commands wait)");
         }
+        record
+    }
+
+    /// Frees the alive `entity` after [`World::notify_despawn`]: its values are
+    /// dropped, and the observers of it alone are queued for despawning.
+    fn free_despawned(&mut self, entity: Entity, record: crate::entity::EntityRecord) {
+        // Commands of hooks and observers may have reserved entities: make them
+        // alive first (the index refuses to free over pending reservations).
+        self.flush_entities();
         self.remove_record(entity, record);
         if record.flags.contains(EntityFlags::OBSERVED) {
             // Observers of this entity alone go with it (applied with the

@@ -52,6 +52,18 @@ pub struct OnRemove;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OnDespawn;
 
+/// Whether the watched `pattern` (an id or a wildcard pair) matches `id`.
+fn id_matches(pattern: Id, id: Id) -> bool {
+    if pattern == id {
+        return true;
+    }
+    let wildcard = Entity::WILDCARD.index();
+    pattern.is_pair()
+        && id.is_pair()
+        && (pattern.first_index() == wildcard || pattern.first_index() == id.first_index())
+        && (pattern.second_index() == wildcard || pattern.second_index() == id.second_index())
+}
+
 /// Whether `event` is one of the lifecycle events.
 fn is_lifecycle(event: TypeId) -> bool {
     [
@@ -92,7 +104,6 @@ struct ObserverEntry {
     event: TypeId,
     /// The watched ids: components, or wildcard pairs such as `(Likes, *)`.
     components: SmallVec<[Id; 2]>,
-    entities: SmallVec<[Entity; 1]>,
     /// `None` while it runs.
     runner: Option<ObserverRunner>,
 }
@@ -159,7 +170,7 @@ impl Observers {
         }
         let rank = self.next_rank;
         self.next_rank += 1;
-        self.observers.insert(observer, ObserverEntry { rank, event, components, entities, runner: Some(runner) });
+        self.observers.insert(observer, ObserverEntry { rank, event, components, runner: Some(runner) });
     }
 
     /// The observers that watch `entity` alone.
@@ -279,10 +290,14 @@ impl World {
             let Some(entry) = self.observers.observers.get_mut(&observer) else {
                 continue;
             };
-            if !entry.components.is_empty() && entry.entities.is_empty() {
-                // Every watched id must be on the target now.
+            if !entry.components.is_empty() {
+                // The event is about a watched id, and every watched id is on the
+                // target now (an entity observer is found by its entity, so the
+                // first test matters for it).
                 let watched = entry.components.clone();
-                if !watched.iter().all(|&id| self.has_component_id(target, id)) {
+                if !ids.iter().any(|&id| watched.iter().any(|&pattern| id_matches(pattern, id)))
+                    || !watched.iter().all(|&id| self.has_component_id(target, id))
+                {
                     continue;
                 }
             }
