@@ -290,7 +290,9 @@ impl World {
             let Some(entry) = self.observers.observers.get_mut(&observer) else {
                 continue;
             };
-            if !entry.components.is_empty() {
+            let mut runner = if entry.components.is_empty() {
+                entry.runner.take()
+            } else {
                 // The event is about a watched id, and every watched id is on the
                 // target now (an entity observer is found by its entity, so the
                 // first test matters for it).
@@ -300,18 +302,16 @@ impl World {
                 {
                     continue;
                 }
-            }
-            let Some(entry) = self.observers.observers.get_mut(&observer) else {
-                continue;
+                self.observers.observers.get_mut(&observer).and_then(|entry| entry.runner.take())
             };
-            let Some(mut runner) = entry.runner.take() else {
-                // Already running (an event delivered while its observer runs).
+            // `None`: already running (an event delivered while its observer runs).
+            let Some(run) = runner.as_mut() else {
                 continue;
             };
             info.observer = observer;
-            runner(self, &info, event_ptr);
+            run(self, &info, event_ptr);
             if let Some(entry) = self.observers.observers.get_mut(&observer) {
-                entry.runner = Some(runner);
+                entry.runner = runner;
             }
         }
         info.propagate.get()
