@@ -21,8 +21,10 @@ use core::any::TypeId;
 
 use super::observers::{OnAdd, OnInsert, OnRemove, OnReplace};
 use super::{DeferredWorld, World};
+use crate::archetype::{ArchetypeFlags, ArchetypeId};
+use crate::bundle::BundleId;
 use crate::component::{ComponentHooks, Hook, HookContext};
-use crate::entity::{Entity, Id};
+use crate::entity::{Entity, EntityFlags, Id};
 
 /// How deeply the application of hook/observer commands may nest before it is
 /// treated as endless recursion.
@@ -136,11 +138,30 @@ impl World {
         }
     }
 
-    /// Whether structural changes must take the slow path that runs hooks and
-    /// observers for a bundle whose components have hooks (`bundle_hooked`).
+    /// Whether inserting or removing bundle `bundle` on `entity` must take the
+    /// slow path that runs hooks and observers: a component of it has hooks, or
+    /// a lifecycle observer may watch it (one flag test when no observer exists).
     #[inline]
-    pub(crate) fn lifecycle_needed(&self, bundle_hooked: bool) -> bool {
-        bundle_hooked || self.observers.has_lifecycle_observers()
+    pub(crate) fn bundle_lifecycle(&self, bundle: BundleId, entity: Entity) -> bool {
+        let info = self.bundles.info(bundle);
+        if info.has_hooks() {
+            return true;
+        }
+        if !self.observers.has_lifecycle_observers() {
+            return false;
+        }
+        let flags = self.entities.get(entity).map(|record| record.flags).unwrap_or_default();
+        self.observers.may_observe(info.components().iter().map(|component| component.id()), flags)
+    }
+
+    /// Whether despawning an entity (with `flags`) of `archetype` must run hooks
+    /// or observers.
+    #[inline]
+    pub(crate) fn archetype_lifecycle(&self, archetype: ArchetypeId, flags: EntityFlags) -> bool {
+        let archetype = &self.archetypes[archetype];
+        archetype.flags().contains(ArchetypeFlags::HAS_HOOKS)
+            || (self.observers.has_lifecycle_observers()
+                && self.observers.may_observe(archetype.ids().iter().copied(), flags))
     }
 
     /// The components `entity` has that a despawn must report: those with hooks,

@@ -40,7 +40,7 @@ pub use observers::{ObserverRunner, Observers, OnAdd, OnDespawn, OnInsert, OnRem
 pub use resource::{Resource, Resources};
 pub use spawn_batch::SpawnBatchIter;
 
-use crate::archetype::{ArchetypeFlags, Archetypes};
+use crate::archetype::Archetypes;
 use crate::bundle::{Bundle, BundleId, BundleReader, BundleWriter, Bundles, ReadSource};
 use crate::component::{Component, ComponentInfo, ComponentRegistrar, Components, Internal, Name, StorageKind};
 use crate::entity::{ArchetypeId, Entity, EntityFlags, EntityIndex, EntityLocation};
@@ -370,7 +370,7 @@ impl World {
     /// as `bundle_id`).
     fn spawn_at<B: Bundle>(&mut self, entity: Entity, bundle_id: BundleId, bundle: B) {
         let tick = self.change_tick();
-        let hooks = self.lifecycle_needed(self.bundles.info(bundle_id).has_hooks());
+        let hooks = self.bundle_lifecycle(bundle_id, entity);
         let edge = self.bundles.insert_edge(
             bundle_id,
             ArchetypeId::EMPTY,
@@ -499,8 +499,7 @@ impl World {
                 | EntityFlags::IS_COMPONENT
                 | EntityFlags::HAS_SPARSE
                 | EntityFlags::OBSERVED,
-        ) || self
-            .lifecycle_needed(self.archetypes[record.location.archetype].flags().contains(ArchetypeFlags::HAS_HOOKS))
+        ) || self.archetype_lifecycle(record.location.archetype, record.flags)
         {
             return self.despawn_slow(entity);
         }
@@ -533,7 +532,7 @@ impl World {
         entity: Entity,
         mut record: crate::entity::EntityRecord,
     ) -> crate::entity::EntityRecord {
-        if self.lifecycle_needed(self.archetypes[record.location.archetype].flags().contains(ArchetypeFlags::HAS_HOOKS))
+        if self.archetype_lifecycle(record.location.archetype, record.flags)
             || (record.flags.contains(EntityFlags::HAS_SPARSE) && self.sparse_sets.iter().next().is_some())
         {
             let hooked = self.hooked_components(entity);
@@ -699,7 +698,7 @@ impl World {
         let Some(location) = self.entities.location(entity) else {
             return false;
         };
-        if self.lifecycle_needed(self.bundles.info(bundle_id).has_hooks()) {
+        if self.bundle_lifecycle(bundle_id, entity) {
             self.insert_bundle_hooked(entity, bundle_id, bundle);
         } else {
             self.insert_bundle_unhooked(entity, bundle_id, location, bundle);
@@ -786,7 +785,7 @@ impl World {
     pub(crate) fn remove_bundle<B: Bundle>(&mut self, entity: Entity) -> Option<B> {
         let bundle_id = self.register_bundle::<B>();
         let location = self.entities.location(entity)?;
-        if self.lifecycle_needed(self.bundles.info(bundle_id).has_hooks()) {
+        if self.bundle_lifecycle(bundle_id, entity) {
             return self.remove_bundle_hooked(entity, bundle_id);
         }
         self.remove_bundle_unhooked(entity, bundle_id, location)

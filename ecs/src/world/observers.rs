@@ -101,6 +101,8 @@ pub type ObserverRunner = Box<dyn FnMut(&mut World, &TriggerInfo, NonNull<u8>) +
 struct ObserverEntry {
     /// Registration order.
     rank: u64,
+    /// Whether it watches one entity.
+    entity_scoped: bool,
     event: TypeId,
     /// The watched ids: components, or wildcard pairs such as `(Likes, *)`.
     components: SmallVec<[Id; 2]>,
@@ -124,6 +126,13 @@ pub struct Observers {
     /// Observers of the built-in lifecycle events: while there are none,
     /// structural changes skip observer dispatch entirely.
     lifecycle: usize,
+    /// Lifecycle observers that watch every component (no component, no entity).
+    global_lifecycle: usize,
+    /// Lifecycle observers that watch one entity (flagged `OBSERVED`).
+    entity_lifecycle: usize,
+    /// How many lifecycle observers watch each id (components, wildcard pairs):
+    /// a structural change touching none of them skips dispatch.
+    observed_ids: FxHashMap<Id, usize>,
     /// The rank of the next observer registered.
     next_rank: u64,
 }
@@ -165,12 +174,54 @@ impl Observers {
                 lists.by_component.entry(component).or_default().push(observer);
             }
         }
+        let entity_scoped = !entities.is_empty();
         if is_lifecycle(event) {
             self.lifecycle += 1;
+            self.count_lifecycle(entity_scoped, &components, true);
         }
         let rank = self.next_rank;
         self.next_rank += 1;
-        self.observers.insert(observer, ObserverEntry { rank, event, components, runner: Some(runner) });
+        self.observers.insert(observer, ObserverEntry { rank, entity_scoped, event, components, runner: Some(runner) });
+    }
+
+    /// Updates the lifecycle counts for an observer being added (`add`) or removed.
+    fn count_lifecycle(&mut self, entity_scoped: bool, components: &[Id], add: bool) {
+        let bump = |count: &mut usize| if add { *count += 1 } else { *count -= 1 };
+        if entity_scoped {
+            bump(&mut self.entity_lifecycle);
+        } else if components.is_empty() {
+            bump(&mut self.global_lifecycle);
+        } else {
+            for &id in components {
+                let count = self.observed_ids.entry(id).or_default();
+                bump(count);
+                if *count == 0 {
+                    self.observed_ids.remove(&id);
+                }
+            }
+        }
+    }
+
+    /// Whether a lifecycle event about `ids` of an entity with `flags` may reach
+    /// an observer (false for sure when no lifecycle observer watches any of
+    /// them: the structural change then skips dispatch).
+    #[inline]
+    pub(crate) fn may_observe(&self, ids: impl IntoIterator<Item = Id>, flags: crate::entity::EntityFlags) -> bool {
+        if self.lifecycle == 0 {
+            return false;
+        }
+        if self.global_lifecycle > 0
+            || (self.entity_lifecycle > 0 && flags.contains(crate::entity::EntityFlags::OBSERVED))
+        {
+            return true;
+        }
+        let wildcard = Entity::WILDCARD.index();
+        ids.into_iter().any(|id| {
+            self.observed_ids.contains_key(&id)
+                || (id.is_pair()
+                    && (self.observed_ids.contains_key(&Id::pair_from_indices(id.first_index(), wildcard))
+                        || self.observed_ids.contains_key(&Id::pair_from_indices(wildcard, id.second_index()))))
+        })
     }
 
     /// The observers that watch `entity` alone.
@@ -191,6 +242,7 @@ impl Observers {
         };
         if is_lifecycle(entry.event) {
             self.lifecycle -= 1;
+            self.count_lifecycle(entry.entity_scoped, &entry.components, false);
         }
         if let Some(lists) = self.by_event.get_mut(&entry.event) {
             lists.global.retain(|&o| o != observer);

@@ -36,7 +36,12 @@ impl<'w, I: Iterator<Item: Bundle>> SpawnBatchIter<'w, I> {
         world.archetypes.get_mut(destination).table_mut().reserve(lower);
         world.entities.reserve(lower);
         let has_sparse = !world.bundles.info(bundle).sparse_components().is_empty();
-        let hooked = world.lifecycle_needed(world.bundles.info(bundle).has_hooks()).then_some(bundle);
+        // New entities carry no flags: whether they need hooks or observers
+        // depends on the bundle only.
+        let components = world.bundles.info(bundle).components().iter().map(|component| component.id());
+        let hooked = (world.bundles.info(bundle).has_hooks()
+            || world.observers.may_observe(components, crate::entity::EntityFlags::EMPTY))
+        .then_some(bundle);
         SpawnBatchIter { world, bundles, slots, destination, has_sparse, hooked }
     }
 
