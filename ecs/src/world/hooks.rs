@@ -141,27 +141,35 @@ impl World {
     /// Whether inserting or removing bundle `bundle` on `entity` must take the
     /// slow path that runs hooks and observers: a component of it has hooks, or
     /// a lifecycle observer may watch it (one flag test when no observer exists).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn bundle_lifecycle(&self, bundle: BundleId, entity: Entity) -> bool {
-        let info = self.bundles.info(bundle);
-        if info.has_hooks() {
-            return true;
-        }
-        if !self.observers.has_lifecycle_observers() {
-            return false;
-        }
+        self.bundles.info(bundle).has_hooks()
+            || (self.observers.has_lifecycle_observers() && self.bundle_observed(bundle, entity))
+    }
+
+    /// Whether a lifecycle observer may watch bundle `bundle` on `entity`.
+    #[cold]
+    #[inline(never)]
+    fn bundle_observed(&self, bundle: BundleId, entity: Entity) -> bool {
         let flags = self.entities.get(entity).map(|record| record.flags).unwrap_or_default();
-        self.observers.may_observe(info.components().iter().map(|component| component.id()), flags)
+        let components = self.bundles.info(bundle).components().iter().map(|component| component.id());
+        self.observers.may_observe(components, flags)
     }
 
     /// Whether despawning an entity (with `flags`) of `archetype` must run hooks
     /// or observers.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn archetype_lifecycle(&self, archetype: ArchetypeId, flags: EntityFlags) -> bool {
-        let archetype = &self.archetypes[archetype];
-        archetype.flags().contains(ArchetypeFlags::HAS_HOOKS)
-            || (self.observers.has_lifecycle_observers()
-                && self.observers.may_observe(archetype.ids().iter().copied(), flags))
+        self.archetypes[archetype].flags().contains(ArchetypeFlags::HAS_HOOKS)
+            || (self.observers.has_lifecycle_observers() && self.archetype_observed(archetype, flags))
+    }
+
+    /// Whether a lifecycle observer may watch the ids of `archetype` (or the
+    /// entity, by its `flags`).
+    #[cold]
+    #[inline(never)]
+    fn archetype_observed(&self, archetype: ArchetypeId, flags: EntityFlags) -> bool {
+        self.observers.may_observe(self.archetypes[archetype].ids().iter().copied(), flags)
     }
 
     /// The components `entity` has that a despawn must report: those with hooks,
