@@ -280,7 +280,7 @@ impl World {
             );
         }
         let runner = Box::new(move |world: &mut World, info: &TriggerInfo, event: NonNull<u8>| {
-            let this_run = world.increment_change_tick();
+            let this_run = world.increment_change_tick_mut();
             // SAFETY: the state was built on this world; the observer runs alone
             // with the world exclusively borrowed, so its declared access is free.
             let param = unsafe { <F::Param as SystemParam>::get_param(&mut state, &meta, world, this_run) };

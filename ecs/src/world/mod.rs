@@ -1037,6 +1037,23 @@ impl World {
         Tick::new(self.change_tick.fetch_add(1, Ordering::Relaxed))
     }
 
+    /// [`World::increment_change_tick`] through `&mut self` (no atomic operation).
+    ///
+    /// # Examples
+    /// ```
+    /// let mut world = ecs::world::World::new();
+    /// let before = world.change_tick();
+    /// assert_eq!(world.increment_change_tick_mut(), before);
+    /// assert_ne!(world.change_tick(), before);
+    /// ```
+    #[inline]
+    pub fn increment_change_tick_mut(&mut self) -> Tick {
+        let tick = self.change_tick.get_mut();
+        let previous = *tick;
+        *tick = previous.wrapping_add(1);
+        Tick::new(previous)
+    }
+
     /// The tick `Mut`s from `World::get_mut` compare against for `is_changed`
     /// (advanced by [`World::clear_trackers`]).
     pub fn last_change_tick(&self) -> Tick {

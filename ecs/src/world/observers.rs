@@ -263,7 +263,10 @@ impl Observers {
             return found;
         };
         found.extend(lists.global.iter().copied());
-        if let Some(list) = lists.by_entity.get(&target) {
+        if target != Entity::PLACEHOLDER
+            && !lists.by_entity.is_empty()
+            && let Some(list) = lists.by_entity.get(&target)
+        {
             found.extend(list.iter().copied());
         }
         let wildcard = Entity::WILDCARD.index();
