@@ -52,6 +52,21 @@ pub struct OnRemove;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OnDespawn;
 
+/// The forms an observer may watch `id` under: the id, and for a pair
+/// `(R, T)` also `(R, *)` and `(*, T)`.
+fn id_forms(id: Id) -> SmallVec<[Id; 3]> {
+    if id.is_pair() {
+        let wildcard = Entity::WILDCARD.index();
+        SmallVec::from_slice(&[
+            id,
+            Id::pair_from_indices(id.first_index(), wildcard),
+            Id::pair_from_indices(wildcard, id.second_index()),
+        ])
+    } else {
+        SmallVec::from_slice(&[id])
+    }
+}
+
 /// Whether the watched `pattern` (an id or a wildcard pair) matches `id`.
 fn id_matches(pattern: Id, id: Id) -> bool {
     if pattern == id {
@@ -215,13 +230,7 @@ impl Observers {
         {
             return true;
         }
-        let wildcard = Entity::WILDCARD.index();
-        ids.into_iter().any(|id| {
-            self.observed_ids.contains_key(&id)
-                || (id.is_pair()
-                    && (self.observed_ids.contains_key(&Id::pair_from_indices(id.first_index(), wildcard))
-                        || self.observed_ids.contains_key(&Id::pair_from_indices(wildcard, id.second_index()))))
-        })
+        ids.into_iter().any(|id| id_forms(id).iter().any(|form| self.observed_ids.contains_key(form)))
     }
 
     /// The observers that watch `entity` alone.
@@ -269,18 +278,8 @@ impl Observers {
         {
             found.extend(list.iter().copied());
         }
-        let wildcard = Entity::WILDCARD.index();
         for &id in ids {
-            let forms: SmallVec<[Id; 3]> = if id.is_pair() {
-                SmallVec::from_slice(&[
-                    id,
-                    Id::pair_from_indices(id.first_index(), wildcard),
-                    Id::pair_from_indices(wildcard, id.second_index()),
-                ])
-            } else {
-                SmallVec::from_slice(&[id])
-            };
-            for form in forms {
+            for form in id_forms(id) {
                 if let Some(list) = lists.by_component.get(&form) {
                     found.extend(list.iter().copied());
                 }
