@@ -117,7 +117,7 @@ pub struct QueryState<D: QueryData, F: QueryFilter = ()> {
 }
 
 /// Looks a component type's id up in a world (`World::component_id::<T>`).
-type ComponentIdFn = fn(&World) -> Option<Entity>;
+pub(crate) type ComponentIdFn = fn(&World) -> Option<Entity>;
 
 /// A pair `(R, target)` required at run time.
 #[derive(Clone, Copy)]
@@ -313,53 +313,20 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         self.matched.sort_by_key(|matched| depths[&matched.archetype]);
     }
 
-    /// Adds a required pair `(R, target)` with a target known only at run time.
-    /// Checked again at every iteration: if `target` dies, nothing matches.
-    ///
-    /// # Examples
-    /// ```
-    /// use ecs::prelude::*;
-    /// #[derive(Relationship)]
-    /// struct Likes;
-    /// #[derive(Component)]
-    /// struct Position(f32);
-    /// let mut world = World::new();
-    /// let (bob, carol) = (world.spawn_empty().id(), world.spawn_empty().id());
-    /// let fan = world.spawn(Position(1.0)).id();
-    /// world.add_pair::<Likes>(fan, bob);
-    /// world.spawn(Position(2.0)).add_pair::<Likes>(carol);
-    /// let mut q = world.query::<(Entity, &Position)>().with_pair::<Likes>(bob);
-    /// assert_eq!(q.iter(&world).map(|(e, _)| e).collect::<Vec<_>>(), vec![fan]);
-    /// ```
-    pub fn with_pair<R: crate::relation::Relationship>(mut self, target: Entity) -> Self {
-        self.runtime_pairs.push(RuntimePair { relationship: World::component_id::<R>, target });
+    /// Requires the pair `(relationship, target)`, the relationship looked up by
+    /// `relationship` at every update (the `relation` layer's `with_pair`).
+    pub(crate) fn require_runtime_pair(mut self, relationship: ComponentIdFn, target: Entity) -> Self {
+        self.runtime_pairs.push(RuntimePair { relationship, target });
         self.runtime_ids = Some(SmallVec::new());
         self.matched.clear();
         self.archetype_generation = 0;
         self
     }
 
-    /// Iterates parents before children: tables are visited breadth-first by the
-    /// depth of their entities along the relationship `R` (entities without an
-    /// `(R, *)` pair first). Meant for exclusive relationships such as
-    /// `ChildOf`, where all entities of a table share their parent.
-    ///
-    /// # Examples
-    /// ```
-    /// use ecs::prelude::*;
-    /// #[derive(Component)]
-    /// struct Level(u32);
-    /// let mut world = World::new();
-    /// let root = world.spawn(Level(0)).id();
-    /// let child = world.spawn(Level(1)).id();
-    /// let grandchild = world.spawn(Level(2)).id();
-    /// world.add_pair::<ChildOf>(grandchild, child);
-    /// world.add_pair::<ChildOf>(child, root);
-    /// let mut q = world.query::<&Level>().cascade::<ChildOf>();
-    /// assert_eq!(q.iter(&world).map(|l| l.0).collect::<Vec<_>>(), vec![0, 1, 2]);
-    /// ```
-    pub fn cascade<R: crate::relation::Relationship>(mut self) -> Self {
-        self.cascade = Some(World::component_id::<R>);
+    /// Orders iteration by depth along the relationship `relationship` looks up
+    /// (the `relation` layer's `cascade`).
+    pub(crate) fn order_by(mut self, relationship: ComponentIdFn) -> Self {
+        self.cascade = Some(relationship);
         self
     }
 

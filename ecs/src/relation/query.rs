@@ -20,7 +20,8 @@ use crate::archetype::Archetype;
 use crate::component::{Component, StorageKind};
 use crate::entity::{Entity, Id};
 use crate::query::{
-    AccessKind, AccessSet, AccessTerm, Label, QueryAccess, QueryData, QueryFilter, ReadOnlyQueryData, WorldQuery,
+    AccessKind, AccessSet, AccessTerm, Label, QueryAccess, QueryData, QueryFilter, QueryState, ReadOnlyQueryData,
+    WorldQuery,
 };
 use crate::storage::{Tick, TickCell};
 use crate::world::{Mut, World};
@@ -678,3 +679,51 @@ unsafe impl<T: Component> QueryData for Fixed<&T> {
 }
 // SAFETY: never writes.
 unsafe impl<T: Component> ReadOnlyQueryData for Fixed<&T> {}
+
+/// Relationship builders of [`QueryState`].
+impl<D: QueryData, F: crate::query::QueryFilter> QueryState<D, F> {
+    /// Adds a required pair `(R, target)` with a target known only at run time.
+    /// Checked again at every iteration: if `target` dies, nothing matches.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Relationship)]
+    /// struct Likes;
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// let mut world = World::new();
+    /// let (bob, carol) = (world.spawn_empty().id(), world.spawn_empty().id());
+    /// let fan = world.spawn(Position(1.0)).id();
+    /// world.add_pair::<Likes>(fan, bob);
+    /// world.spawn(Position(2.0)).add_pair::<Likes>(carol);
+    /// let mut q = world.query::<(Entity, &Position)>().with_pair::<Likes>(bob);
+    /// assert_eq!(q.iter(&world).map(|(e, _)| e).collect::<Vec<_>>(), vec![fan]);
+    /// ```
+    pub fn with_pair<R: Relationship>(self, target: Entity) -> Self {
+        self.require_runtime_pair(World::component_id::<R>, target)
+    }
+
+    /// Iterates parents before children: tables are visited breadth-first by the
+    /// depth of their entities along the relationship `R` (entities without an
+    /// `(R, *)` pair first). Meant for exclusive relationships such as
+    /// `ChildOf`, where all entities of a table share their parent.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Level(u32);
+    /// let mut world = World::new();
+    /// let root = world.spawn(Level(0)).id();
+    /// let child = world.spawn(Level(1)).id();
+    /// let grandchild = world.spawn(Level(2)).id();
+    /// world.add_pair::<ChildOf>(grandchild, child);
+    /// world.add_pair::<ChildOf>(child, root);
+    /// let mut q = world.query::<&Level>().cascade::<ChildOf>();
+    /// assert_eq!(q.iter(&world).map(|l| l.0).collect::<Vec<_>>(), vec![0, 1, 2]);
+    /// ```
+    pub fn cascade<R: Relationship>(self) -> Self {
+        self.order_by(World::component_id::<R>)
+    }
+}
