@@ -34,6 +34,18 @@ impl Name {
     }
 }
 
+/// Prints the name itself.
+///
+/// # Examples
+/// ```
+/// assert_eq!(ecs::component::Name::new("player").to_string(), "player");
+/// ```
+impl core::fmt::Display for Name {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 impl Component for Name {
     const NAME: &'static str = "Name";
     const ID: u64 = component_type_id("ecs::component", "Name");
