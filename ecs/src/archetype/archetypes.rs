@@ -769,11 +769,11 @@ impl Archetypes {
             let id = record.id().expect("records() yields used records");
             for entry in record.archetypes() {
                 let archetype = &self.archetypes[entry.archetype.index()];
-                let matches = archetype.ids.iter().filter(|&&candidate| id_matches(id, candidate)).count();
+                let matches = archetype.ids.iter().filter(|&&candidate| id.matches(candidate)).count();
                 assert_eq!(matches, entry.count as usize, "component index count of {id:?} in {:?}", archetype.id);
             }
             for archetype in &self.archetypes {
-                let contains = archetype.ids.iter().any(|&candidate| id_matches(id, candidate));
+                let contains = archetype.ids.iter().any(|&candidate| id.matches(candidate));
                 assert_eq!(
                     record.get(archetype.id).is_some(),
                     contains,
@@ -783,20 +783,6 @@ impl Archetypes {
             }
         }
     }
-}
-
-/// Whether `pattern` (an id or a wildcard form) matches the concrete `id`.
-fn id_matches(pattern: Id, id: Id) -> bool {
-    let wildcard = Entity::WILDCARD.index();
-    if pattern == Entity::WILDCARD.id() {
-        return true;
-    }
-    if !pattern.is_pair() {
-        return pattern == id;
-    }
-    id.is_pair()
-        && (pattern.first_index() == wildcard || pattern.first_index() == id.first_index())
-        && (pattern.second_index() == wildcard || pattern.second_index() == id.second_index())
 }
 
 impl Index<ArchetypeId> for Archetypes {

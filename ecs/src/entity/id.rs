@@ -224,6 +224,29 @@ impl Id {
         if self.is_pair() { self.0 as u32 } else { 0 }
     }
 
+    /// Whether this id, used as a pattern, matches the concrete `id`: equal ids
+    /// match, `*` alone matches every id, and `(R, *)` / `(*, T)` match the pairs
+    /// of that form.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::entity::{Entity, Id};
+    /// let likes_any = Id::pair_from_indices(10, Entity::WILDCARD.index());
+    /// assert!(likes_any.matches(Id::pair_from_indices(10, 20)));
+    /// assert!(!likes_any.matches(Id::pair_from_indices(11, 20)));
+    /// assert!(Entity::WILDCARD.id().matches(Entity::from_raw(5, 0).id()));
+    /// ```
+    pub fn matches(self, id: Id) -> bool {
+        let wildcard = Entity::WILDCARD.index();
+        if self == id || self == Entity::WILDCARD.id() {
+            return true;
+        }
+        self.is_pair()
+            && id.is_pair()
+            && (self.first_index() == wildcard || self.first_index() == id.first_index())
+            && (self.second_index() == wildcard || self.second_index() == id.second_index())
+    }
+
     /// The raw 64 bits.
     #[inline]
     pub const fn to_bits(self) -> u64 {

@@ -67,18 +67,6 @@ fn id_forms(id: Id) -> SmallVec<[Id; 3]> {
     }
 }
 
-/// Whether the watched `pattern` (an id or a wildcard pair) matches `id`.
-fn id_matches(pattern: Id, id: Id) -> bool {
-    if pattern == id {
-        return true;
-    }
-    let wildcard = Entity::WILDCARD.index();
-    pattern.is_pair()
-        && id.is_pair()
-        && (pattern.first_index() == wildcard || pattern.first_index() == id.first_index())
-        && (pattern.second_index() == wildcard || pattern.second_index() == id.second_index())
-}
-
 /// Whether `event` is one of the lifecycle events.
 fn is_lifecycle(event: TypeId) -> bool {
     [
@@ -351,7 +339,7 @@ impl World {
                 // target now (an entity observer is found by its entity, so the
                 // first test matters for it).
                 let watched = entry.components.clone();
-                if !ids.iter().any(|&id| watched.iter().any(|&pattern| id_matches(pattern, id)))
+                if !ids.iter().any(|&id| watched.iter().any(|pattern| pattern.matches(id)))
                     || !watched.iter().all(|&id| self.has_component_id(target, id))
                 {
                     continue;
