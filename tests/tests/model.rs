@@ -899,9 +899,10 @@ impl Queries {
     }
 }
 
-/// Collects a query's rows (sorted by entity) and checks its size hint.
-macro_rules! rows {
-    ($fresh:expr, $cached:expr, $world:expr, |$item:pat_param| $row:expr) => {{
+/// Collects a query's rows as `$row_type` (from a fresh state when `$fresh`,
+/// else from `$cached`) and checks its size hint; unsorted.
+macro_rules! collect_rows {
+    ($fresh:expr, $cached:expr, $world:expr, $row_type:ty, |$item:pat_param| $row:expr) => {{
         let mut fresh_state;
         let state = match $fresh {
             true => {
@@ -912,8 +913,16 @@ macro_rules! rows {
         };
         let iter = state.iter(&$world);
         let (low, high) = iter.size_hint();
-        let mut rows: Vec<Row> = iter.map(|$item| $row).collect();
+        let rows: Vec<$row_type> = iter.map(|$item| $row).collect();
         assert!(low <= rows.len() && high.is_none_or(|high| high >= rows.len()), "size_hint ({low}, {high:?})");
+        rows
+    }};
+}
+
+/// Collects a query's rows (sorted by entity) and checks its size hint.
+macro_rules! rows {
+    ($fresh:expr, $cached:expr, $world:expr, |$item:pat_param| $row:expr) => {{
+        let mut rows = collect_rows!($fresh, $cached, $world, Row, |$item| $row);
         rows.sort_by_key(|row| row.0);
         rows
     }};
@@ -963,18 +972,7 @@ impl PairQueries {
 /// Collects a pair query's rows (fully sorted) and checks its size hint.
 macro_rules! pair_rows {
     ($fresh:expr, $cached:expr, $world:expr, |$item:pat_param| $row:expr) => {{
-        let mut fresh_state;
-        let state = match $fresh {
-            true => {
-                fresh_state = $world.query_filtered();
-                &mut fresh_state
-            }
-            false => &mut $cached,
-        };
-        let iter = state.iter(&$world);
-        let (low, high) = iter.size_hint();
-        let mut rows: Vec<PairRow> = iter.map(|$item| $row).collect();
-        assert!(low <= rows.len() && high.is_none_or(|high| high >= rows.len()), "size_hint ({low}, {high:?})");
+        let mut rows = collect_rows!($fresh, $cached, $world, PairRow, |$item| $row);
         rows.sort();
         rows
     }};
