@@ -23,6 +23,7 @@ mod relationship;
 mod resource;
 mod system;
 mod system_param;
+mod system_set;
 mod tuples;
 
 /// Derives `::ecs::component::Component` for a struct or an enum.
@@ -144,6 +145,26 @@ pub fn derive_bundle(input: TokenStream) -> TokenStream {
 pub fn derive_resource(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     resource::derive_resource(input).unwrap_or_else(|err| err.to_compile_error()).into()
+}
+
+/// Derives `SystemSet`: a label for a group of systems in a schedule, which
+/// takes ordering constraints and run conditions like a system does. The type
+/// must also derive `Debug`, `Clone`, `PartialEq` and `Eq`.
+///
+/// # Examples
+/// ```ignore
+/// use ecs::prelude::*;
+///
+/// #[derive(SystemSet, Debug, Clone, PartialEq, Eq)]
+/// struct Physics;
+///
+/// let mut schedule = Schedule::new();
+/// schedule.configure_sets(Physics.run_if(|| true));
+/// ```
+#[proc_macro_derive(SystemSet)]
+pub fn derive_system_set(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    system_set::derive_system_set(input).into()
 }
 
 /// Calls a `macro_rules!` macro once per tuple arity, for tuple trait impls.

@@ -76,6 +76,10 @@ pub(crate) fn derive_system_param(input: DeriveInput) -> syn::Result<TokenStream
                 <#tuple as ::ecs::system::SystemParam>::defer(state, world)
             }
 
+            fn discard(state: &mut Self::State) {
+                <#tuple as ::ecs::system::SystemParam>::discard(state)
+            }
+
             unsafe fn get_param<'__w, '__s>(
                 state: &'__s mut Self::State,
                 meta: &::ecs::system::SystemMeta,

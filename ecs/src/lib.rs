@@ -46,7 +46,9 @@ pub mod system;
 pub mod util;
 pub mod world;
 
-pub use ecs_macros::{Bundle, Component, Event, QueryData, QueryFilter, Relationship, Resource, SystemParam, system};
+pub use ecs_macros::{
+    Bundle, Component, Event, QueryData, QueryFilter, Relationship, Resource, SystemParam, SystemSet, system,
+};
 
 /// The README's code blocks, compiled and run as doctests.
 #[doc = include_str!("../../README.md")]
@@ -63,10 +65,13 @@ pub mod prelude {
         Added, Changed, Has, Or, QueryData, QueryError, QueryFilter, QuerySingleError, QueryState, With, Without,
     };
     pub use crate::relation::{ChildOf, Fixed, Pair, Relationship, Up, WithPair};
-    pub use crate::schedule::Schedule;
+    pub use crate::schedule::{
+        ApplyDeferred, IntoCondition, IntoSystemConfigs, IntoSystemSetConfigs, Schedule, SystemSet, not,
+        resource_exists,
+    };
     pub use crate::system::{Commands, EntityCommands, IntoSystem, Local, Query, Res, ResMut, System, SystemParam};
     pub use crate::world::{DeferredWorld, EntityRef, EntityWorldMut, Mut, Resource, World};
     pub use ecs_macros::{
-        Bundle, Component, Event, QueryData, QueryFilter, Relationship, Resource, SystemParam, system,
+        Bundle, Component, Event, QueryData, QueryFilter, Relationship, Resource, SystemParam, SystemSet, system,
     };
 }

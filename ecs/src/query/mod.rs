@@ -1,5 +1,6 @@
 //! Typed queries: what to fetch ([`QueryData`]), which entities ([`QueryFilter`]),
-//! a cached [`QueryState`] and its iterators.
+//! a cached [`QueryState`] and its iterators, sequential ([`QueryIter`]) and
+//! parallel on the rayon pool ([`QueryParIter`]).
 //!
 //! * Data terms: [`Entity`](crate::entity::Entity), `&T`, `&mut T` (yields
 //!   [`Mut<T>`](crate::world::Mut)), `Option<Q>`, [`Has<T>`], tuples up to 16.
@@ -21,6 +22,7 @@ mod access_set;
 mod fetch;
 mod filter;
 mod iter;
+mod par_iter;
 mod state;
 
 pub use access::QueryAccess;
@@ -31,4 +33,5 @@ pub use access_set::{
 pub use fetch::{Has, QueryData, ReadFetch, ReadOnlyQueryData, WorldQuery, WriteFetch};
 pub use filter::{Added, Changed, Or, QueryFilter, With, Without};
 pub use iter::QueryIter;
+pub use par_iter::QueryParIter;
 pub use state::{QueryError, QuerySingleError, QueryState};

@@ -17,6 +17,7 @@ use super::access_set::QueryCheck;
 use super::fetch::{QueryData, ReadOnlyQueryData, WorldQuery};
 use super::filter::QueryFilter;
 use super::iter::QueryIter;
+use super::par_iter::QueryParIter;
 use crate::archetype::{Archetype, ArchetypeFlags, ArchetypeId};
 use crate::entity::{Entity, Id};
 use crate::storage::Tick;
@@ -382,6 +383,75 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         let (last_run, this_run) = self.begin_run(world);
         // SAFETY: `&mut World` gives this iterator exclusive access to the world.
         unsafe { self.iter_unchecked_manual::<D>(world, last_run, this_run) }
+    }
+
+    /// Iterates read-only in parallel on the rayon pool (see [`QueryParIter`]).
+    ///
+    /// # Panics
+    /// Panics if `world` is not the world this state was built for.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use std::sync::atomic::{AtomicU32, Ordering};
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// world.spawn_batch((0..100).map(|_| (Health(2),)));
+    /// let total = AtomicU32::new(0);
+    /// world.query::<&Health>().par_iter(&world).for_each(|health| {
+    ///     total.fetch_add(health.0, Ordering::Relaxed);
+    /// });
+    /// assert_eq!(total.into_inner(), 200);
+    /// ```
+    #[track_caller]
+    pub fn par_iter<'w, 's>(&'s mut self, world: &'w World) -> QueryParIter<'w, 's, D::ReadOnly, F> {
+        let (last_run, this_run) = self.begin_run(world);
+        // SAFETY: `D::ReadOnly` only reads, and `&World` forbids concurrent writes.
+        unsafe { self.par_iter_unchecked_manual::<D::ReadOnly>(world, last_run, this_run) }
+    }
+
+    /// Iterates with write access in parallel on the rayon pool (see
+    /// [`QueryParIter`]); writes stamp each row's changed tick as `iter_mut` does.
+    ///
+    /// # Panics
+    /// Panics if `world` is not the world this state was built for.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// #[derive(Component)]
+    /// struct Velocity(f32);
+    /// let mut world = World::new();
+    /// world.spawn_batch((0..1000).map(|i| (Position(0.0), Velocity(i as f32))));
+    /// let mut query = world.query::<(&mut Position, &Velocity)>();
+    /// query.par_iter_mut(&mut world).for_each(|(mut position, velocity)| position.0 += velocity.0);
+    /// assert!(query.iter(&world).all(|(position, velocity)| position.0 == velocity.0));
+    /// ```
+    #[track_caller]
+    pub fn par_iter_mut<'w, 's>(&'s mut self, world: &'w mut World) -> QueryParIter<'w, 's, D, F> {
+        let (last_run, this_run) = self.begin_run(world);
+        // SAFETY: `&mut World` gives this iteration exclusive access to the world.
+        unsafe { self.par_iter_unchecked_manual::<D>(world, last_run, this_run) }
+    }
+
+    /// A parallel iteration over `world` with data `Q` (sharing `D`'s state).
+    ///
+    /// # Safety
+    /// As [`QueryState::iter_unchecked_manual`].
+    pub(crate) unsafe fn par_iter_unchecked_manual<'w, 's, Q>(
+        &'s self,
+        world: &'w World,
+        last_run: Tick,
+        this_run: Tick,
+    ) -> QueryParIter<'w, 's, Q, F>
+    where
+        Q: QueryData<State = D::State, Cache = D::Cache>,
+    {
+        // SAFETY: forwarded to the caller.
+        unsafe { QueryParIter::new(world, &self.matched, &self.data_state, &self.filter_state, last_run, this_run) }
     }
 
     /// An iterator over `world` with data `Q` (which shares `D`'s state and caches).

@@ -21,6 +21,7 @@ use core::any::TypeId;
 
 use crate::entity::Entity;
 use crate::query::{AccessKind, AccessSet, ConstStr, Label, MESSAGE_CAPACITY, QueryAccess};
+use crate::world::World;
 
 /// The most units a const [`ParamAccess`] holds; more are checked at run time only.
 pub const MAX_PARAM_UNITS: usize = 16;
@@ -112,6 +113,22 @@ impl ParamAccess {
             i += 1;
         }
         all
+    }
+
+    /// Whether a unit writes a component or resource (or the overflowed units
+    /// might): `false` means the parameters are provably read-only.
+    pub const fn writes_any(&self) -> bool {
+        if self.overflowed {
+            return true;
+        }
+        let mut i = 0;
+        while i < self.len {
+            if self.units[i].access.writes_any() || self.units[i].access.overflowed() {
+                return true;
+            }
+            i += 1;
+        }
+        false
     }
 
     /// The units.
@@ -380,6 +397,20 @@ impl SystemAccess {
     pub fn is_compatible(&self, other: &SystemAccess) -> bool {
         self.units.iter().all(|a| other.units.iter().all(|b| units_conflict(&a.access, &b.access).is_none()))
     }
+
+    /// Every pair of units (this system's, `other`'s) that alias, with what
+    /// they alias on; empty when the systems may run at the same time.
+    pub fn conflicts_with<'a>(&'a self, other: &'a SystemAccess) -> Vec<(&'a RuntimeUnit, &'a RuntimeUnit, Conflict)> {
+        let mut conflicts = Vec::new();
+        for a in &self.units {
+            for b in &other.units {
+                if let Some(conflict) = units_conflict(&a.access, &b.access) {
+                    conflicts.push((a, b, conflict));
+                }
+            }
+        }
+        conflicts
+    }
 }
 
 /// What two units alias on.
@@ -391,6 +422,23 @@ pub enum Conflict {
     Resource(TypeId),
     /// `&World` against a writer.
     World,
+}
+
+impl Conflict {
+    /// What the units alias on, for messages: the component's name, "a
+    /// resource" or "the world".
+    pub fn describe(&self, world: &World) -> String {
+        match self {
+            // By index: relationship pair values are keyed by a pseudo-entity
+            // with the relationship's index.
+            Conflict::Component(component) => world
+                .components()
+                .info_by_index(component.index())
+                .map_or_else(|| format!("{component:?}"), |info| info.name().to_owned()),
+            Conflict::Resource(_) => "a resource".to_owned(),
+            Conflict::World => "the world".to_owned(),
+        }
+    }
 }
 
 fn unit_writes(access: &UnitAccess) -> bool {

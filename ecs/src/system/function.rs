@@ -45,6 +45,16 @@ pub trait System: Send + Sync + 'static {
     /// Applies deferred commands.
     fn apply_deferred(&mut self, world: &mut World);
 
+    /// Drops deferred commands unapplied (after the system panicked).
+    fn discard_deferred(&mut self) {}
+
+    /// Whether the system takes `&mut World` ([`ExclusiveFunctionSystem`](super::ExclusiveFunctionSystem)):
+    /// a schedule runs it alone, through [`System::run`], never through
+    /// [`System::run_unsafe`].
+    fn is_exclusive(&self) -> bool {
+        false
+    }
+
     /// Initializes if needed, runs, and applies deferred commands.
     fn run(&mut self, world: &mut World) -> Self::Out {
         if !self.is_initialized() {
@@ -67,6 +77,9 @@ pub trait IntoSystem<Marker>: Sized {
     /// The compile-time access check; generic entry points reference it so a
     /// conflict's note points at the user's call.
     const CHECK: () = ();
+    /// Whether the system provably writes nothing (known at compile time); run
+    /// conditions must be read-only.
+    const READ_ONLY: bool = false;
 
     /// Converts, forcing the compile-time access check.
     fn into_system(self) -> Self::System;
@@ -99,6 +112,7 @@ pub struct IsFunctionSystem;
 impl<Marker: 'static, F: SystemParamFunction<Marker>> IntoSystem<(IsFunctionSystem, Marker)> for F {
     type System = FunctionSystem<Marker, F>;
     const CHECK: () = F::CHECK;
+    const READ_ONLY: bool = !<F::Param as SystemParam>::ACCESS.writes_any();
 
     fn into_system(self) -> Self::System {
         let () = F::CHECK;
@@ -119,16 +133,7 @@ impl<Marker: 'static, F: SystemParamFunction<Marker>> System for FunctionSystem<
         self.meta.access = SystemAccess::default();
         let state = <F::Param as SystemParam>::init_state(world, &mut self.meta);
         if let Some((a, b, conflict)) = self.meta.access.first_conflict() {
-            let on = match conflict {
-                // By index: relationship pair values are keyed by a pseudo-entity
-                // with the relationship's index.
-                Conflict::Component(component) => world
-                    .components()
-                    .info_by_index(component.index())
-                    .map_or_else(|| format!("{component:?}"), |info| info.name().to_owned()),
-                Conflict::Resource(_) => "a resource".to_owned(),
-                Conflict::World => "the world".to_owned(),
-            };
+            let on = conflict.describe(world);
             let fix = match conflict {
                 Conflict::World => "&World reads everything, so no other param may write: use an exclusive system",
                 Conflict::Resource(_) => "a resource may be borrowed mutably by one param only",
@@ -163,6 +168,12 @@ impl<Marker: 'static, F: SystemParamFunction<Marker>> System for FunctionSystem<
     fn apply_deferred(&mut self, world: &mut World) {
         if let Some(state) = self.state.as_mut() {
             <F::Param as SystemParam>::apply(state, world);
+        }
+    }
+
+    fn discard_deferred(&mut self) {
+        if let Some(state) = self.state.as_mut() {
+            <F::Param as SystemParam>::discard(state);
         }
     }
 }

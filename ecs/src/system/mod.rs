@@ -11,9 +11,11 @@
 //! * The same rules run on runtime ids when a system is initialized
 //!   ([`SystemAccess`]), which also decides what the const check leaves open.
 //! * [`Commands`] defer structural changes to the next sync point.
+//! * Functions of `&mut World` are exclusive systems ([`ExclusiveFunctionSystem`]).
 
 mod access;
 mod commands;
+mod exclusive;
 mod function;
 mod param;
 mod query;
@@ -23,6 +25,7 @@ pub use access::{
     check_observer, check_system, short_type_name,
 };
 pub use commands::{CommandQueue, Commands, EntityCommands};
+pub use exclusive::{ExclusiveFunctionSystem, IsExclusiveFunctionSystem};
 pub use function::{
     BoxedSystem, FunctionSystem, IntoSystem, IsFunctionSystem, System, SystemParamFunction, check_params,
 };

@@ -68,6 +68,10 @@ pub unsafe trait SystemParam: Sized {
         Self::apply(state, world);
     }
 
+    /// Drops deferred work unapplied: what a schedule does with the commands of
+    /// a system that panicked. The default has nothing to drop.
+    fn discard(_state: &mut Self::State) {}
+
     /// Builds the item.
     ///
     /// # Safety
@@ -423,6 +427,10 @@ unsafe impl SystemParam for Commands<'_, '_> {
         world.defer_commands(state);
     }
 
+    fn discard(state: &mut CommandQueue) {
+        state.clear();
+    }
+
     unsafe fn get_param<'w, 's>(
         state: &'s mut CommandQueue,
         _meta: &SystemMeta,
@@ -487,6 +495,11 @@ macro_rules! impl_system_param_tuple {
             fn defer(state: &mut Self::State, world: &mut World) {
                 let ($($state,)*) = state;
                 $($param::defer($state, world);)*
+            }
+
+            fn discard(state: &mut Self::State) {
+                let ($($state,)*) = state;
+                $($param::discard($state);)*
             }
 
             unsafe fn get_param<'w, 's>(

@@ -4,7 +4,9 @@
 use core::any::type_name;
 
 use crate::entity::Entity;
-use crate::query::{QueryData, QueryError, QueryFilter, QueryIter, QuerySingleError, QueryState, WorldQuery};
+use crate::query::{
+    QueryData, QueryError, QueryFilter, QueryIter, QueryParIter, QuerySingleError, QueryState, WorldQuery,
+};
 use crate::storage::Tick;
 use crate::world::World;
 
@@ -54,6 +56,49 @@ impl<'w, 's, D: QueryData, F: QueryFilter> Query<'w, 's, D, F> {
         // SAFETY: `&mut self` makes this the only iterator of the query; the
         // system's declared access makes it the only borrow of `D`'s components.
         unsafe { self.state.iter_unchecked_manual::<D>(self.world, self.last_run, self.this_run) }
+    }
+
+    /// Iterates read-only in parallel on the rayon pool.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use std::sync::atomic::{AtomicU32, Ordering};
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// world.spawn_batch((0..100).map(|_| (Health(1),)));
+    /// let total = world.run_system(|q: Query<&Health>| {
+    ///     let total = AtomicU32::new(0);
+    ///     q.par_iter().for_each(|health| { total.fetch_add(health.0, Ordering::Relaxed); });
+    ///     total.into_inner()
+    /// });
+    /// assert_eq!(total, 100);
+    /// ```
+    pub fn par_iter(&self) -> QueryParIter<'_, 's, D::ReadOnly, F> {
+        // SAFETY: as in `iter`.
+        unsafe { self.state.par_iter_unchecked_manual::<D::ReadOnly>(self.world, self.last_run, self.this_run) }
+    }
+
+    /// Iterates with write access in parallel on the rayon pool; every row is
+    /// visited once, and writes mark rows changed as in `iter_mut`.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// fn heal(mut q: Query<&mut Health>) {
+    ///     q.par_iter_mut().for_each(|mut health| health.0 += 1);
+    /// }
+    /// let mut world = World::new();
+    /// world.spawn_batch((0..100).map(|_| (Health(1),)));
+    /// world.run_system(heal);
+    /// assert!(world.query::<&Health>().iter(&world).all(|health| health.0 == 2));
+    /// ```
+    pub fn par_iter_mut(&mut self) -> QueryParIter<'_, 's, D, F> {
+        // SAFETY: as in `iter_mut`.
+        unsafe { self.state.par_iter_unchecked_manual::<D>(self.world, self.last_run, self.this_run) }
     }
 
     /// The read-only item of `entity`.

@@ -46,6 +46,21 @@ impl CommandQueue {
         self.commands.is_empty()
     }
 
+    /// Drops every queued command unrun (the entities they reserved still become
+    /// alive, empty, at the next flush).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::world::{CommandQueue, World};
+    /// let mut queue = CommandQueue::default();
+    /// queue.push(|world: &mut World| { world.spawn(()); });
+    /// queue.clear();
+    /// assert!(queue.is_empty());
+    /// ```
+    pub fn clear(&mut self) {
+        self.commands.clear();
+    }
+
     /// Makes reserved entities alive, then runs the commands in order. If a
     /// command panics, the ones after it are dropped unrun and the panic goes on.
     pub fn apply(&mut self, world: &mut World) {

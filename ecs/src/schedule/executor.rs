@@ -1,0 +1,408 @@
+//! Running a built schedule: single-threaded, or on the rayon pool.
+//!
+//! Both executors walk the same dependency graph ([`ScheduleGraph`]): a system
+//! becomes ready when its direct predecessors finished (or were skipped by a
+//! run condition). The graph orders every conflicting pair, so the parallel
+//! executor needs no access bookkeeping at run time: any two systems ready or
+//! running at the same time are compatible. An exclusive system or sync point
+//! is ordered against everything, so when it is ready nothing else runs.
+//!
+//! **Inline or spawn.** Handing a system to another thread costs a few
+//! microseconds (queueing, waking a worker, reporting back); for tiny systems
+//! that is more than they take. The executor keeps a moving estimate of each
+//! system's run time and runs those below [`INLINE_BELOW`] on its own thread;
+//! longer ones go to the pool, except that the executor thread runs one itself
+//! rather than sit idle. Systems never measured count as long, so a first run
+//! is as parallel as the graph allows.
+//!
+//! **Commands** are applied at sync points and at the end of the run, in
+//! system (insertion) order, whatever order the systems finished in.
+//!
+//! **Panics.** A panicking system is caught; no further system starts, the
+//! running ones finish, the commands of the systems that completed are applied
+//! (the panicking system's are dropped), and the panic resumes from
+//! `Schedule::run`. The world stays consistent and the schedule can run again.
+
+use core::any::Any;
+use core::marker::PhantomData;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::{Duration, Instant};
+
+use super::condition::BoxedCondition;
+use super::graph::{ScheduleGraph, SystemNode};
+use crate::world::World;
+
+/// Systems whose estimated run time is below this run on the executor's own
+/// thread instead of being handed to the pool.
+pub const INLINE_BELOW: Duration = Duration::from_micros(20);
+
+/// How a schedule runs its systems.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ExecutorKind {
+    /// On the rayon pool, non-conflicting systems at the same time (the
+    /// default; falls back to one thread when the pool has one).
+    #[default]
+    MultiThreaded,
+    /// One after another on the calling thread, in a topological order that
+    /// follows insertion order where no constraint or conflict decides (for
+    /// debugging).
+    SingleThreaded,
+}
+
+type PanicPayload = Box<dyn Any + Send + 'static>;
+
+/// A finished system, reported by a pool task.
+struct Completion {
+    node: usize,
+    elapsed: Duration,
+    panic: Option<PanicPayload>,
+}
+
+/// What persists between runs: time estimates and per-run scratch.
+pub(crate) struct ExecutorState {
+    /// Estimated run time per system, in nanoseconds; `u64::MAX` before the first measurement.
+    estimates: Vec<u64>,
+    remaining: Vec<usize>,
+    /// Per condition: not evaluated yet / passed / failed, this run.
+    condition_results: Vec<Option<bool>>,
+    /// Systems that ran (and did not panic) since the last sync point.
+    pending_commands: Vec<bool>,
+    ready: Vec<usize>,
+    sender: Sender<Completion>,
+    receiver: Receiver<Completion>,
+}
+
+impl Default for ExecutorState {
+    fn default() -> ExecutorState {
+        let (sender, receiver) = channel();
+        ExecutorState {
+            estimates: Vec::new(),
+            remaining: Vec::new(),
+            condition_results: Vec::new(),
+            pending_commands: Vec::new(),
+            ready: Vec::new(),
+            sender,
+            receiver,
+        }
+    }
+}
+
+impl ExecutorState {
+    /// Sizes the per-system arrays after the graph changed.
+    pub(crate) fn reset(&mut self, systems: usize) {
+        self.estimates = vec![u64::MAX; systems];
+    }
+
+    fn record(&mut self, node: usize, elapsed: Duration) {
+        let measured = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX - 1);
+        let estimate = &mut self.estimates[node];
+        *estimate = if *estimate == u64::MAX { measured } else { (*estimate * 3 + measured) / 4 };
+    }
+}
+
+/// A raw pointer to the world, shared with pool tasks.
+#[derive(Clone, Copy)]
+struct WorldPtr(*mut World);
+
+// SAFETY: the executor hands the pointer to tasks that only reborrow it shared
+// while it runs no exclusive system (the graph guarantees that), and the world
+// is `Sync`.
+unsafe impl Send for WorldPtr {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for WorldPtr {}
+
+impl WorldPtr {
+    /// A method (not a field access) so closures capture the whole `Send` wrapper.
+    fn get(self) -> *mut World {
+        self.0
+    }
+}
+
+/// A raw pointer to the schedule's systems, shared with pool tasks.
+#[derive(Clone, Copy)]
+struct NodesPtr(*mut SystemNode);
+
+// SAFETY: each task touches only the node it runs, and each node runs at most
+// once per run, so tasks never share a node; systems are `Send + Sync`.
+unsafe impl Send for NodesPtr {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for NodesPtr {}
+
+impl NodesPtr {
+    fn get(self) -> *mut SystemNode {
+        self.0
+    }
+}
+
+/// Everything one run touches, borrowed from the schedule.
+///
+/// The systems are reached through a raw pointer only: pool tasks hold `&mut`
+/// to the systems they run, so the executor must never reborrow the whole list
+/// while tasks are out; it touches one system at a time, one that no task runs.
+pub(crate) struct Run<'a> {
+    nodes: NodesPtr,
+    count: usize,
+    conditions: &'a mut [BoxedCondition],
+    graph: &'a ScheduleGraph,
+    state: &'a mut ExecutorState,
+    _nodes: PhantomData<&'a mut [SystemNode]>,
+}
+
+impl<'a> Run<'a> {
+    pub(crate) fn new(
+        nodes: &'a mut [SystemNode],
+        conditions: &'a mut [BoxedCondition],
+        graph: &'a ScheduleGraph,
+        state: &'a mut ExecutorState,
+    ) -> Run<'a> {
+        Run { count: nodes.len(), nodes: NodesPtr(nodes.as_mut_ptr()), conditions, graph, state, _nodes: PhantomData }
+    }
+
+    /// System `node`.
+    ///
+    /// # Safety
+    /// No pool task is running `node`, and no other reference to it is live.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn node(&self, node: usize) -> &mut SystemNode {
+        debug_assert!(node < self.count);
+        // SAFETY: `node` is in bounds of the borrowed slice; exclusivity is the caller's.
+        unsafe { &mut *self.nodes.get().add(node) }
+    }
+
+    fn begin(&mut self) {
+        let count = self.count;
+        self.state.remaining.clear();
+        self.state.remaining.extend_from_slice(&self.graph.predecessor_count);
+        self.state.condition_results.clear();
+        self.state.condition_results.resize(self.conditions.len(), None);
+        self.state.pending_commands.clear();
+        self.state.pending_commands.resize(count, false);
+        if self.state.estimates.len() != count {
+            self.state.reset(count);
+        }
+    }
+
+    /// Whether `node`'s conditions pass, evaluating each at most once per run.
+    fn conditions_pass(&mut self, node: usize, world: &World) -> bool {
+        for &condition in &self.graph.node_conditions[node] {
+            let result = match self.state.condition_results[condition] {
+                Some(result) => result,
+                None => {
+                    // SAFETY: conditions only read; the graph orders the systems a
+                    // condition guards against every writer of what it reads, and
+                    // those guarded systems are ready, so no conflicting system runs.
+                    let result = unsafe { self.conditions[condition].run_unsafe(world) };
+                    self.state.condition_results[condition] = Some(result);
+                    result
+                }
+            };
+            if !result {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Marks `node` finished and queues successors that became ready.
+    fn finish(&mut self, node: usize) {
+        for &next in &self.graph.successors[node] {
+            self.state.remaining[next] -= 1;
+            if self.state.remaining[next] == 0 {
+                self.state.ready.push(next);
+            }
+        }
+    }
+
+    /// Applies the pending commands of the systems that ran, in system order.
+    ///
+    /// Called only while no pool task runs (at sync points and the end).
+    fn apply_pending(&mut self, world: &mut World) {
+        for node in 0..self.count {
+            if core::mem::take(&mut self.state.pending_commands[node]) {
+                // SAFETY: no task is running (see above).
+                unsafe { self.node(node) }.system.apply_deferred(world);
+            }
+        }
+    }
+
+    /// The end of a run: conditions' commands, pending commands, then the panic if any.
+    fn end(&mut self, world: &mut World, panic: Option<PanicPayload>) {
+        self.apply_pending(world);
+        for condition in self.conditions.iter_mut() {
+            condition.apply_deferred(world);
+        }
+        if let Some(payload) = panic {
+            resume_unwind(payload);
+        }
+    }
+
+    /// Runs an exclusive system or sync point on this thread; no task may be running.
+    fn run_exclusive(&mut self, node: usize, world: &mut World) -> Option<PanicPayload> {
+        if self.graph.sync_point[node] {
+            return catch_unwind(AssertUnwindSafe(|| self.apply_pending(world))).err();
+        }
+        let start = Instant::now();
+        // SAFETY: no task is running.
+        let system = unsafe { &mut self.node(node).system };
+        let result = catch_unwind(AssertUnwindSafe(|| system.run(world)));
+        self.state.record(node, start.elapsed());
+        result.err()
+    }
+
+    /// Records a finished system's outcome; returns its panic, if any.
+    fn complete(&mut self, node: usize, panic: Option<PanicPayload>) -> Option<PanicPayload> {
+        if panic.is_some() {
+            // SAFETY: `node` finished, so no task runs it.
+            unsafe { self.node(node) }.system.discard_deferred();
+        } else {
+            self.state.pending_commands[node] = true;
+        }
+        self.finish(node);
+        panic
+    }
+
+    /// Runs every system once on this thread, in the graph's order.
+    pub(crate) fn run_single_threaded(&mut self, world: &mut World) {
+        self.begin();
+        let mut panic = None;
+        for index in 0..self.graph.order.len() {
+            let node = self.graph.order[index];
+            if !self.conditions_pass(node, world) {
+                continue;
+            }
+            let outcome = if self.graph.exclusive[node] {
+                self.run_exclusive(node, world)
+            } else {
+                // SAFETY: there are no tasks on this executor.
+                let system = unsafe { &mut self.node(node).system };
+                // SAFETY: one system at a time, with the world borrowed mutably.
+                catch_unwind(AssertUnwindSafe(|| unsafe { system.run_unsafe(world) })).err()
+            };
+            if let Some(payload) = self.complete(node, outcome) {
+                panic = Some(payload);
+                break;
+            }
+        }
+        self.state.ready.clear();
+        self.end(world, panic);
+    }
+
+    /// Runs every system once, non-conflicting ones at the same time on the
+    /// rayon pool.
+    pub(crate) fn run_multi_threaded(&mut self, world: &mut World) {
+        if rayon::current_num_threads() <= 1 {
+            return self.run_single_threaded(world);
+        }
+        self.begin();
+        self.state.ready.clear();
+        for node in 0..self.count {
+            if self.graph.predecessor_count[node] == 0 {
+                self.state.ready.push(node);
+            }
+        }
+        let world_ptr = WorldPtr(world);
+        let nodes_ptr = self.nodes;
+        let sender = self.state.sender.clone();
+        let mut panic: Option<PanicPayload> = None;
+        let mut running = 0usize;
+        let mut inline = Vec::new();
+        let mut spawn = Vec::new();
+        rayon::in_place_scope(|scope| {
+            loop {
+                while let Ok(done) = self.state.receiver.try_recv() {
+                    running -= 1;
+                    self.on_completion(done, &mut panic);
+                }
+                if panic.is_some() || self.state.ready.is_empty() {
+                    if running == 0 {
+                        break;
+                    }
+                    let done = self.state.receiver.recv().expect("the executor holds a sender");
+                    running -= 1;
+                    self.on_completion(done, &mut panic);
+                    continue;
+                }
+                // SAFETY: no task borrows the world mutably; shared reborrows only.
+                let shared_world = unsafe { &*world_ptr.get() };
+                let mut ready = core::mem::take(&mut self.state.ready);
+                ready.sort_unstable();
+                for node in ready.drain(..) {
+                    if !self.conditions_pass(node, shared_world) {
+                        self.finish(node);
+                        continue;
+                    }
+                    // Exclusive systems always run here.
+                    if self.graph.exclusive[node] || self.state.estimates[node] < INLINE_BELOW.as_nanos() as u64 {
+                        inline.push(node);
+                    } else {
+                        spawn.push(node);
+                    }
+                }
+                self.state.ready = ready;
+                if inline.is_empty() && running == 0 && !spawn.is_empty() {
+                    // Rather than wait idle, run one of the long systems here.
+                    inline.push(spawn.remove(0));
+                }
+                for node in spawn.drain(..) {
+                    running += 1;
+                    let sender = &sender;
+                    scope.spawn(move |_| {
+                        let start = Instant::now();
+                        // SAFETY: this task is the only user of node `node` in this
+                        // run, and the graph keeps every system whose access
+                        // conflicts with it (and every exclusive system) from
+                        // running until it reports completion.
+                        let outcome = catch_unwind(AssertUnwindSafe(|| unsafe {
+                            let system = &mut (*nodes_ptr.get().add(node)).system;
+                            system.run_unsafe(&*world_ptr.get())
+                        }));
+                        let _ = sender.send(Completion { node, elapsed: start.elapsed(), panic: outcome.err() });
+                    });
+                }
+                let mut batch = inline.drain(..);
+                while let Some(node) = batch.next() {
+                    let outcome = if self.graph.exclusive[node] {
+                        // The graph orders an exclusive system against all
+                        // others, so none is running; wait for stragglers anyway
+                        // rather than alias the world.
+                        while running > 0 {
+                            let done = self.state.receiver.recv().expect("the executor holds a sender");
+                            running -= 1;
+                            self.on_completion(done, &mut panic);
+                        }
+                        // SAFETY: no task is running, so nothing else borrows the world.
+                        self.run_exclusive(node, unsafe { &mut *world_ptr.get() })
+                    } else {
+                        let start = Instant::now();
+                        // SAFETY: `node` was ready, so no task runs it.
+                        let system = unsafe { &mut self.node(node).system };
+                        // SAFETY: as for spawned tasks: the graph keeps conflicting
+                        // systems from running at the same time.
+                        let outcome =
+                            catch_unwind(AssertUnwindSafe(|| unsafe { system.run_unsafe(&*world_ptr.get()) })).err();
+                        self.state.record(node, start.elapsed());
+                        outcome
+                    };
+                    if let Some(payload) = self.complete(node, outcome) {
+                        panic.get_or_insert(payload);
+                    }
+                    if panic.is_some() {
+                        // Do not start the rest of this batch.
+                        self.state.ready.extend(batch.by_ref());
+                        break;
+                    }
+                }
+            }
+        });
+        self.state.ready.clear();
+        self.end(world, panic);
+    }
+
+    fn on_completion(&mut self, done: Completion, panic: &mut Option<PanicPayload>) {
+        self.state.record(done.node, done.elapsed);
+        if let Some(payload) = self.complete(done.node, done.panic) {
+            panic.get_or_insert(payload);
+        }
+    }
+}

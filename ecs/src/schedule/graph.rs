@@ -1,0 +1,456 @@
+//! The build step of a schedule: from ordering constraints and access
+//! conflicts to the dependency graph the executor runs.
+//!
+//! 1. Every constraint is expanded to edges between systems: a set stands for
+//!    its members, a system target for every instance of that function.
+//! 2. Ordering cycles are errors that name the systems (or sets) around the
+//!    cycle.
+//! 3. For every pair of systems, in insertion order, whose access conflicts
+//!    (exclusive systems conflict with everything; run conditions count as
+//!    reads of the systems they guard) and that no path orders yet, an edge
+//!    from the earlier to the later is added. Adding an edge between two
+//!    unordered nodes never closes a cycle, and afterwards every conflicting
+//!    pair is ordered, so no two conflicting systems ever run at the same time
+//!    and the result never depends on thread timing. Pairs the user did not
+//!    order are reported as [`Ambiguity`]s.
+//! 4. The executor gets the transitive reduction (fewer edges to count down)
+//!    and a topological order that breaks ties by insertion order.
+
+use core::any::TypeId;
+use core::fmt;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::condition::BoxedCondition;
+use super::config::{ScheduleTarget, TargetKind};
+use super::set::InternedSet;
+use crate::system::{BoxedSystem, SystemAccess};
+use crate::world::World;
+
+/// A system as the schedule stores it.
+pub(crate) struct SystemNode {
+    pub(crate) system: BoxedSystem,
+    pub(crate) type_id: TypeId,
+    pub(crate) sync_point: bool,
+    pub(crate) before: Vec<ScheduleTarget>,
+    pub(crate) after: Vec<ScheduleTarget>,
+    /// Indices into the schedule's sets.
+    pub(crate) sets: Vec<usize>,
+    /// Indices into the schedule's conditions (its own and shared ones).
+    pub(crate) conditions: Vec<usize>,
+}
+
+/// A set as the schedule stores it.
+pub(crate) struct SetNode {
+    pub(crate) set: InternedSet,
+    pub(crate) before: Vec<ScheduleTarget>,
+    pub(crate) after: Vec<ScheduleTarget>,
+    pub(crate) conditions: Vec<usize>,
+}
+
+/// Why a schedule cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScheduleBuildError {
+    /// Ordering constraints form a cycle through these systems (each runs
+    /// before the next, the last before the first).
+    SystemCycle(Vec<String>),
+    /// Set constraints form a cycle through these sets.
+    SetCycle(Vec<String>),
+    /// A constraint names a system that is not in the schedule.
+    UnknownSystem {
+        /// The constrained system or set.
+        constrained: String,
+        /// The missing system.
+        target: String,
+    },
+    /// A run condition writes (only possible for hand-written conditions; the
+    /// compile-time check refuses the others).
+    ConditionWrites(String),
+}
+
+impl fmt::Display for ScheduleBuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScheduleBuildError::SystemCycle(systems) => {
+                write!(f, "schedule has an ordering cycle: ")?;
+                write_cycle(f, systems)?;
+                write!(f, "; remove one of these constraints")
+            }
+            ScheduleBuildError::SetCycle(sets) => {
+                write!(f, "schedule has a set ordering cycle: ")?;
+                write_cycle(f, sets)?;
+                write!(f, "; remove one of these constraints")
+            }
+            ScheduleBuildError::UnknownSystem { constrained, target } => write!(
+                f,
+                "`{constrained}` is ordered against system `{target}`, which is not in this schedule; add it, or \
+                 order against a set"
+            ),
+            ScheduleBuildError::ConditionWrites(condition) => {
+                write!(f, "run condition `{condition}` writes to the world; conditions must be read-only")
+            }
+        }
+    }
+}
+
+fn write_cycle(f: &mut fmt::Formatter<'_>, names: &[String]) -> fmt::Result {
+    for (i, name) in names.iter().enumerate() {
+        let next = &names[(i + 1) % names.len()];
+        if i > 0 {
+            write!(f, ", ")?;
+        }
+        write!(f, "`{name}` runs before `{next}`")?;
+    }
+    Ok(())
+}
+
+impl std::error::Error for ScheduleBuildError {}
+
+/// Two systems whose access conflicts and that no constraint orders: the
+/// schedule runs them in insertion order (`first`, then `second`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ambiguity {
+    /// The system added first (it runs first).
+    pub first: String,
+    /// The system added later.
+    pub second: String,
+    /// What they conflict on, e.g. `Position (Query<&mut Position> vs Query<&Position>)`.
+    pub conflicts: Vec<String>,
+}
+
+impl fmt::Display for Ambiguity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` and `{}` conflict on {}", self.first, self.second, self.conflicts.join(", "))
+    }
+}
+
+/// What the executor runs.
+#[derive(Debug, Default)]
+pub(crate) struct ScheduleGraph {
+    /// A topological order, ties broken by insertion order.
+    pub(crate) order: Vec<usize>,
+    /// Direct successors in the transitive reduction.
+    pub(crate) successors: Vec<Vec<usize>>,
+    /// Direct predecessors' count in the transitive reduction.
+    pub(crate) predecessor_count: Vec<usize>,
+    /// Every condition a system must pass: its own and its sets'.
+    pub(crate) node_conditions: Vec<Vec<usize>>,
+    /// Whether each system is exclusive (sync points included).
+    pub(crate) exclusive: Vec<bool>,
+    /// Whether each system is an `ApplyDeferred` sync point.
+    pub(crate) sync_point: Vec<bool>,
+    /// Edges from constraints, expanded to systems (deduplicated).
+    pub(crate) constraint_edges: Vec<(usize, usize)>,
+    /// Edges added between conflicting unordered systems, with what they conflict on.
+    pub(crate) conflict_edges: Vec<(usize, usize, Vec<String>)>,
+    /// Conflicting pairs no constraint orders.
+    pub(crate) ambiguities: Vec<Ambiguity>,
+}
+
+/// A fixed-size bit set over node indices.
+#[derive(Clone)]
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(len: usize) -> Bits {
+        Bits(vec![0; len.div_ceil(64)])
+    }
+    fn insert(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+    fn contains(&self, i: usize) -> bool {
+        self.0[i / 64] & (1 << (i % 64)) != 0
+    }
+    fn union_with(&mut self, other: &Bits) {
+        for (word, other) in self.0.iter_mut().zip(&other.0) {
+            *word |= other;
+        }
+    }
+}
+
+/// Builds the graph of `nodes`. Systems and conditions must be initialized.
+pub(crate) fn build(
+    nodes: &[SystemNode],
+    sets: &[SetNode],
+    conditions: &[BoxedCondition],
+    chain_edges: &[(usize, usize)],
+    world: &World,
+) -> Result<ScheduleGraph, ScheduleBuildError> {
+    for condition in conditions {
+        if condition.access().writes_anything() {
+            return Err(ScheduleBuildError::ConditionWrites(condition.name().to_owned()));
+        }
+    }
+    check_set_cycles(sets)?;
+    let count = nodes.len();
+    let members: Vec<Vec<usize>> =
+        (0..sets.len()).map(|set| (0..count).filter(|&node| nodes[node].sets.contains(&set)).collect()).collect();
+    let resolve =
+        |target: &ScheduleTarget, constrained: &dyn Fn() -> String| -> Result<Vec<usize>, ScheduleBuildError> {
+            match &target.0 {
+                TargetKind::System { type_id, name } => {
+                    let found: Vec<usize> = (0..count).filter(|&node| nodes[node].type_id == *type_id).collect();
+                    if found.is_empty() {
+                        return Err(ScheduleBuildError::UnknownSystem {
+                            constrained: constrained(),
+                            target: (*name).to_owned(),
+                        });
+                    }
+                    Ok(found)
+                }
+                TargetKind::Set(set) => Ok(sets
+                    .iter()
+                    .position(|node| node.set == *set)
+                    .map(|index| members[index].clone())
+                    .unwrap_or_default()),
+            }
+        };
+
+    // 1. Constraint edges.
+    let mut edge_set = rustc_hash::FxHashSet::default();
+    let mut constraint_edges = Vec::new();
+    let mut add_edge = |from: usize, to: usize| {
+        if edge_set.insert((from, to)) {
+            constraint_edges.push((from, to));
+        }
+    };
+    for &(from, to) in chain_edges {
+        add_edge(from, to);
+    }
+    for (index, node) in nodes.iter().enumerate() {
+        let name = || node.system.name().to_owned();
+        for target in &node.before {
+            for other in resolve(target, &name)? {
+                add_edge(index, other);
+            }
+        }
+        for target in &node.after {
+            for other in resolve(target, &name)? {
+                add_edge(other, index);
+            }
+        }
+    }
+    for (set_index, set) in sets.iter().enumerate() {
+        let name = || format!("{:?}", set.set);
+        for target in &set.before {
+            for other in resolve(target, &name)? {
+                for &member in &members[set_index] {
+                    add_edge(member, other);
+                }
+            }
+        }
+        for target in &set.after {
+            for other in resolve(target, &name)? {
+                for &member in &members[set_index] {
+                    add_edge(other, member);
+                }
+            }
+        }
+    }
+
+    // 2. Cycles, and the reachability of the constraints alone.
+    let mut successors: Vec<Vec<usize>> = vec![Vec::new(); count];
+    for &(from, to) in &constraint_edges {
+        successors[from].push(to);
+    }
+    let order = topological_order(&successors).map_err(|cycle| {
+        ScheduleBuildError::SystemCycle(cycle.into_iter().map(|node| nodes[node].system.name().to_owned()).collect())
+    })?;
+    let constrained_reach = reachability(&successors, &order);
+
+    // 3. Conflict edges, in insertion order.
+    let mut reach = constrained_reach.clone();
+    let mut conflict_edges = Vec::new();
+    let mut ambiguities = Vec::new();
+    let accesses: Vec<Vec<&SystemAccess>> = nodes
+        .iter()
+        .map(|node| {
+            let mut access = vec![node.system.access()];
+            access.extend(node_conditions(node, sets).into_iter().map(|condition| conditions[condition].access()));
+            access
+        })
+        .collect();
+    for first in 0..count {
+        for second in first + 1..count {
+            let conflicts = describe_conflicts(nodes, &accesses, first, second, world);
+            if conflicts.is_empty() {
+                continue;
+            }
+            if !constrained_reach[first].contains(second) && !constrained_reach[second].contains(first) {
+                ambiguities.push(Ambiguity {
+                    first: nodes[first].system.name().to_owned(),
+                    second: nodes[second].system.name().to_owned(),
+                    conflicts: conflicts.clone(),
+                });
+            }
+            if reach[first].contains(second) || reach[second].contains(first) {
+                continue;
+            }
+            successors[first].push(second);
+            conflict_edges.push((first, second, conflicts));
+            let mut gained = reach[second].clone();
+            gained.insert(second);
+            for (node, bits) in reach.iter_mut().enumerate() {
+                if node == first || bits.contains(first) {
+                    bits.union_with(&gained);
+                }
+            }
+        }
+    }
+
+    // 4. Transitive reduction and execution order.
+    let mut reduced: Vec<Vec<usize>> = vec![Vec::new(); count];
+    let mut predecessor_count = vec![0; count];
+    for node in 0..count {
+        let direct = &successors[node];
+        for &to in direct {
+            let redundant = direct.iter().any(|&other| other != to && reach[other].contains(to));
+            if !redundant && !reduced[node].contains(&to) {
+                reduced[node].push(to);
+                predecessor_count[to] += 1;
+            }
+        }
+        reduced[node].sort_unstable();
+    }
+    let order = topological_order(&reduced).expect("conflict edges join unordered systems only, so no cycle");
+    let node_conditions = nodes.iter().map(|node| node_conditions(node, sets)).collect();
+    Ok(ScheduleGraph {
+        order,
+        successors: reduced,
+        predecessor_count,
+        node_conditions,
+        exclusive: nodes.iter().map(|node| node.system.is_exclusive()).collect(),
+        sync_point: nodes.iter().map(|node| node.sync_point).collect(),
+        constraint_edges,
+        conflict_edges,
+        ambiguities,
+    })
+}
+
+/// The conditions guarding `node`: its own, then its sets', without repeats.
+fn node_conditions(node: &SystemNode, sets: &[SetNode]) -> Vec<usize> {
+    let mut all = node.conditions.clone();
+    for &set in &node.sets {
+        for &condition in &sets[set].conditions {
+            if !all.contains(&condition) {
+                all.push(condition);
+            }
+        }
+    }
+    all
+}
+
+/// What systems `a` and `b` conflict on (empty if they may run together).
+fn describe_conflicts(
+    nodes: &[SystemNode],
+    accesses: &[Vec<&SystemAccess>],
+    a: usize,
+    b: usize,
+    world: &World,
+) -> Vec<String> {
+    if nodes[a].system.is_exclusive() || nodes[b].system.is_exclusive() {
+        return vec!["the world (exclusive system)".to_owned()];
+    }
+    let mut described = Vec::new();
+    for first in &accesses[a] {
+        for second in &accesses[b] {
+            for (unit_a, unit_b, conflict) in first.conflicts_with(second) {
+                let text = format!("{} ({} vs {})", conflict.describe(world), unit_a.label, unit_b.label);
+                if !described.contains(&text) {
+                    described.push(text);
+                }
+            }
+        }
+    }
+    described
+}
+
+/// Kahn's algorithm with a min-heap, so unordered nodes come in index order;
+/// on a cycle, the nodes around one cycle, in order.
+fn topological_order(successors: &[Vec<usize>]) -> Result<Vec<usize>, Vec<usize>> {
+    let count = successors.len();
+    let mut in_degree = vec![0usize; count];
+    for list in successors {
+        for &to in list {
+            in_degree[to] += 1;
+        }
+    }
+    let mut ready: BinaryHeap<Reverse<usize>> = (0..count).filter(|&n| in_degree[n] == 0).map(Reverse).collect();
+    let mut order = Vec::with_capacity(count);
+    while let Some(Reverse(node)) = ready.pop() {
+        order.push(node);
+        for &to in &successors[node] {
+            in_degree[to] -= 1;
+            if in_degree[to] == 0 {
+                ready.push(Reverse(to));
+            }
+        }
+    }
+    if order.len() == count {
+        return Ok(order);
+    }
+    // Every node left has a predecessor that is also left: walk predecessors
+    // until one repeats; the walk from there is a cycle (reversed).
+    let left: Vec<bool> = in_degree.iter().map(|&degree| degree > 0).collect();
+    let mut predecessor = vec![usize::MAX; count];
+    for (from, list) in successors.iter().enumerate() {
+        for &to in list {
+            if left[from] && left[to] && predecessor[to] == usize::MAX {
+                predecessor[to] = from;
+            }
+        }
+    }
+    let start = (0..count).find(|&n| left[n]).expect("a node is left on a cycle");
+    let mut seen = vec![false; count];
+    let mut node = start;
+    while !seen[node] {
+        seen[node] = true;
+        node = predecessor[node];
+    }
+    let mut cycle = vec![node];
+    let mut walk = predecessor[node];
+    while walk != node {
+        cycle.push(walk);
+        walk = predecessor[walk];
+    }
+    cycle.reverse();
+    // Start the message at the earliest-added system, for stable text.
+    let first = cycle.iter().enumerate().min_by_key(|(_, node)| **node).map_or(0, |(i, _)| i);
+    cycle.rotate_left(first);
+    Err(cycle)
+}
+
+/// `reach[n]`: the nodes reachable from `n` (not `n` itself), given a topological `order`.
+fn reachability(successors: &[Vec<usize>], order: &[usize]) -> Vec<Bits> {
+    let mut reach = vec![Bits::new(successors.len()); successors.len()];
+    for &node in order.iter().rev() {
+        let mut bits = Bits::new(successors.len());
+        for &to in &successors[node] {
+            bits.insert(to);
+            bits.union_with(&reach[to]);
+        }
+        reach[node] = bits;
+    }
+    reach
+}
+
+/// Set-level constraints between sets must not form a cycle (checked even
+/// for empty sets).
+fn check_set_cycles(sets: &[SetNode]) -> Result<(), ScheduleBuildError> {
+    let index_of = |target: &ScheduleTarget| match &target.0 {
+        TargetKind::Set(set) => sets.iter().position(|node| node.set == *set),
+        TargetKind::System { .. } => None,
+    };
+    let mut successors = vec![Vec::new(); sets.len()];
+    for (index, set) in sets.iter().enumerate() {
+        for other in set.before.iter().filter_map(index_of) {
+            successors[index].push(other);
+        }
+        for other in set.after.iter().filter_map(index_of) {
+            successors[other].push(index);
+        }
+    }
+    topological_order(&successors).map(|_| ()).map_err(|cycle| {
+        ScheduleBuildError::SetCycle(cycle.into_iter().map(|set| format!("{:?}", sets[set].set)).collect())
+    })
+}
