@@ -183,16 +183,22 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Whether `node`'s conditions pass, evaluating each at most once per run.
-    fn conditions_pass(&mut self, node: usize, world: &World) -> bool {
+    /// Whether `node`'s conditions pass, evaluating each at most once per run;
+    /// a panicking condition counts as failed and its panic is kept in `panic`.
+    fn conditions_pass(&mut self, node: usize, world: &World, panic: &mut Option<PanicPayload>) -> bool {
         for &condition in &self.graph.node_conditions[node] {
             let result = match self.state.condition_results[condition] {
                 Some(result) => result,
                 None => {
+                    let system = &mut self.conditions[condition];
                     // SAFETY: conditions only read; the graph orders the systems a
                     // condition guards against every writer of what it reads, and
                     // those guarded systems are ready, so no conflicting system runs.
-                    let result = unsafe { self.conditions[condition].run_unsafe(world) };
+                    let outcome = catch_unwind(AssertUnwindSafe(|| unsafe { system.run_unsafe(world) }));
+                    let result = outcome.unwrap_or_else(|payload| {
+                        panic.get_or_insert(payload);
+                        false
+                    });
                     self.state.condition_results[condition] = Some(result);
                     result
                 }
@@ -268,7 +274,10 @@ impl<'a> Run<'a> {
         let mut panic = None;
         for index in 0..self.graph.order.len() {
             let node = self.graph.order[index];
-            if !self.conditions_pass(node, world) {
+            if !self.conditions_pass(node, world, &mut panic) {
+                if panic.is_some() {
+                    break;
+                }
                 continue;
             }
             let outcome = if self.graph.exclusive[node] {
@@ -328,7 +337,12 @@ impl<'a> Run<'a> {
                 let mut ready = core::mem::take(&mut self.state.ready);
                 ready.sort_unstable();
                 for node in ready.drain(..) {
-                    if !self.conditions_pass(node, shared_world) {
+                    if panic.is_some() {
+                        // A condition panicked: start nothing more.
+                        self.state.ready.push(node);
+                        continue;
+                    }
+                    if !self.conditions_pass(node, shared_world, &mut panic) {
                         self.finish(node);
                         continue;
                     }
@@ -340,6 +354,11 @@ impl<'a> Run<'a> {
                     }
                 }
                 self.state.ready = ready;
+                if panic.is_some() {
+                    self.state.ready.append(&mut inline);
+                    self.state.ready.append(&mut spawn);
+                    continue;
+                }
                 if inline.is_empty() && running == 0 && !spawn.is_empty() {
                     // Rather than wait idle, run one of the long systems here.
                     inline.push(spawn.remove(0));

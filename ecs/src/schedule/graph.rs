@@ -12,7 +12,8 @@
 //!    unordered nodes never closes a cycle, and afterwards every conflicting
 //!    pair is ordered, so no two conflicting systems ever run at the same time
 //!    and the result never depends on thread timing. Pairs the user did not
-//!    order are reported as [`Ambiguity`]s.
+//!    order are reported as [`Ambiguity`]s (except against `ApplyDeferred`,
+//!    which is a barrier in insertion order by design).
 //! 4. The executor gets the transitive reduction (fewer edges to count down)
 //!    and a topological order that breaks ties by insertion order.
 
@@ -276,7 +277,10 @@ pub(crate) fn build(
             if conflicts.is_empty() {
                 continue;
             }
-            if !constrained_reach[first].contains(second) && !constrained_reach[second].contains(first) {
+            // A sync point is a barrier by design: being unordered against it is
+            // not an ambiguity (it orders by insertion, as documented).
+            let barrier = nodes[first].sync_point || nodes[second].sync_point;
+            if !barrier && !constrained_reach[first].contains(second) && !constrained_reach[second].contains(first) {
                 ambiguities.push(Ambiguity {
                     first: nodes[first].system.name().to_owned(),
                     second: nodes[second].system.name().to_owned(),

@@ -265,6 +265,10 @@ impl Schedule {
     /// assert!(error.to_string().starts_with("schedule has an ordering cycle"));
     /// ```
     pub fn initialize(&mut self, world: &mut World) -> Result<(), ScheduleBuildError> {
+        if self.graph.is_some() {
+            // Nothing was added since the last build (adding clears the graph).
+            return Ok(());
+        }
         for node in &mut self.nodes {
             if !node.system.is_initialized() {
                 node.system.initialize(world);
@@ -275,11 +279,9 @@ impl Schedule {
                 condition.initialize(world);
             }
         }
-        if self.graph.is_none() {
-            let graph = graph::build(&self.nodes, &self.sets, &self.conditions, &self.chain_edges, world)?;
-            self.state.reset(self.nodes.len());
-            self.graph = Some(graph);
-        }
+        let graph = graph::build(&self.nodes, &self.sets, &self.conditions, &self.chain_edges, world)?;
+        self.state.reset(self.nodes.len());
+        self.graph = Some(graph);
         Ok(())
     }
 
