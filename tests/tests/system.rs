@@ -1131,9 +1131,10 @@ fn system_access_compatibility() {
     assert!(compatible(&world_reader, &read_a), "&World / reader");
     assert!(!compatible(&world_reader, &write_a), "&World / component writer");
     assert!(!compatible(&world_reader, &score_mut), "&World / resource writer");
-    assert!(compatible(&only_commands, &write_a), "Commands and Local borrow nothing");
+    assert!(compatible(&only_commands, &write_a), "Commands and Local borrow no data");
     assert!(compatible(&only_commands, &world_reader));
-    assert!(only_commands.access().units().is_empty());
+    assert!(!compatible(&only_commands, &only_commands), "two systems reserving entity ids are ordered");
+    assert_eq!(only_commands.access().units().len(), 1, "the entity reservation unit");
     assert!(!only_commands.access().writes_anything());
     assert!(write_a.access().writes_anything());
     assert!(score_mut.access().writes_anything());
@@ -1147,10 +1148,11 @@ fn runtime_units_are_numbered_and_labelled_by_parameter() {
     let mut world = World::new();
     let system = initialized(&mut world, params);
     let units: Vec<usize> = system.access().units().iter().map(|u| u.param).collect();
-    assert_eq!(units, [1, 2, 4]);
+    // `Commands` declares its entity reservations (ordered between systems).
+    assert_eq!(units, [0, 1, 2, 4]);
     let labels: Vec<&str> = system.access().units().iter().map(|u| u.label.as_str()).collect();
-    assert_eq!(labels[0], "Query<&mut A, With<B>>");
-    assert_eq!(labels[1..], ["Res<Score>", "ResMut<Time>"]);
+    assert_eq!(labels[..2], ["Commands", "Query<&mut A, With<B>>"]);
+    assert_eq!(labels[2..], ["Res<Score>", "ResMut<Time>"]);
     assert!(system.name().ends_with("params"), "{}", system.name());
 }
 

@@ -25,7 +25,7 @@ use std::collections::BinaryHeap;
 use super::condition::BoxedCondition;
 use super::config::{ScheduleTarget, TargetKind};
 use super::set::InternedSet;
-use crate::system::{BoxedSystem, SystemAccess};
+use crate::system::{BoxedSystem, Conflict, SystemAccess};
 use crate::world::World;
 
 /// A system as the schedule stores it.
@@ -273,13 +273,15 @@ pub(crate) fn build(
         .collect();
     for first in 0..count {
         for second in first + 1..count {
-            let conflicts = describe_conflicts(nodes, &accesses, first, second, world);
+            let (conflicts, reservation_only) = describe_conflicts(nodes, &accesses, first, second, world);
             if conflicts.is_empty() {
                 continue;
             }
             // A sync point is a barrier by design: being unordered against it is
             // not an ambiguity (it orders by insertion, as documented).
-            let barrier = nodes[first].sync_point || nodes[second].sync_point;
+            // Nor is reserving entity ids in both: ordered by insertion so ids
+            // are deterministic, but nothing a user would want to order.
+            let barrier = nodes[first].sync_point || nodes[second].sync_point || reservation_only;
             if !barrier && !constrained_reach[first].contains(second) && !constrained_reach[second].contains(first) {
                 ambiguities.push(Ambiguity {
                     first: nodes[first].system.name().to_owned(),
@@ -344,21 +346,24 @@ fn node_conditions(node: &SystemNode, sets: &[SetNode]) -> Vec<usize> {
     all
 }
 
-/// What systems `a` and `b` conflict on (empty if they may run together).
+/// What systems `a` and `b` conflict on (empty if they may run together),
+/// and whether that is only both reserving entity ids.
 fn describe_conflicts(
     nodes: &[SystemNode],
     accesses: &[Vec<&SystemAccess>],
     a: usize,
     b: usize,
     world: &World,
-) -> Vec<String> {
+) -> (Vec<String>, bool) {
     if nodes[a].system.is_exclusive() || nodes[b].system.is_exclusive() {
-        return vec!["the world (exclusive system)".to_owned()];
+        return (vec!["the world (exclusive system)".to_owned()], false);
     }
     let mut described = Vec::new();
+    let mut reservation_only = true;
     for first in &accesses[a] {
         for second in &accesses[b] {
             for (unit_a, unit_b, conflict) in first.conflicts_with(second) {
+                reservation_only &= conflict == Conflict::EntityReservation;
                 let text = format!("{} ({} vs {})", conflict.describe(world), unit_a.label, unit_b.label);
                 if !described.contains(&text) {
                     described.push(text);
@@ -366,7 +371,7 @@ fn describe_conflicts(
             }
         }
     }
-    described
+    (described, reservation_only)
 }
 
 /// Kahn's algorithm with a min-heap, so unordered nodes come in index order;

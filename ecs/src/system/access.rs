@@ -326,6 +326,10 @@ pub enum UnitAccess {
     },
     /// The whole world, read-only.
     World,
+    /// Entity ids reserved through `&World` (`Commands`). Two systems that
+    /// reserve ids conflict, so ids are handed out in system order and never
+    /// depend on thread timing; within one system it never conflicts.
+    EntityReservation,
 }
 
 /// One borrowing parameter of a system, at run time.
@@ -385,8 +389,10 @@ impl SystemAccess {
     pub fn first_conflict(&self) -> Option<(&RuntimeUnit, &RuntimeUnit, Conflict)> {
         for (i, a) in self.units.iter().enumerate() {
             for b in &self.units[i + 1..] {
-                if let Some(conflict) = units_conflict(&a.access, &b.access) {
-                    return Some((a, b, conflict));
+                match units_conflict(&a.access, &b.access) {
+                    // One system's own reservations are sequential.
+                    None | Some(Conflict::EntityReservation) => {}
+                    Some(conflict) => return Some((a, b, conflict)),
                 }
             }
         }
@@ -422,6 +428,8 @@ pub enum Conflict {
     Resource(TypeId),
     /// `&World` against a writer.
     World,
+    /// Two systems that both reserve entity ids (`Commands`).
+    EntityReservation,
 }
 
 impl Conflict {
@@ -437,6 +445,7 @@ impl Conflict {
                 .map_or_else(|| format!("{component:?}"), |info| info.name().to_owned()),
             Conflict::Resource(_) => "a resource".to_owned(),
             Conflict::World => "the world".to_owned(),
+            Conflict::EntityReservation => "entity reservation".to_owned(),
         }
     }
 }
@@ -445,12 +454,14 @@ fn unit_writes(access: &UnitAccess) -> bool {
     match access {
         UnitAccess::Query(query) => !query.writes().is_empty(),
         UnitAccess::Resource { write, .. } => *write,
-        UnitAccess::World => false,
+        UnitAccess::World | UnitAccess::EntityReservation => false,
     }
 }
 
 fn units_conflict(a: &UnitAccess, b: &UnitAccess) -> Option<Conflict> {
     match (a, b) {
+        (UnitAccess::EntityReservation, UnitAccess::EntityReservation) => Some(Conflict::EntityReservation),
+        (UnitAccess::EntityReservation, _) | (_, UnitAccess::EntityReservation) => None,
         (UnitAccess::World, other) | (other, UnitAccess::World) => unit_writes(other).then_some(Conflict::World),
         (UnitAccess::Query(a), UnitAccess::Query(b)) => a.conflict_with(b).map(Conflict::Component),
         (UnitAccess::Resource { type_id: a, write: wa }, UnitAccess::Resource { type_id: b, write: wb }) => {

@@ -138,6 +138,7 @@ impl<Marker: 'static, F: SystemParamFunction<Marker>> System for FunctionSystem<
                 Conflict::World => "&World reads everything, so no other param may write: use an exclusive system",
                 Conflict::Resource(_) => "a resource may be borrowed mutably by one param only",
                 Conflict::Component(_) => "make them disjoint with With<T>/Without<T> or merge them into one query",
+                Conflict::EntityReservation => "entity reservations of one system never conflict",
             };
             panic!(
                 "system `{}`: params #{} and #{} conflict on {on}: {} vs {}; {fix}",

@@ -409,13 +409,16 @@ unsafe impl<T: Default + Send + Sync + 'static> SystemParam for Local<'_, T> {
 }
 
 // SAFETY: reserves entity ids through the world's atomic counter (no borrow of
-// storage) and writes only the system's own queue.
+// storage) and writes only the system's own queue. It declares the
+// reservation, so a schedule orders two systems that reserve ids and the ids
+// come out in system order, whatever the threads do.
 unsafe impl SystemParam for Commands<'_, '_> {
     type State = CommandQueue;
     type Item<'w, 's> = Commands<'w, 's>;
     const ACCESS: ParamAccess = ParamAccess::NONE;
 
-    fn init_state(_world: &mut World, _meta: &mut SystemMeta) -> CommandQueue {
+    fn init_state(_world: &mut World, meta: &mut SystemMeta) -> CommandQueue {
+        meta.access.add("Commands".to_owned(), UnitAccess::EntityReservation);
         CommandQueue::default()
     }
 
