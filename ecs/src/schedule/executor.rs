@@ -353,7 +353,10 @@ impl<'a> Run<'a> {
                         spawn.push(node);
                     }
                 }
-                self.state.ready = ready;
+                // Skipped systems may have made successors ready meanwhile:
+                // keep them, and the emptied list's allocation.
+                let made_ready = core::mem::replace(&mut self.state.ready, ready);
+                self.state.ready.extend(made_ready);
                 if panic.is_some() {
                     self.state.ready.append(&mut inline);
                     self.state.ready.append(&mut spawn);
