@@ -37,7 +37,7 @@ where
     };
 
     fn into_condition(self) -> BoxedCondition {
-        let () = Self::CHECK;
+        let () = <Self as IntoCondition<Marker>>::CHECK;
         Box::new(self.into_system())
     }
 }

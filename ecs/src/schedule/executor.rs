@@ -222,21 +222,35 @@ impl<'a> Run<'a> {
 
     /// Applies the pending commands of the systems that ran, in system order.
     ///
+    /// A command that panics stops its own system's queue only; the other
+    /// systems' commands are still applied, and the first panic is returned.
     /// Called only while no pool task runs (at sync points and the end).
-    fn apply_pending(&mut self, world: &mut World) {
+    fn apply_pending(&mut self, world: &mut World) -> Option<PanicPayload> {
+        let mut panic = None;
         for node in 0..self.count {
             if core::mem::take(&mut self.state.pending_commands[node]) {
                 // SAFETY: no task is running (see above).
-                unsafe { self.node(node) }.system.apply_deferred(world);
+                let system = unsafe { &mut self.node(node).system };
+                if let Err(payload) = catch_unwind(AssertUnwindSafe(|| system.apply_deferred(world))) {
+                    system.discard_deferred();
+                    panic.get_or_insert(payload);
+                }
             }
         }
+        panic
     }
 
-    /// The end of a run: conditions' commands, pending commands, then the panic if any.
-    fn end(&mut self, world: &mut World, panic: Option<PanicPayload>) {
-        self.apply_pending(world);
+    /// The end of a run: pending commands, conditions' commands, then the
+    /// first panic if any.
+    fn end(&mut self, world: &mut World, mut panic: Option<PanicPayload>) {
+        if let Some(payload) = self.apply_pending(world) {
+            panic.get_or_insert(payload);
+        }
         for condition in self.conditions.iter_mut() {
-            condition.apply_deferred(world);
+            if let Err(payload) = catch_unwind(AssertUnwindSafe(|| condition.apply_deferred(world))) {
+                condition.discard_deferred();
+                panic.get_or_insert(payload);
+            }
         }
         if let Some(payload) = panic {
             resume_unwind(payload);
@@ -246,7 +260,7 @@ impl<'a> Run<'a> {
     /// Runs an exclusive system or sync point on this thread; no task may be running.
     fn run_exclusive(&mut self, node: usize, world: &mut World) -> Option<PanicPayload> {
         if self.graph.sync_point[node] {
-            return catch_unwind(AssertUnwindSafe(|| self.apply_pending(world))).err();
+            return self.apply_pending(world);
         }
         let start = Instant::now();
         // SAFETY: no task is running.
