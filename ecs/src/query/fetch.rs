@@ -303,6 +303,7 @@ unsafe impl<T: Component> WorldQuery for &mut T {
         if is_table::<T>() {
             fetch.column = column_start(*cache, archetype);
             fetch.has_ticks = *cache >= 0;
+            debug_assert!(fetch.has_ticks || size_of::<T>() == 0, "a sized table component has a column");
             if *cache >= 0 {
                 let column = archetype.table().column(*cache as usize);
                 fetch.added = column.added_ptr();
@@ -322,7 +323,10 @@ unsafe impl<T: Component> WorldQuery for &mut T {
             // hands this row out once, so the `&mut` and the tick cell are unique.
             unsafe {
                 let value = fetch.column.add(row).as_mut();
-                if fetch.has_ticks {
+                // Only zero-sized components (tags) have no column and so no
+                // ticks; knowing that at compile time keeps the row loop free
+                // of the branch.
+                if size_of::<T>() != 0 || fetch.has_ticks {
                     let added = fetch.added.add(row).as_ref().get();
                     Mut::new(value, added, Some(fetch.changed.add(row).as_ref()), fetch.last_run, fetch.this_run)
                 } else {

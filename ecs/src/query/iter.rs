@@ -47,7 +47,7 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
     }
 
     /// Moves to the next non-empty matched table; `false` when none is left.
-    #[inline]
+    #[inline(always)]
     fn next_table(&mut self) -> bool {
         for matched in self.matched.by_ref() {
             let archetype = &self.archetypes[matched.archetype];
@@ -80,15 +80,17 @@ impl<'w, D: QueryData, F: QueryFilter> Iterator for QueryIter<'w, '_, D, F> {
     #[inline]
     fn next(&mut self) -> Option<D::Item<'w>> {
         loop {
-            while self.row < self.entities.len() {
-                let row = self.row;
-                self.row += 1;
-                let entity = self.entities[row];
+            let row = self.row;
+            if row < self.entities.len() {
+                self.row = row + 1;
+                // SAFETY: `row < len`.
+                let entity = unsafe { *self.entities.get_unchecked(row) };
                 if self.row_passes(entity, row) {
                     // SAFETY: `row` is in the current table and passed the row checks;
                     // each row is yielded once, so `&mut` items never alias.
                     return Some(unsafe { D::fetch(&mut self.data, entity, row) });
                 }
+                continue;
             }
             if !self.next_table() {
                 return None;

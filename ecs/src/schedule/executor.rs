@@ -13,7 +13,11 @@
 //! system's run time and runs those below [`INLINE_BELOW`] on its own thread;
 //! longer ones go to the pool, except that the executor thread runs one itself
 //! rather than sit idle. Systems never measured count as long, so a first run
-//! is as parallel as the graph allows.
+//! is as parallel as the graph allows. Inline systems are timed on every
+//! [`MEASURE_EVERY`]-th run only: two clock reads cost more than a tiny system.
+//! When every system is known to be short, the run does not touch the pool at
+//! all: it walks the graph in order on the calling thread, which is what the
+//! inline rule would do anyway, without the scope and channel.
 //!
 //! **Commands** are applied at sync points and at the end of the run, in
 //! system (insertion) order, whatever order the systems finished in.
@@ -36,6 +40,10 @@ use crate::world::World;
 /// Systems whose estimated run time is below this run on the executor's own
 /// thread instead of being handed to the pool.
 pub const INLINE_BELOW: Duration = Duration::from_micros(20);
+
+/// Inline systems whose run time is known are timed on every this-many-th
+/// run, so the estimates follow systems whose work grows.
+pub const MEASURE_EVERY: u64 = 8;
 
 /// How a schedule runs its systems.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -63,6 +71,10 @@ struct Completion {
 pub(crate) struct ExecutorState {
     /// Estimated run time per system, in nanoseconds; `u64::MAX` before the first measurement.
     estimates: Vec<u64>,
+    /// Runs so far: inline systems with a known estimate are timed on every
+    /// [`MEASURE_EVERY`]-th run only (reading the clock twice costs more than
+    /// a tiny system).
+    runs: u64,
     remaining: Vec<usize>,
     /// Per condition: not evaluated yet / passed / failed, this run.
     condition_results: Vec<Option<bool>>,
@@ -78,6 +90,7 @@ impl Default for ExecutorState {
         let (sender, receiver) = channel();
         ExecutorState {
             estimates: Vec::new(),
+            runs: 0,
             remaining: Vec::new(),
             condition_results: Vec::new(),
             pending_commands: Vec::new(),
@@ -171,6 +184,7 @@ impl<'a> Run<'a> {
     }
 
     fn begin(&mut self) {
+        self.state.runs = self.state.runs.wrapping_add(1);
         let count = self.count;
         self.state.remaining.clear();
         self.state.remaining.extend_from_slice(&self.graph.predecessor_count);
@@ -284,6 +298,12 @@ impl<'a> Run<'a> {
 
     /// Runs every system once on this thread, in the graph's order.
     pub(crate) fn run_single_threaded(&mut self, world: &mut World) {
+        self.run_in_order(world, false);
+    }
+
+    /// The single-threaded walk; with `measure`, it keeps the time estimates of
+    /// the multi-threaded executor up to date (as that executor would).
+    fn run_in_order(&mut self, world: &mut World, measure: bool) {
         self.begin();
         let mut panic = None;
         for index in 0..self.graph.order.len() {
@@ -297,10 +317,15 @@ impl<'a> Run<'a> {
             let outcome = if self.graph.exclusive[node] {
                 self.run_exclusive(node, world)
             } else {
+                let start = (measure && self.should_measure(node)).then(Instant::now);
                 // SAFETY: there are no tasks on this executor.
                 let system = unsafe { &mut self.node(node).system };
                 // SAFETY: one system at a time, with the world borrowed mutably.
-                catch_unwind(AssertUnwindSafe(|| unsafe { system.run_unsafe(world) })).err()
+                let outcome = catch_unwind(AssertUnwindSafe(|| unsafe { system.run_unsafe(world) })).err();
+                if let Some(start) = start {
+                    self.state.record(node, start.elapsed());
+                }
+                outcome
             };
             if let Some(payload) = self.complete(node, outcome) {
                 panic = Some(payload);
@@ -311,11 +336,31 @@ impl<'a> Run<'a> {
         self.end(world, panic);
     }
 
+    /// Whether to time `node` on this run: always until its first estimate,
+    /// then on every [`MEASURE_EVERY`]-th run.
+    fn should_measure(&self, node: usize) -> bool {
+        self.state.runs % MEASURE_EVERY == 0 || self.state.estimates[node] == u64::MAX
+    }
+
+    /// Whether every system is known to be shorter than [`INLINE_BELOW`] (or
+    /// exclusive): then the multi-threaded executor would run them all inline,
+    /// and walking them in order without the pool is the same, minus the cost.
+    fn all_inline(&self) -> bool {
+        let below = INLINE_BELOW.as_nanos() as u64;
+        self.state.estimates.len() == self.count
+            && self
+                .state
+                .estimates
+                .iter()
+                .zip(&self.graph.exclusive)
+                .all(|(&estimate, &exclusive)| exclusive || estimate < below)
+    }
+
     /// Runs every system once, non-conflicting ones at the same time on the
     /// rayon pool.
     pub(crate) fn run_multi_threaded(&mut self, world: &mut World) {
-        if rayon::current_num_threads() <= 1 {
-            return self.run_single_threaded(world);
+        if rayon::current_num_threads() <= 1 || self.all_inline() {
+            return self.run_in_order(world, true);
         }
         self.begin();
         self.state.ready.clear();
@@ -410,14 +455,16 @@ impl<'a> Run<'a> {
                         // SAFETY: no task is running, so nothing else borrows the world.
                         self.run_exclusive(node, unsafe { &mut *world_ptr.get() })
                     } else {
-                        let start = Instant::now();
+                        let start = self.should_measure(node).then(Instant::now);
                         // SAFETY: `node` was ready, so no task runs it.
                         let system = unsafe { &mut self.node(node).system };
                         // SAFETY: as for spawned tasks: the graph keeps conflicting
                         // systems from running at the same time.
                         let outcome =
                             catch_unwind(AssertUnwindSafe(|| unsafe { system.run_unsafe(&*world_ptr.get()) })).err();
-                        self.state.record(node, start.elapsed());
+                        if let Some(start) = start {
+                            self.state.record(node, start.elapsed());
+                        }
                         outcome
                     };
                     if let Some(payload) = self.complete(node, outcome) {

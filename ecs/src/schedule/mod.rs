@@ -32,7 +32,7 @@ pub use config::{
     IsSetTuple, IsSingleSet, IsSingleSystem, IsSystemTarget, IsSystemTuple, ScheduleTarget, SystemConfigs,
     SystemSetConfigs,
 };
-pub use executor::{ExecutorKind, INLINE_BELOW};
+pub use executor::{ExecutorKind, INLINE_BELOW, MEASURE_EVERY};
 pub use graph::{Ambiguity, ScheduleBuildError};
 pub use set::SystemSet;
 
