@@ -339,7 +339,7 @@ impl<'a> Run<'a> {
     /// Whether to time `node` on this run: always until its first estimate,
     /// then on every [`MEASURE_EVERY`]-th run.
     fn should_measure(&self, node: usize) -> bool {
-        self.state.runs % MEASURE_EVERY == 0 || self.state.estimates[node] == u64::MAX
+        self.state.runs.is_multiple_of(MEASURE_EVERY) || self.state.estimates[node] == u64::MAX
     }
 
     /// Whether every system is known to be shorter than [`INLINE_BELOW`] (or
