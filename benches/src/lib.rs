@@ -149,3 +149,122 @@ macro_rules! for_each_set_tag {
         )*
     };
 }
+
+/// The matrix maths of the `heavy_compute` workload: a rotation constructor, a
+/// general inverse and a vector transform, all on the row-major [`Mat4`].
+impl Mat4 {
+    /// A rotation of `angle` radians about the X axis.
+    pub fn from_angle_x(angle: f32) -> Mat4 {
+        let (sin, cos) = angle.sin_cos();
+        Mat4([[1.0, 0.0, 0.0, 0.0], [0.0, cos, -sin, 0.0], [0.0, sin, cos, 0.0], [0.0, 0.0, 0.0, 1.0]])
+    }
+
+    /// The inverse, computed for a general matrix (cofactors over 2x2
+    /// sub-determinants, no shortcut for rotations). A singular matrix gives
+    /// non-finite entries.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs_benches::Mat4;
+    /// let m = Mat4([[2.0, 0.0, 1.0, 3.0], [0.0, 1.0, 0.0, -1.0], [1.0, 0.0, 1.0, 0.5], [0.0, 2.0, 0.0, 1.0]]);
+    /// assert!(m.mul(&m.inverse()).max_abs_diff(&Mat4::IDENTITY) < 1e-5);
+    /// assert!(m.inverse().inverse().max_abs_diff(&m) < 1e-5);
+    /// ```
+    #[inline]
+    pub fn inverse(&self) -> Mat4 {
+        let [[m00, m01, m02, m03], [m10, m11, m12, m13], [m20, m21, m22, m23], [m30, m31, m32, m33]] = self.0;
+        let s0 = m00 * m11 - m10 * m01;
+        let s1 = m00 * m12 - m10 * m02;
+        let s2 = m00 * m13 - m10 * m03;
+        let s3 = m01 * m12 - m11 * m02;
+        let s4 = m01 * m13 - m11 * m03;
+        let s5 = m02 * m13 - m12 * m03;
+        let c5 = m22 * m33 - m32 * m23;
+        let c4 = m21 * m33 - m31 * m23;
+        let c3 = m21 * m32 - m31 * m22;
+        let c2 = m20 * m33 - m30 * m23;
+        let c1 = m20 * m32 - m30 * m22;
+        let c0 = m20 * m31 - m30 * m21;
+        let det = s0 * c5 - s1 * c4 + s2 * c3 + s3 * c2 - s4 * c1 + s5 * c0;
+        let inv = 1.0 / det;
+        Mat4([
+            [
+                (m11 * c5 - m12 * c4 + m13 * c3) * inv,
+                (-m01 * c5 + m02 * c4 - m03 * c3) * inv,
+                (m31 * s5 - m32 * s4 + m33 * s3) * inv,
+                (-m21 * s5 + m22 * s4 - m23 * s3) * inv,
+            ],
+            [
+                (-m10 * c5 + m12 * c2 - m13 * c1) * inv,
+                (m00 * c5 - m02 * c2 + m03 * c1) * inv,
+                (-m30 * s5 + m32 * s2 - m33 * s1) * inv,
+                (m20 * s5 - m22 * s2 + m23 * s1) * inv,
+            ],
+            [
+                (m10 * c4 - m11 * c2 + m13 * c0) * inv,
+                (-m00 * c4 + m01 * c2 - m03 * c0) * inv,
+                (m30 * s4 - m31 * s2 + m33 * s0) * inv,
+                (-m20 * s4 + m21 * s2 - m23 * s0) * inv,
+            ],
+            [
+                (-m10 * c3 + m11 * c1 - m12 * c0) * inv,
+                (m00 * c3 - m01 * c1 + m02 * c0) * inv,
+                (-m30 * s3 + m31 * s1 - m32 * s0) * inv,
+                (m20 * s3 - m21 * s1 + m22 * s0) * inv,
+            ],
+        ])
+    }
+
+    /// The product `self * rhs`.
+    pub fn mul(&self, rhs: &Mat4) -> Mat4 {
+        let mut out = [[0.0; 4]; 4];
+        for (row, out_row) in out.iter_mut().enumerate() {
+            for (col, out) in out_row.iter_mut().enumerate() {
+                *out = (0..4).map(|k| self.0[row][k] * rhs.0[k][col]).sum();
+            }
+        }
+        Mat4(out)
+    }
+
+    /// `self * (v, 0)`: transforms a direction (the translation column is ignored).
+    #[inline]
+    pub fn transform_vector(&self, v: Vec3) -> Vec3 {
+        let row = |r: &[f32; 4]| r[0] * v.0[0] + r[1] * v.0[1] + r[2] * v.0[2];
+        Vec3([row(&self.0[0]), row(&self.0[1]), row(&self.0[2])])
+    }
+
+    /// The largest absolute difference between corresponding entries.
+    pub fn max_abs_diff(&self, other: &Mat4) -> f32 {
+        self.0.iter().flatten().zip(other.0.iter().flatten()).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max)
+    }
+}
+
+/// How many entities `heavy_compute` spawns.
+pub const HEAVY_ENTITY_COUNT: usize = 1_000;
+
+/// How many times `heavy_compute` inverts each entity's matrix per iteration
+/// (even, so the matrix comes back to where it started).
+pub const HEAVY_INVERSIONS: usize = 100;
+
+/// The bundle every `heavy_compute` entity is spawned with: a rotation of 1.2
+/// rad about X (orthonormal, so inverting it loses next to no precision) and a
+/// unit Y position that the rotation turns.
+#[inline]
+pub fn heavy_bundle() -> (Transform, Position, Rotation, Velocity) {
+    (
+        Transform(Mat4::from_angle_x(1.2)),
+        Position(Vec3::new(0.0, 1.0, 0.0)),
+        Rotation(Vec3::new(1.0, 0.0, 0.0)),
+        Velocity(Vec3::new(1.0, 0.0, 0.0)),
+    )
+}
+
+/// One `heavy_compute` entity's work: invert `matrix` [`HEAVY_INVERSIONS`]
+/// times (writing it back), then turn `position` by it.
+#[inline]
+pub fn heavy_work(position: &mut Vec3, matrix: &mut Mat4) {
+    for _ in 0..HEAVY_INVERSIONS {
+        *matrix = matrix.inverse();
+    }
+    *position = matrix.transform_vector(*position);
+}

@@ -41,6 +41,10 @@ use crate::world::World;
 /// thread instead of being handed to the pool.
 pub const INLINE_BELOW: Duration = Duration::from_micros(20);
 
+/// How many times the executor polls for a completion before blocking
+/// (tens of microseconds).
+const SPIN_POLLS: u32 = 2_000;
+
 /// Inline systems whose run time is known are timed on every this-many-th
 /// run, so the estimates follow systems whose work grows.
 pub const MEASURE_EVERY: u64 = 8;
@@ -105,6 +109,20 @@ impl ExecutorState {
     /// Sizes the per-system arrays after the graph changed.
     pub(crate) fn reset(&mut self, systems: usize) {
         self.estimates = vec![u64::MAX; systems];
+    }
+
+    /// The next completion: polled for a short while first (a system handed
+    /// to the pool usually finishes within microseconds of the executor
+    /// running dry, and waking a blocked thread costs more than that), then
+    /// blocking.
+    fn wait_for_completion(&self) -> Completion {
+        for _ in 0..SPIN_POLLS {
+            if let Ok(done) = self.receiver.try_recv() {
+                return done;
+            }
+            core::hint::spin_loop();
+        }
+        self.receiver.recv().expect("the executor holds a sender")
     }
 
     fn record(&mut self, node: usize, elapsed: Duration) {
@@ -386,7 +404,7 @@ impl<'a> Run<'a> {
                     if running == 0 {
                         break;
                     }
-                    let done = self.state.receiver.recv().expect("the executor holds a sender");
+                    let done = self.state.wait_for_completion();
                     running -= 1;
                     self.on_completion(done, &mut panic);
                     continue;
@@ -448,7 +466,7 @@ impl<'a> Run<'a> {
                         // others, so none is running; wait for stragglers anyway
                         // rather than alias the world.
                         while running > 0 {
-                            let done = self.state.receiver.recv().expect("the executor holds a sender");
+                            let done = self.state.wait_for_completion();
                             running -= 1;
                             self.on_completion(done, &mut panic);
                         }

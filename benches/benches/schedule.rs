@@ -1,0 +1,285 @@
+//! `schedule`: the scheduler workload of `ecs_bench_suite`. 10,000 entities each
+//! of `(A, B)`, `(A, B, C)`, `(A, B, C, D)` and `(A, B, C, E)` (the `f32`
+//! newtypes of `ecs_benches::fragment`); three systems, `ab` (swaps `A.0` and
+//! `B.0`), `cd` (swaps `C.0` and `D.0`) and `ce` (swaps `C.0` and `E.0`). One
+//! iteration runs the schedule once.
+//!
+//! `ab` shares nothing with the other two, so a parallel executor may run it
+//! beside `cd`; `cd` and `ce` both write `C`, so neither ECS runs them at the
+//! same time (ours runs them in insertion order; no entity has both `D` and
+//! `E`, so the result does not depend on which goes first).
+//!
+//! * `ecs`: our `Schedule` with its default multi-threaded executor (on the
+//!   rayon pool; systems estimated under `ecs::schedule::INLINE_BELOW` run on
+//!   the calling thread); `ecs_single_threaded` with
+//!   `ExecutorKind::SingleThreaded`. The systems use `for` loops over
+//!   `query.iter_mut()`, like the peers'. `ecs_for_each` is `ecs` with the
+//!   loops written `query.iter_mut().for_each(..)` instead: our `QueryIter`
+//!   is much faster through `fold` than through `next` for `&mut` items, and
+//!   this side keeps that gap visible.
+//! * `bevy_ecs`: its `Schedule` with the `MultiThreadedExecutor` (the
+//!   `multi_threaded` feature, on its `ComputeTaskPool`);
+//!   `bevy_ecs_single_threaded` with the `SingleThreadedExecutor`.
+//! * `hecs`: no scheduler: the three `query_mut` loops one after another.
+//! * `hand_written`: the same swaps over plain `Vec<f32>`s, one pair of vectors
+//!   per system: the floor.
+//!
+//! Target: `ecs` faster than both `bevy_ecs` and `hecs` (median).
+
+use core::mem::swap;
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use ecs::prelude::*;
+use ecs::schedule::ExecutorKind;
+use ecs_benches::fragment::{A, B, C, D, E};
+
+/// How many entities of each of the four archetypes the workload spawns.
+const PER_ARCHETYPE: usize = 10_000;
+
+/// The starting values: `A.0 = 0.0`, `B.0 = 1.0`, ... `E.0 = 4.0`.
+const START: [f32; 5] = [0.0, 1.0, 2.0, 3.0, 4.0];
+
+fn ab(mut query: Query<(&mut A, &mut B)>) {
+    for (mut a, mut b) in query.iter_mut() {
+        swap(&mut a.0, &mut b.0);
+    }
+}
+
+fn cd(mut query: Query<(&mut C, &mut D)>) {
+    for (mut c, mut d) in query.iter_mut() {
+        swap(&mut c.0, &mut d.0);
+    }
+}
+
+fn ce(mut query: Query<(&mut C, &mut E)>) {
+    for (mut c, mut e) in query.iter_mut() {
+        swap(&mut c.0, &mut e.0);
+    }
+}
+
+/// The same three systems written with `for_each` (internal iteration).
+mod for_each_systems {
+    use core::mem::swap;
+
+    use ecs::prelude::*;
+    use ecs_benches::fragment::{A, B, C, D, E};
+
+    pub fn ab(mut query: Query<(&mut A, &mut B)>) {
+        query.iter_mut().for_each(|(mut a, mut b)| swap(&mut a.0, &mut b.0));
+    }
+
+    pub fn cd(mut query: Query<(&mut C, &mut D)>) {
+        query.iter_mut().for_each(|(mut c, mut d)| swap(&mut c.0, &mut d.0));
+    }
+
+    pub fn ce(mut query: Query<(&mut C, &mut E)>) {
+        query.iter_mut().for_each(|(mut c, mut e)| swap(&mut c.0, &mut e.0));
+    }
+}
+
+/// A world with the workload's 40,000 entities.
+fn ecs_world() -> World {
+    let [a, b, c, d, e] = START;
+    let mut world = World::new();
+    world.spawn_batch((0..PER_ARCHETYPE).map(|_| (A(a), B(b)))).for_each(|_| ());
+    world.spawn_batch((0..PER_ARCHETYPE).map(|_| (A(a), B(b), C(c)))).for_each(|_| ());
+    world.spawn_batch((0..PER_ARCHETYPE).map(|_| (A(a), B(b), C(c), D(d)))).for_each(|_| ());
+    world.spawn_batch((0..PER_ARCHETYPE).map(|_| (A(a), B(b), C(c), E(e)))).for_each(|_| ());
+    world
+}
+
+/// Checks the state after one run: every pair swapped once.
+fn ecs_check_one_run(world: &mut World) {
+    let [a, b, c, d, e] = START;
+    assert!(world.query::<(&A, &B)>().iter(world).all(|(x, y)| x.0 == b && y.0 == a));
+    assert_eq!(world.query::<&A>().iter(world).count(), 4 * PER_ARCHETYPE);
+    assert!(world.query::<(&C, &D)>().iter(world).all(|(x, y)| x.0 == d && y.0 == c));
+    assert!(world.query::<(&C, &E)>().iter(world).all(|(x, y)| x.0 == e && y.0 == c));
+    assert_eq!(world.query::<(&C, &D)>().iter(world).count(), PER_ARCHETYPE);
+    assert_eq!(world.query::<(&C, &E)>().iter(world).count(), PER_ARCHETYPE);
+}
+
+/// Runs the `ecs` side: `systems` on a schedule run by executor `kind`.
+fn bench_ecs<M>(b: &mut criterion::Bencher, systems: impl IntoSystemConfigs<M>, kind: ExecutorKind) {
+    let mut world = ecs_world();
+    let mut schedule = Schedule::new();
+    schedule.add_systems(systems).set_executor_kind(kind);
+    schedule.run(&mut world);
+    ecs_check_one_run(&mut world);
+    assert_eq!(schedule.execution_order().len(), 3);
+    // Back to the start, so the timed runs begin from the same state.
+    schedule.run(&mut world);
+
+    b.iter(|| schedule.run(&mut world));
+}
+
+/// The `bevy_ecs` side: its own component types, same layout and systems.
+mod bevy_side {
+    use core::mem::swap;
+
+    use bevy_ecs::prelude::*;
+
+    use super::{PER_ARCHETYPE, START};
+
+    #[derive(Component)]
+    pub struct A(pub f32);
+    #[derive(Component)]
+    pub struct B(pub f32);
+    #[derive(Component)]
+    pub struct C(pub f32);
+    #[derive(Component)]
+    pub struct D(pub f32);
+    #[derive(Component)]
+    pub struct E(pub f32);
+
+    fn ab(mut query: Query<(&mut A, &mut B)>) {
+        for (mut a, mut b) in &mut query {
+            swap(&mut a.0, &mut b.0);
+        }
+    }
+
+    fn cd(mut query: Query<(&mut C, &mut D)>) {
+        for (mut c, mut d) in &mut query {
+            swap(&mut c.0, &mut d.0);
+        }
+    }
+
+    fn ce(mut query: Query<(&mut C, &mut E)>) {
+        for (mut c, mut e) in &mut query {
+            swap(&mut c.0, &mut e.0);
+        }
+    }
+
+    /// A world with the workload's 40,000 entities.
+    pub fn world() -> World {
+        let [a, b, c, d, e] = START;
+        let mut world = World::new();
+        world.spawn_batch((0..PER_ARCHETYPE).map(|_| (A(a), B(b))));
+        world.spawn_batch((0..PER_ARCHETYPE).map(|_| (A(a), B(b), C(c))));
+        world.spawn_batch((0..PER_ARCHETYPE).map(|_| (A(a), B(b), C(c), D(d))));
+        world.spawn_batch((0..PER_ARCHETYPE).map(|_| (A(a), B(b), C(c), E(e))));
+        world
+    }
+
+    /// The three systems on a schedule run by `executor`.
+    pub fn schedule(executor: impl bevy_ecs::schedule::SystemExecutor + 'static) -> Schedule {
+        let mut schedule = Schedule::default();
+        schedule.add_systems((ab, cd, ce)).set_executor(executor);
+        schedule
+    }
+
+    /// Checks the state after one run: every pair swapped once.
+    pub fn check_one_run(world: &mut World) {
+        let [a, b, c, d, e] = START;
+        assert!(world.query::<(&A, &B)>().iter(world).all(|(x, y)| x.0 == b && y.0 == a));
+        assert_eq!(world.query::<&A>().iter(world).count(), 4 * PER_ARCHETYPE);
+        assert!(world.query::<(&C, &D)>().iter(world).all(|(x, y)| x.0 == d && y.0 == c));
+        assert!(world.query::<(&C, &E)>().iter(world).all(|(x, y)| x.0 == e && y.0 == c));
+        assert_eq!(world.query::<(&C, &D)>().iter(world).count(), PER_ARCHETYPE);
+        assert_eq!(world.query::<(&C, &E)>().iter(world).count(), PER_ARCHETYPE);
+    }
+}
+
+/// Runs the `bevy_ecs` side with `executor`.
+fn bench_bevy(b: &mut criterion::Bencher, executor: impl bevy_ecs::schedule::SystemExecutor + 'static) {
+    let mut world = bevy_side::world();
+    let mut schedule = bevy_side::schedule(executor);
+    schedule.run(&mut world);
+    bevy_side::check_one_run(&mut world);
+    assert_eq!(schedule.systems_len(), 3);
+    schedule.run(&mut world);
+
+    b.iter(|| schedule.run(&mut world));
+}
+
+/// The `hecs` side: the three loops in schedule order.
+fn hecs_run(world: &mut hecs::World) {
+    for (a, b) in world.query_mut::<(&mut A, &mut B)>() {
+        swap(&mut a.0, &mut b.0);
+    }
+    for (c, d) in world.query_mut::<(&mut C, &mut D)>() {
+        swap(&mut c.0, &mut d.0);
+    }
+    for (c, e) in world.query_mut::<(&mut C, &mut E)>() {
+        swap(&mut c.0, &mut e.0);
+    }
+}
+
+/// The baseline: one pair of vectors per system.
+struct HandWritten {
+    ab: (Vec<f32>, Vec<f32>),
+    cd: (Vec<f32>, Vec<f32>),
+    ce: (Vec<f32>, Vec<f32>),
+}
+
+impl HandWritten {
+    fn new() -> HandWritten {
+        let [a, b, c, d, e] = START;
+        HandWritten {
+            ab: (vec![a; 4 * PER_ARCHETYPE], vec![b; 4 * PER_ARCHETYPE]),
+            cd: (vec![c; PER_ARCHETYPE], vec![d; PER_ARCHETYPE]),
+            ce: (vec![c; PER_ARCHETYPE], vec![e; PER_ARCHETYPE]),
+        }
+    }
+
+    fn run(&mut self) {
+        for (left, right) in [&mut self.ab, &mut self.cd, &mut self.ce] {
+            for (x, y) in left.iter_mut().zip(right.iter_mut()) {
+                swap(x, y);
+            }
+        }
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("schedule");
+    group.warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3)).sample_size(50);
+
+    group.bench_function("ecs", |b| bench_ecs(b, (ab, cd, ce), ExecutorKind::MultiThreaded));
+    group.bench_function("ecs_single_threaded", |b| bench_ecs(b, (ab, cd, ce), ExecutorKind::SingleThreaded));
+    group.bench_function("ecs_for_each", |b| {
+        use for_each_systems::{ab, cd, ce};
+        bench_ecs(b, (ab, cd, ce), ExecutorKind::MultiThreaded);
+    });
+    group.bench_function("bevy_ecs", |b| bench_bevy(b, bevy_ecs::schedule::MultiThreadedExecutor::new()));
+    group.bench_function("bevy_ecs_single_threaded", |b| {
+        bench_bevy(b, bevy_ecs::schedule::SingleThreadedExecutor::new());
+    });
+
+    group.bench_function("hecs", |b| {
+        let [a0, b0, c0, d0, e0] = START;
+        let mut world = hecs::World::new();
+        world.spawn_batch((0..PER_ARCHETYPE).map(|_| (A(a0), B(b0)))).for_each(|_| ());
+        world.spawn_batch((0..PER_ARCHETYPE).map(|_| (A(a0), B(b0), C(c0)))).for_each(|_| ());
+        world.spawn_batch((0..PER_ARCHETYPE).map(|_| (A(a0), B(b0), C(c0), D(d0)))).for_each(|_| ());
+        world.spawn_batch((0..PER_ARCHETYPE).map(|_| (A(a0), B(b0), C(c0), E(e0)))).for_each(|_| ());
+        hecs_run(&mut world);
+        assert_eq!(world.query_mut::<&A>().into_iter().count(), 4 * PER_ARCHETYPE);
+        assert!(world.query_mut::<(&A, &B)>().into_iter().all(|(x, y)| x.0 == b0 && y.0 == a0));
+        assert!(world.query_mut::<(&C, &D)>().into_iter().all(|(x, y)| x.0 == d0 && y.0 == c0));
+        assert!(world.query_mut::<(&C, &E)>().into_iter().all(|(x, y)| x.0 == e0 && y.0 == c0));
+        hecs_run(&mut world);
+
+        b.iter(|| hecs_run(&mut world));
+    });
+
+    group.bench_function("hand_written", |b| {
+        let [a0, b0, ..] = START;
+        let mut store = HandWritten::new();
+        store.run();
+        assert!(store.ab.0.iter().zip(&store.ab.1).all(|(&x, &y)| x == b0 && y == a0));
+        store.run();
+
+        b.iter(|| {
+            store.run();
+            black_box(&mut store);
+        });
+    });
+
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
