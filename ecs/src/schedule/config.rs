@@ -71,52 +71,77 @@ pub(crate) struct SystemConfig {
     pub(crate) conditions: Vec<BoxedCondition>,
 }
 
-/// Systems with their constraints, as [`Schedule::add_systems`](super::Schedule::add_systems) takes them.
-pub struct SystemConfigs {
-    pub(crate) systems: Vec<SystemConfig>,
-    /// `(a, b)`: system `a` runs before system `b` (indices into `systems`), from `chain`.
+/// Configured items (systems or sets) in tuple order, with what relates them:
+/// the part `SystemConfigs` and `SystemSetConfigs` share.
+pub(crate) struct ConfigList<T> {
+    pub(crate) items: Vec<T>,
+    /// `(a, b)`: item `a` runs before item `b` (indices into `items`), from `chain`.
     pub(crate) edges: Vec<(usize, usize)>,
-    /// Conditions shared by a range of `systems` (from `run_if` on a tuple).
+    /// Conditions shared by a range of `items` (from `run_if` on a tuple).
     pub(crate) shared_conditions: Vec<(Range<usize>, BoxedCondition)>,
-    /// The systems of each element of the outermost tuple (what `chain` orders).
+    /// The items of each element of the outermost tuple (what `chain` orders).
     elements: Vec<Range<usize>>,
 }
 
-impl SystemConfigs {
-    fn single(config: SystemConfig) -> SystemConfigs {
-        SystemConfigs {
-            systems: vec![config],
-            edges: Vec::new(),
-            shared_conditions: Vec::new(),
-            elements: whole_range(1),
-        }
+impl<T> ConfigList<T> {
+    fn single(item: T) -> ConfigList<T> {
+        ConfigList { items: vec![item], edges: Vec::new(), shared_conditions: Vec::new(), elements: whole_range(1) }
+    }
+
+    fn empty() -> ConfigList<T> {
+        ConfigList { items: Vec::new(), edges: Vec::new(), shared_conditions: Vec::new(), elements: Vec::new() }
     }
 
     /// Appends `other` as the next element of a tuple.
-    fn append(&mut self, mut other: SystemConfigs) {
-        let offset = self.systems.len();
-        self.systems.append(&mut other.systems);
+    fn append(&mut self, mut other: ConfigList<T>) {
+        let offset = self.items.len();
+        self.items.append(&mut other.items);
         self.edges.extend(other.edges.into_iter().map(|(a, b)| (a + offset, b + offset)));
         self.shared_conditions.extend(
             other.shared_conditions.into_iter().map(|(range, c)| (range.start + offset..range.end + offset, c)),
         );
-        self.elements.push(offset..self.systems.len());
-    }
-
-    fn empty() -> SystemConfigs {
-        SystemConfigs { systems: Vec::new(), edges: Vec::new(), shared_conditions: Vec::new(), elements: Vec::new() }
+        self.elements.push(offset..self.items.len());
     }
 
     /// Makes the whole list one element (after a combinator applied to all of it).
-    fn whole(mut self) -> SystemConfigs {
-        self.elements = whole_range(self.systems.len());
+    fn whole(mut self) -> ConfigList<T> {
+        self.elements = whole_range(self.items.len());
         self
+    }
+
+    /// Applies `change` to every item; the list becomes one element.
+    fn each(mut self, mut change: impl FnMut(&mut T)) -> ConfigList<T> {
+        self.items.iter_mut().for_each(&mut change);
+        self.whole()
+    }
+
+    /// One condition guarding every item.
+    fn share(mut self, condition: BoxedCondition) -> ConfigList<T> {
+        let all = 0..self.items.len();
+        self.shared_conditions.push((all, condition));
+        self.whole()
+    }
+
+    /// Orders each element of the tuple after the previous one.
+    fn chain(mut self) -> ConfigList<T> {
+        let elements = core::mem::take(&mut self.elements);
+        for pair in elements.windows(2) {
+            for a in pair[0].clone() {
+                for b in pair[1].clone() {
+                    self.edges.push((a, b));
+                }
+            }
+        }
+        self.whole()
     }
 }
 
+/// Systems with their constraints, as [`Schedule::add_systems`](super::Schedule::add_systems) takes them.
+pub struct SystemConfigs(pub(crate) ConfigList<SystemConfig>);
+
 impl core::fmt::Debug for SystemConfigs {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_list().entries(self.systems.iter().map(|config| config.system.name())).finish()
+        f.debug_list().entries(self.0.items.iter().map(|config| config.system.name())).finish()
     }
 }
 
@@ -150,9 +175,7 @@ pub trait IntoSystemConfigs<Marker>: Sized {
     fn before<M>(self, target: impl IntoScheduleTarget<M>) -> SystemConfigs {
         let () = Self::CHECK;
         let target = target.into_target();
-        let mut configs = self.into_configs();
-        configs.systems.iter_mut().for_each(|config| config.before.push(target.clone()));
-        configs.whole()
+        SystemConfigs(self.into_configs().0.each(|config| config.before.push(target.clone())))
     }
 
     /// Runs these systems after `target` (a system or a set).
@@ -160,9 +183,7 @@ pub trait IntoSystemConfigs<Marker>: Sized {
     fn after<M>(self, target: impl IntoScheduleTarget<M>) -> SystemConfigs {
         let () = Self::CHECK;
         let target = target.into_target();
-        let mut configs = self.into_configs();
-        configs.systems.iter_mut().for_each(|config| config.after.push(target.clone()));
-        configs.whole()
+        SystemConfigs(self.into_configs().0.each(|config| config.after.push(target.clone())))
     }
 
     /// Puts these systems in `set`.
@@ -170,9 +191,7 @@ pub trait IntoSystemConfigs<Marker>: Sized {
     fn in_set(self, set: impl SystemSet) -> SystemConfigs {
         let () = Self::CHECK;
         let set = InternedSet::new(set);
-        let mut configs = self.into_configs();
-        configs.systems.iter_mut().for_each(|config| config.sets.push(set.clone()));
-        configs.whole()
+        SystemConfigs(self.into_configs().0.each(|config| config.sets.push(set.clone())))
     }
 
     /// Runs these systems only when `condition` returns `true`; on a tuple, one
@@ -181,14 +200,12 @@ pub trait IntoSystemConfigs<Marker>: Sized {
     fn run_if<M>(self, condition: impl IntoCondition<M>) -> SystemConfigs {
         let () = Self::CHECK;
         let condition = condition.into_condition();
-        let mut configs = self.into_configs();
-        if let [config] = configs.systems.as_mut_slice() {
+        let mut configs = self.into_configs().0;
+        if let [config] = configs.items.as_mut_slice() {
             config.conditions.push(condition);
-        } else {
-            let all = 0..configs.systems.len();
-            configs.shared_conditions.push((all, condition));
+            return SystemConfigs(configs.whole());
         }
-        configs.whole()
+        SystemConfigs(configs.share(condition))
     }
 
     /// Runs the elements of this tuple one after another, each after the
@@ -196,16 +213,7 @@ pub trait IntoSystemConfigs<Marker>: Sized {
     #[track_caller]
     fn chain(self) -> SystemConfigs {
         let () = Self::CHECK;
-        let mut configs = self.into_configs();
-        let elements = core::mem::take(&mut configs.elements);
-        for pair in elements.windows(2) {
-            for a in pair[0].clone() {
-                for b in pair[1].clone() {
-                    configs.edges.push((a, b));
-                }
-            }
-        }
-        configs.whole()
+        SystemConfigs(self.into_configs().0.chain())
     }
 }
 
@@ -226,7 +234,7 @@ where
 {
     const CHECK: () = S::CHECK;
     fn into_configs(self) -> SystemConfigs {
-        SystemConfigs::single(SystemConfig {
+        SystemConfigs(ConfigList::single(SystemConfig {
             system: Box::new(self.into_system()),
             type_id: TypeId::of::<S::System>(),
             sync_point: false,
@@ -234,7 +242,7 @@ where
             after: Vec::new(),
             sets: Vec::new(),
             conditions: Vec::new(),
-        })
+        }))
     }
 }
 
@@ -301,7 +309,7 @@ pub struct IsApplyDeferred;
 impl IntoSystemConfigs<IsApplyDeferred> for ApplyDeferred {
     const CHECK: () = ();
     fn into_configs(self) -> SystemConfigs {
-        SystemConfigs::single(SystemConfig {
+        SystemConfigs(ConfigList::single(SystemConfig {
             system: Box::new(SyncPointSystem { access: SystemAccess::default() }),
             type_id: TypeId::of::<ApplyDeferred>(),
             sync_point: true,
@@ -309,7 +317,7 @@ impl IntoSystemConfigs<IsApplyDeferred> for ApplyDeferred {
             after: Vec::new(),
             sets: Vec::new(),
             conditions: Vec::new(),
-        })
+        }))
     }
 }
 
@@ -325,9 +333,9 @@ macro_rules! impl_into_system_configs_tuple {
             const CHECK: () = { $(let () = $config::CHECK;)* };
             fn into_configs(self) -> SystemConfigs {
                 let ($($config,)*) = self;
-                let mut configs = SystemConfigs::empty();
-                $(configs.append($config.into_configs());)*
-                configs
+                let mut configs = ConfigList::empty();
+                $(configs.append($config.into_configs().0);)*
+                SystemConfigs(configs)
             }
         }
     };
@@ -345,25 +353,11 @@ pub(crate) struct SetConfig {
 }
 
 /// Sets with their constraints, as [`Schedule::configure_sets`](super::Schedule::configure_sets) takes them.
-pub struct SystemSetConfigs {
-    pub(crate) sets: Vec<SetConfig>,
-    /// `(a, b)`: set `a` runs before set `b` (indices into `sets`), from `chain`.
-    pub(crate) edges: Vec<(usize, usize)>,
-    /// Conditions guarding a range of `sets` (from `run_if`).
-    pub(crate) shared_conditions: Vec<(Range<usize>, BoxedCondition)>,
-    elements: Vec<Range<usize>>,
-}
-
-impl SystemSetConfigs {
-    fn whole(mut self) -> SystemSetConfigs {
-        self.elements = whole_range(self.sets.len());
-        self
-    }
-}
+pub struct SystemSetConfigs(pub(crate) ConfigList<SetConfig>);
 
 impl core::fmt::Debug for SystemSetConfigs {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_list().entries(self.sets.iter().map(|config| &config.set)).finish()
+        f.debug_list().entries(self.0.items.iter().map(|config| &config.set)).finish()
     }
 }
 
@@ -396,41 +390,25 @@ pub trait IntoSystemSetConfigs<Marker>: Sized {
     /// Runs these sets' systems before `target` (a system or a set).
     fn before<M>(self, target: impl IntoScheduleTarget<M>) -> SystemSetConfigs {
         let target = target.into_target();
-        let mut configs = self.into_set_configs();
-        configs.sets.iter_mut().for_each(|config| config.before.push(target.clone()));
-        configs.whole()
+        SystemSetConfigs(self.into_set_configs().0.each(|config| config.before.push(target.clone())))
     }
 
     /// Runs these sets' systems after `target` (a system or a set).
     fn after<M>(self, target: impl IntoScheduleTarget<M>) -> SystemSetConfigs {
         let target = target.into_target();
-        let mut configs = self.into_set_configs();
-        configs.sets.iter_mut().for_each(|config| config.after.push(target.clone()));
-        configs.whole()
+        SystemSetConfigs(self.into_set_configs().0.each(|config| config.after.push(target.clone())))
     }
 
     /// Runs these sets' systems only when `condition` returns `true`; on a
     /// tuple, one condition guards all the sets and is evaluated once per run.
     fn run_if<M>(self, condition: impl IntoCondition<M>) -> SystemSetConfigs {
         let condition = condition.into_condition();
-        let mut configs = self.into_set_configs();
-        let all = 0..configs.sets.len();
-        configs.shared_conditions.push((all, condition));
-        configs.whole()
+        SystemSetConfigs(self.into_set_configs().0.share(condition))
     }
 
     /// Runs the elements of this tuple one after another.
     fn chain(self) -> SystemSetConfigs {
-        let mut configs = self.into_set_configs();
-        let elements = core::mem::take(&mut configs.elements);
-        for pair in elements.windows(2) {
-            for a in pair[0].clone() {
-                for b in pair[1].clone() {
-                    configs.edges.push((a, b));
-                }
-            }
-        }
-        configs.whole()
+        SystemSetConfigs(self.into_set_configs().0.chain())
     }
 }
 
@@ -445,12 +423,11 @@ pub struct IsSingleSet;
 
 impl<S: SystemSet> IntoSystemSetConfigs<IsSingleSet> for S {
     fn into_set_configs(self) -> SystemSetConfigs {
-        SystemSetConfigs {
-            sets: vec![SetConfig { set: InternedSet::new(self), before: Vec::new(), after: Vec::new() }],
-            edges: Vec::new(),
-            shared_conditions: Vec::new(),
-            elements: whole_range(1),
-        }
+        SystemSetConfigs(ConfigList::single(SetConfig {
+            set: InternedSet::new(self),
+            before: Vec::new(),
+            after: Vec::new(),
+        }))
     }
 }
 
@@ -465,23 +442,9 @@ macro_rules! impl_into_system_set_configs_tuple {
         {
             fn into_set_configs(self) -> SystemSetConfigs {
                 let ($($config,)*) = self;
-                let mut configs = SystemSetConfigs {
-                    sets: Vec::new(),
-                    edges: Vec::new(),
-                    shared_conditions: Vec::new(),
-                    elements: Vec::new(),
-                };
-                $({
-                    let mut other = $config.into_set_configs();
-                    let offset = configs.sets.len();
-                    configs.sets.append(&mut other.sets);
-                    configs.edges.extend(other.edges.into_iter().map(|(a, b)| (a + offset, b + offset)));
-                    configs.shared_conditions.extend(
-                        other.shared_conditions.into_iter().map(|(r, c)| (r.start + offset..r.end + offset, c)),
-                    );
-                    configs.elements.push(offset..configs.sets.len());
-                })*
-                configs
+                let mut configs = ConfigList::empty();
+                $(configs.append($config.into_set_configs().0);)*
+                SystemSetConfigs(configs)
             }
         }
     };

@@ -111,9 +111,9 @@ impl Schedule {
     #[track_caller]
     pub fn add_systems<Marker, S: IntoSystemConfigs<Marker>>(&mut self, systems: S) -> &mut Self {
         let () = S::CHECK;
-        let configs = systems.into_configs();
+        let configs = systems.into_configs().0;
         let offset = self.nodes.len();
-        for config in configs.systems {
+        for config in configs.items {
             let sets = config.sets.into_iter().map(|set| self.intern_set(set)).collect();
             let conditions = config.conditions.into_iter().map(|condition| self.push_condition(condition)).collect();
             self.nodes.push(SystemNode {
@@ -169,9 +169,9 @@ impl Schedule {
     /// assert_eq!(world.resource::<Log>().0, ["early", "late"]);
     /// ```
     pub fn configure_sets<Marker, S: IntoSystemSetConfigs<Marker>>(&mut self, sets: S) -> &mut Self {
-        let configs = sets.into_set_configs();
-        let indices: Vec<usize> = configs.sets.iter().map(|config| self.intern_set(config.set.clone())).collect();
-        for (config, &index) in configs.sets.into_iter().zip(&indices) {
+        let configs = sets.into_set_configs().0;
+        let indices: Vec<usize> = configs.items.iter().map(|config| self.intern_set(config.set.clone())).collect();
+        for (config, &index) in configs.items.into_iter().zip(&indices) {
             for target in config.before.iter().chain(&config.after) {
                 if let TargetKind::Set(set) = &target.0 {
                     self.intern_set(set.clone());
