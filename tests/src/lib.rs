@@ -218,3 +218,39 @@ pub struct Velocity {
 /// A marker component shared by the integration tests.
 #[derive(Component, Debug)]
 pub struct Enemy;
+
+// ----- threads -----------------------------------------------------------------------
+
+/// Whether the rayon pool (which the ecs crate sizes by default) has at least
+/// two threads.
+///
+/// ```
+/// let _maybe = ecs_tests::parallel_pool();
+/// ```
+pub fn parallel_pool() -> bool {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let forced_single = std::env::var("RAYON_NUM_THREADS").is_ok_and(|value| value.trim() == "1");
+    threads >= 2 && !forced_single
+}
+
+/// Runs `f` on a new thread and returns what it returns; fails the test if it
+/// takes more than 20 s (a deadlock), and re-raises its panic if it panics.
+///
+/// ```
+/// assert_eq!(ecs_tests::within_timeout(|| 1 + 1), 2);
+/// ```
+pub fn within_timeout<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    use std::sync::mpsc::{self, RecvTimeoutError};
+    let (sender, receiver) = mpsc::channel();
+    let handle = std::thread::spawn(move || {
+        let _ = sender.send(f());
+    });
+    match receiver.recv_timeout(std::time::Duration::from_secs(20)) {
+        Ok(value) => value,
+        Err(RecvTimeoutError::Timeout) => panic!("timed out after 20 s"),
+        Err(RecvTimeoutError::Disconnected) => match handle.join() {
+            Err(payload) => std::panic::resume_unwind(payload),
+            Ok(()) => unreachable!("the thread sends before it ends"),
+        },
+    }
+}

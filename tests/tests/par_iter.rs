@@ -14,9 +14,7 @@
 //! before and just after archetype boundaries.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
-use std::panic::resume_unwind;
 use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Condvar, Mutex};
 use std::thread::ThreadId;
 use std::time::Duration;
@@ -24,6 +22,7 @@ use std::time::Duration;
 use ecs::schedule::ExecutorKind;
 
 use ecs::prelude::*;
+use ecs_tests::{parallel_pool, within_timeout};
 
 // ----- fixtures -------------------------------------------------------------------------
 
@@ -112,31 +111,6 @@ fn vals(world: &mut World) -> Vec<Val> {
 /// The entity of the `Val` with each id.
 fn entities_by_id(world: &mut World) -> BTreeMap<u32, Entity> {
     world.query::<(Entity, &Val)>().iter(world).map(|(entity, row)| (row.id, entity)).collect()
-}
-
-/// Whether the rayon pool (which the ecs crate sizes by default) has at least
-/// two threads.
-fn parallel_pool() -> bool {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let forced_single = std::env::var("RAYON_NUM_THREADS").is_ok_and(|value| value.trim() == "1");
-    threads >= 2 && !forced_single
-}
-
-/// Runs `f` on a new thread and returns what it returns; fails the test if it
-/// takes more than 20 s (a deadlock), and re-raises its panic if it panics.
-fn within_timeout<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    let (sender, receiver) = mpsc::channel();
-    let handle = std::thread::spawn(move || {
-        let _ = sender.send(f());
-    });
-    match receiver.recv_timeout(Duration::from_secs(20)) {
-        Ok(value) => value,
-        Err(RecvTimeoutError::Timeout) => panic!("timed out after 20 s"),
-        Err(RecvTimeoutError::Disconnected) => match handle.join() {
-            Err(payload) => resume_unwind(payload),
-            Ok(()) => unreachable!("the thread sends before it ends"),
-        },
-    }
 }
 
 // ----- every row exactly once -------------------------------------------------------------

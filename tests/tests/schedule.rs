@@ -17,16 +17,14 @@
 //! running at once wait with a timeout ([`within_timeout`]) so that a missing
 //! thread fails the test instead of hanging it.
 
-use std::panic::resume_unwind;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Barrier, Mutex, MutexGuard};
-use std::time::Duration;
 
 use ecs::schedule::{Ambiguity, ExecutorKind, ScheduleBuildError};
 use ecs_tests::{Enemy, Position, Velocity, panic_message};
 
 use ecs::prelude::*;
+use ecs_tests::{parallel_pool, within_timeout};
 
 // ----- fixtures -------------------------------------------------------------------------
 
@@ -117,31 +115,6 @@ fn assert_partial_order(trace: &[&'static str], names: &[&'static str], order: &
     let position = |name: &str| trace.iter().position(|&traced| traced == name).expect("traced");
     for &(first, second) in order {
         assert!(position(first) < position(second), "`{first}` must run before `{second}`: {trace:?}");
-    }
-}
-
-/// Whether the rayon pool (which the ecs crate sizes by default) has at least
-/// two threads; the tests that need two systems running at once skip otherwise.
-fn parallel_pool() -> bool {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let forced_single = std::env::var("RAYON_NUM_THREADS").is_ok_and(|value| value.trim() == "1");
-    threads >= 2 && !forced_single
-}
-
-/// Runs `f` on a new thread and returns what it returns; fails the test if it
-/// takes more than 20 s (a deadlock), and re-raises its panic if it panics.
-fn within_timeout<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    let (sender, receiver) = mpsc::channel();
-    let handle = std::thread::spawn(move || {
-        let _ = sender.send(f());
-    });
-    match receiver.recv_timeout(Duration::from_secs(20)) {
-        Ok(value) => value,
-        Err(RecvTimeoutError::Timeout) => panic!("timed out after 20 s: the systems never ran together"),
-        Err(RecvTimeoutError::Disconnected) => match handle.join() {
-            Err(payload) => resume_unwind(payload),
-            Ok(()) => unreachable!("the thread sends before it ends"),
-        },
     }
 }
 
