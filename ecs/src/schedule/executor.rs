@@ -114,9 +114,11 @@ impl ExecutorState {
     /// The next completion: polled for a short while first (a system handed
     /// to the pool usually finishes within microseconds of the executor
     /// running dry, and waking a blocked thread costs more than that), then
-    /// blocking.
-    fn wait_for_completion(&self) -> Completion {
-        for _ in 0..SPIN_POLLS {
+    /// blocking. With as many tasks running as the pool has threads, every
+    /// core is busy, so it blocks at once rather than take a core from them.
+    fn wait_for_completion(&self, running: usize, threads: usize) -> Completion {
+        let polls = if running < threads { SPIN_POLLS } else { 0 };
+        for _ in 0..polls {
             if let Ok(done) = self.receiver.try_recv() {
                 return done;
             }
@@ -377,7 +379,8 @@ impl<'a> Run<'a> {
     /// Runs every system once, non-conflicting ones at the same time on the
     /// rayon pool.
     pub(crate) fn run_multi_threaded(&mut self, world: &mut World) {
-        if rayon::current_num_threads() <= 1 || self.all_inline() {
+        let threads = rayon::current_num_threads();
+        if threads <= 1 || self.all_inline() {
             return self.run_in_order(world, true);
         }
         self.begin();
@@ -404,7 +407,7 @@ impl<'a> Run<'a> {
                     if running == 0 {
                         break;
                     }
-                    let done = self.state.wait_for_completion();
+                    let done = self.state.wait_for_completion(running, threads);
                     running -= 1;
                     self.on_completion(done, &mut panic);
                     continue;
@@ -466,7 +469,7 @@ impl<'a> Run<'a> {
                         // others, so none is running; wait for stragglers anyway
                         // rather than alias the world.
                         while running > 0 {
-                            let done = self.state.wait_for_completion();
+                            let done = self.state.wait_for_completion(running, threads);
                             running -= 1;
                             self.on_completion(done, &mut panic);
                         }
