@@ -11,8 +11,11 @@
 //! microseconds (queueing, waking a worker, reporting back); for tiny systems
 //! that is more than they take. The executor keeps a moving estimate of each
 //! system's run time and runs those below [`INLINE_BELOW`] on its own thread;
-//! longer ones go to the pool, except that the executor thread runs one itself
-//! rather than sit idle. Systems never measured count as long, so a first run
+//! longer ones go to the pool, except that when no short system is ready the
+//! executor thread runs the shortest long one itself rather than sit idle (the
+//! shortest, so it is soon free to start what becomes ready meanwhile). While
+//! it waits for the pool, it polls briefly before blocking, as long as a pool
+//! thread is free. Systems never measured count as long, so a first run
 //! is as parallel as the graph allows. Inline systems are timed on every
 //! [`MEASURE_EVERY`]-th run only: two clock reads cost more than a tiny system.
 //! When every system is known to be short, the run does not touch the pool at
@@ -39,7 +42,7 @@ use crate::world::World;
 
 /// Systems whose estimated run time is below this run on the executor's own
 /// thread instead of being handed to the pool.
-pub const INLINE_BELOW: Duration = Duration::from_micros(20);
+pub const INLINE_BELOW: Duration = Duration::from_micros(8);
 
 /// How many times the executor polls for a completion before blocking
 /// (tens of microseconds).
@@ -442,9 +445,13 @@ impl<'a> Run<'a> {
                     self.state.ready.append(&mut spawn);
                     continue;
                 }
-                if inline.is_empty() && running == 0 && !spawn.is_empty() {
-                    // Rather than wait idle, run one of the long systems here.
-                    inline.push(spawn.remove(0));
+                if inline.is_empty() && !spawn.is_empty() {
+                    // Rather than wait idle, run one of the long systems here:
+                    // the shortest, so this thread is soon free to start the
+                    // systems that become ready meanwhile.
+                    let estimates = &self.state.estimates;
+                    let shortest = (0..spawn.len()).min_by_key(|&i| estimates[spawn[i]]).unwrap_or(0);
+                    inline.push(spawn.remove(shortest));
                 }
                 for node in spawn.drain(..) {
                     running += 1;
