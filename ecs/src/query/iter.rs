@@ -6,6 +6,7 @@
 //! so `for_each`) runs a tight inner loop per table.
 
 use core::iter::FusedIterator;
+use core::ops::Range;
 
 use super::fetch::QueryData;
 use super::filter::QueryFilter;
@@ -44,6 +45,29 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
             entities: &[],
             row: 0,
         }
+    }
+
+    /// An iterator over rows `rows` of the table of `matched[0]` only: one
+    /// batch of a parallel iteration (`matched` holds that one entry).
+    ///
+    /// # Safety
+    /// As [`QueryIter::new`]; `rows` lie within the table.
+    pub(crate) unsafe fn batch(
+        world: &'w World,
+        matched: &'s [MatchedArchetype<D::Cache, F::Cache>],
+        data_state: &'s D::State,
+        filter_state: &'s F::State,
+        last_run: Tick,
+        this_run: Tick,
+        rows: Range<usize>,
+    ) -> Self {
+        // SAFETY: forwarded to the caller.
+        let mut iter = unsafe { QueryIter::new(world, matched, data_state, filter_state, last_run, this_run) };
+        if iter.next_table() {
+            iter.entities = &iter.entities[..rows.end];
+            iter.row = rows.start;
+        }
+        iter
     }
 
     /// Moves to the next non-empty matched table; `false` when none is left.

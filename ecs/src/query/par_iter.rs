@@ -12,6 +12,7 @@ use rayon::prelude::*;
 
 use super::fetch::QueryData;
 use super::filter::QueryFilter;
+use super::iter::QueryIter;
 use super::state::MatchedArchetype;
 use crate::storage::Tick;
 use crate::world::World;
@@ -113,34 +114,28 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryParIter<'w, 's, D, F> {
         batches.par_iter().for_each(|&batch| self.run_batch(batch, &func));
     }
 
-    /// Runs `func` over one batch with a fetch of its own.
+    /// Runs `func` over one batch with a fetch of its own (a `QueryIter`
+    /// over the batch's rows, so the row loop is the sequential one).
     #[inline]
     fn run_batch<Func: Fn(D::Item<'w>)>(&self, batch: Batch, func: &Func) {
         if batch.start == batch.end {
             return;
         }
-        let matched = &self.matched[batch.matched_index];
-        let archetype = &self.world.archetypes()[matched.archetype];
-        let mut data = D::init_fetch(self.world, self.data_state, self.last_run, self.this_run);
-        let mut filter = F::init_fetch(self.world, self.filter_state, self.last_run, self.this_run);
-        // SAFETY: the caches were produced by `match_archetype` for this archetype.
-        unsafe {
-            D::set_archetype(&mut data, &matched.data, archetype);
-            F::set_archetype(&mut filter, &matched.filter, archetype);
-        }
-        let entities = &archetype.entities()[batch.start..batch.end];
-        for (offset, &entity) in entities.iter().enumerate() {
-            let row = batch.start + offset;
-            // SAFETY: `row` is a row of the current table.
-            let passes = D::IS_DENSE && F::IS_DENSE
-                || unsafe { D::matches_row(&data, entity, row) && F::matches_row(&filter, entity, row) };
-            if passes {
-                // SAFETY: `row` passed the row checks; batches never overlap, so
-                // each row's item is produced once and `&mut` items never alias;
-                // the access is the caller's (`new`).
-                func(unsafe { D::fetch(&mut data, entity, row) });
-            }
-        }
+        let matched = &self.matched[batch.matched_index..=batch.matched_index];
+        // SAFETY: the access is the caller's (`new`); batches never overlap, so
+        // each row's item is produced once and `&mut` items never alias.
+        let rows = unsafe {
+            QueryIter::<D, F>::batch(
+                self.world,
+                matched,
+                self.data_state,
+                self.filter_state,
+                self.last_run,
+                self.this_run,
+                batch.start..batch.end,
+            )
+        };
+        rows.for_each(func);
     }
 }
 

@@ -137,39 +137,38 @@ impl ExecutorState {
     }
 }
 
-/// A raw pointer to the world, shared with pool tasks.
-#[derive(Clone, Copy)]
-struct WorldPtr(*mut World);
+/// A raw pointer shared with pool tasks: the world, or the schedule's systems.
+///
+/// Only `World` and `SystemNode` get the `Send`/`Sync` impls, each with its
+/// own argument.
+struct TaskPtr<T>(*mut T);
 
-// SAFETY: the executor hands the pointer to tasks that only reborrow it shared
+impl<T> Clone for TaskPtr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for TaskPtr<T> {}
+
+impl<T> TaskPtr<T> {
+    /// A method (not a field access) so closures capture the whole `Send` wrapper.
+    fn get(self) -> *mut T {
+        self.0
+    }
+}
+
+// SAFETY: the executor hands the world to tasks that only reborrow it shared
 // while it runs no exclusive system (the graph guarantees that), and the world
 // is `Sync`.
-unsafe impl Send for WorldPtr {}
+unsafe impl Send for TaskPtr<World> {}
 // SAFETY: as for `Send`.
-unsafe impl Sync for WorldPtr {}
-
-impl WorldPtr {
-    /// A method (not a field access) so closures capture the whole `Send` wrapper.
-    fn get(self) -> *mut World {
-        self.0
-    }
-}
-
-/// A raw pointer to the schedule's systems, shared with pool tasks.
-#[derive(Clone, Copy)]
-struct NodesPtr(*mut SystemNode);
-
-// SAFETY: each task touches only the node it runs, and each node runs at most
-// once per run, so tasks never share a node; systems are `Send + Sync`.
-unsafe impl Send for NodesPtr {}
+unsafe impl Sync for TaskPtr<World> {}
+// SAFETY: each task touches only the system node it runs, and each node runs
+// at most once per run, so tasks never share a node; systems are `Send + Sync`.
+unsafe impl Send for TaskPtr<SystemNode> {}
 // SAFETY: as for `Send`.
-unsafe impl Sync for NodesPtr {}
-
-impl NodesPtr {
-    fn get(self) -> *mut SystemNode {
-        self.0
-    }
-}
+unsafe impl Sync for TaskPtr<SystemNode> {}
 
 /// Everything one run touches, borrowed from the schedule.
 ///
@@ -177,7 +176,7 @@ impl NodesPtr {
 /// to the systems they run, so the executor must never reborrow the whole list
 /// while tasks are out; it touches one system at a time, one that no task runs.
 pub(crate) struct Run<'a> {
-    nodes: NodesPtr,
+    nodes: TaskPtr<SystemNode>,
     count: usize,
     conditions: &'a mut [BoxedCondition],
     graph: &'a ScheduleGraph,
@@ -192,7 +191,7 @@ impl<'a> Run<'a> {
         graph: &'a ScheduleGraph,
         state: &'a mut ExecutorState,
     ) -> Run<'a> {
-        Run { count: nodes.len(), nodes: NodesPtr(nodes.as_mut_ptr()), conditions, graph, state, _nodes: PhantomData }
+        Run { count: nodes.len(), nodes: TaskPtr(nodes.as_mut_ptr()), conditions, graph, state, _nodes: PhantomData }
     }
 
     /// System `node`.
@@ -393,7 +392,7 @@ impl<'a> Run<'a> {
                 self.state.ready.push(node);
             }
         }
-        let world_ptr = WorldPtr(world);
+        let world_ptr = TaskPtr::<World>(world);
         let nodes_ptr = self.nodes;
         let sender = self.state.sender.clone();
         let mut panic: Option<PanicPayload> = None;
