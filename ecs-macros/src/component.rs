@@ -19,18 +19,19 @@
 //! }
 //! ```
 //!
-//! `STORAGE` is emitted only when a `storage` key is given and `HOOKS` only when
-//! at least one hook is given; otherwise the trait defaults (table storage, no
-//! hooks) apply. Unions and generic types are rejected with a spanned error.
+//! `STORAGE` is emitted only when a `storage` key is given, `CHANGE_DETECTION`
+//! (as `false`) only for `change_detection = false`, and `HOOKS` only when at
+//! least one hook is given; otherwise the trait defaults (table storage, change
+//! ticks, no hooks) apply. Unions and generic types are rejected with a spanned error.
 
 use proc_macro2::TokenStream as TokenStream2;
 use quote::{ToTokens, quote};
 use syn::ext::IdentExt;
 use syn::meta::ParseNestedMeta;
-use syn::{Data, DeriveInput, LitStr, Path};
+use syn::{Data, DeriveInput, LitBool, LitStr, Path};
 
 /// The keys `#[component(...)]` accepts, in the order error messages list them.
-const KEYS: &str = "`storage`, `on_add`, `on_insert`, `on_replace`, `on_remove`";
+const KEYS: &str = "`storage`, `change_detection`, `on_add`, `on_insert`, `on_replace`, `on_remove`";
 
 /// Builds the `Component` impl for `input`, or a spanned error.
 pub(crate) fn derive_component(input: DeriveInput) -> syn::Result<TokenStream2> {
@@ -66,6 +67,11 @@ pub(crate) fn component_impl(input: &DeriveInput, derive: &str, extra: TokenStre
                 ::ecs::component::StorageKind::#variant;
         }
     });
+    let change_detection = attrs.change_detection.filter(|&enabled| !enabled).map(|_| {
+        quote! {
+            const CHANGE_DETECTION: bool = false;
+        }
+    });
     let hooks = attrs.hooks.any().then(|| {
         let [on_add, on_insert, on_replace, on_remove] = attrs.hooks.slots().map(hook_tokens);
         quote! {
@@ -84,6 +90,7 @@ pub(crate) fn component_impl(input: &DeriveInput, derive: &str, extra: TokenStre
             const NAME: &'static str = #name;
             const ID: u64 = ::ecs::util::component_type_id(::core::module_path!(), #name);
             #storage
+            #change_detection
             #hooks
             #extra
         }
@@ -150,6 +157,8 @@ impl Hooks {
 struct ComponentAttrs {
     /// The `storage` key, if given.
     storage: Option<Storage>,
+    /// The `change_detection` key, if given.
+    change_detection: Option<bool>,
     /// The hook keys.
     hooks: Hooks,
 }
@@ -172,6 +181,11 @@ impl ComponentAttrs {
             Some("storage") => {
                 reject_duplicate(meta, self.storage.is_some())?;
                 self.storage = Some(parse_storage(meta)?);
+                return Ok(());
+            }
+            Some("change_detection") => {
+                reject_duplicate(meta, self.change_detection.is_some())?;
+                self.change_detection = Some(parse_bool(meta)?);
                 return Ok(());
             }
             Some("on_add") => &mut self.hooks.on_add,
@@ -222,6 +236,15 @@ fn parse_storage(meta: &ParseNestedMeta<'_>) -> syn::Result<Storage> {
     }
 }
 
+/// Parses `= true` or `= false`.
+fn parse_bool(meta: &ParseNestedMeta<'_>) -> syn::Result<bool> {
+    let value = meta.value()?;
+    if !value.peek(LitBool) {
+        return Err(value.error("expected `change_detection = false` (or `= true`, the default)"));
+    }
+    Ok(value.parse::<LitBool>()?.value)
+}
+
 /// Parses `= path::to::hook_fn`.
 fn parse_hook(meta: &ParseNestedMeta<'_>) -> syn::Result<Path> {
     let key = meta.path.to_token_stream().to_string();
@@ -266,6 +289,22 @@ mod tests {
             }
         };
         assert_eq!(out, expected.to_string());
+    }
+
+    #[test]
+    fn change_detection_false_emits_the_constant_and_true_keeps_the_default() {
+        let out = expand("#[component(change_detection = false)] struct Untracked(f32);");
+        assert!(out.contains(&quote! { const CHANGE_DETECTION: bool = false; }.to_string()), "{out}");
+        let out = expand("#[component(change_detection = true)] struct Tracked(f32);");
+        assert!(!out.contains("CHANGE_DETECTION"), "{out}");
+    }
+
+    #[test]
+    fn non_bool_change_detection_is_rejected() {
+        let err = expand_err(r#"#[component(change_detection = "no")] struct S;"#);
+        assert_eq!(err, "expected `change_detection = false` (or `= true`, the default)");
+        let err = expand_err("#[component(change_detection = false, change_detection = true)] struct S;");
+        assert!(err.starts_with("duplicate #[component] key `change_detection`"), "{err}");
     }
 
     #[test]
@@ -349,7 +388,7 @@ mod tests {
         let err = expand_err("#[component(on_spawn = f)] struct S;");
         assert_eq!(
             err,
-            "unknown #[component] key `on_spawn`: expected one of `storage`, `on_add`, \
+            "unknown #[component] key `on_spawn`: expected one of `storage`, `change_detection`, `on_add`, \
              `on_insert`, `on_replace`, `on_remove`"
         );
     }

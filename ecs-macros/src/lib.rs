@@ -33,6 +33,10 @@ mod tuples;
 /// An optional `#[component(...)]` attribute takes these keys, each at most once:
 ///
 /// * `storage = "table"` or `storage = "sparse"`: sets `STORAGE` (default: table);
+/// * `change_detection = false`: sets `CHANGE_DETECTION` to `false` (default:
+///   `true`): values carry no `added`/`changed` ticks, which saves 8 bytes per
+///   table row and the tick stores of every move and write, and makes
+///   `Added<T>`/`Changed<T>` a compile error;
 /// * `on_add = path`, `on_insert = path`, `on_replace = path`, `on_remove = path`:
 ///   set `HOOKS`; each path names a
 ///   `fn(::ecs::world::DeferredWorld<'_>, ::ecs::component::HookContext)`.
@@ -50,6 +54,10 @@ mod tuples;
 /// #[derive(Component)]
 /// #[component(storage = "sparse", on_add = announce)]
 /// struct Stunned;
+///
+/// #[derive(Component)]
+/// #[component(change_detection = false)]
+/// struct Velocity { x: f32, y: f32 }
 ///
 /// fn announce(_world: DeferredWorld<'_>, ctx: HookContext) {
 ///     println!("{:?} is stunned", ctx.entity);

@@ -461,3 +461,89 @@ fn ticks_compare_relative_to_the_current_run_and_wrap() {
     assert!(t(u32::MAX).is_newer_than(t(u32::MAX - 1), t(3)));
     assert!(!t(u32::MAX - 2).is_newer_than(t(u32::MAX - 1), t(3)));
 }
+
+/// A table component declared without change detection: no tick columns.
+#[derive(Component, Debug, PartialEq, Clone, Copy)]
+#[component(change_detection = false)]
+struct Untracked(u32);
+
+/// A sparse component declared without change detection.
+#[derive(Component, Debug, PartialEq, Clone, Copy)]
+#[component(storage = "sparse", change_detection = false)]
+struct SparseUntracked(u32);
+
+/// A relationship with data, declared without change detection.
+#[derive(Relationship, Debug, PartialEq, Clone, Copy)]
+#[component(change_detection = false)]
+struct Owes(u32);
+
+#[test]
+fn components_without_change_detection_keep_values_but_no_ticks() {
+    let mut world = World::new();
+    let id = world.register_component::<Untracked>();
+    assert!(!world.component_info(id).unwrap().has_change_detection());
+    let a_id = world.register_component::<A>();
+    assert!(world.component_info(a_id).unwrap().has_change_detection());
+
+    let e = world.spawn((A(1), Untracked(10), SparseUntracked(100))).id();
+    let other = world.spawn((A(2), Untracked(20))).id();
+    assert_eq!(world.component_ticks::<Untracked>(e), None);
+    assert_eq!(world.component_ticks::<SparseUntracked>(e), None);
+    assert!(world.component_ticks::<A>(e).is_some());
+
+    // Writes go through and never report added or changed.
+    let mut value = world.get_mut::<Untracked>(e).unwrap();
+    assert!(!value.is_added() && !value.is_changed());
+    value.0 += 1;
+    assert!(!value.is_changed());
+    world.get_mut::<SparseUntracked>(e).unwrap().0 += 1;
+    assert_eq!(world.get::<Untracked>(e), Some(&Untracked(11)));
+    assert_eq!(world.get::<SparseUntracked>(e), Some(&SparseUntracked(101)));
+
+    // In a table mixing both kinds, writing the untracked column leaves the
+    // tracked one's `Changed` untouched, and writing the tracked one is seen.
+    let (_, mut changed_a) = trackers(&mut world);
+    assert_eq!(run(&mut changed_a, &world).len(), 2);
+    for (mut untracked, mut sparse) in
+        world.query::<(&mut Untracked, Option<&mut SparseUntracked>)>().iter_mut(&mut world)
+    {
+        untracked.0 *= 2;
+        assert!(!untracked.is_changed());
+        if let Some(sparse) = sparse.as_mut() {
+            sparse.0 *= 2;
+            assert!(!sparse.is_changed());
+        }
+    }
+    assert!(run(&mut changed_a, &world).is_empty());
+    world
+        .query::<(&mut A, &Untracked)>()
+        .iter_mut(&mut world)
+        .filter(|(_, u)| u.0 == 40)
+        .for_each(|(mut a, _)| a.0 = 0);
+    assert_eq!(run(&mut changed_a, &world), BTreeSet::from([other]));
+
+    // Moving between archetypes (both ways, over a swap-remove) keeps the values.
+    world.insert(e, B(1));
+    world.remove::<A>(other);
+    assert_eq!(world.remove::<B>(e), Some(B(1)));
+    assert_eq!(world.get::<Untracked>(e), Some(&Untracked(22)));
+    assert_eq!(world.get::<Untracked>(other), Some(&Untracked(40)));
+    assert_eq!(world.remove::<Untracked>(other), Some(Untracked(40)));
+    world.check_invariants();
+}
+
+#[test]
+fn relationships_without_change_detection_write_through_pairs() {
+    let mut world = World::new();
+    let (alice, bob) = (world.spawn(A(0)).id(), world.spawn_empty().id());
+    world.insert_pair(alice, Owes(5), bob);
+    let mut owed = world.get_pair_mut::<Owes>(alice, bob).unwrap();
+    owed.0 += 1;
+    assert!(!owed.is_changed() && !owed.is_added());
+    for (_, mut pair) in world.query::<Pair<&mut Owes>>().iter_mut(&mut world) {
+        pair.0 *= 10;
+        assert!(!pair.is_changed());
+    }
+    assert_eq!(world.get_pair::<Owes>(alice, bob), Some(&Owes(60)));
+    world.check_invariants();
+}

@@ -162,8 +162,10 @@ struct Tag;
 #[repr(align(16))]
 struct Pos(i64);
 
-/// Table component with heap data.
+/// Table component with heap data, declared without change detection: its
+/// column has no tick buffers, and it shares tables with `Pos`, which has them.
 #[derive(Component, Debug, PartialEq)]
+#[component(change_detection = false)]
 struct Text(String);
 
 /// Sparse component with heap data.

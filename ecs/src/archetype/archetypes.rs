@@ -290,7 +290,8 @@ fn id_storage(components: &Components, id: Id) -> IdStorage {
     };
     match info {
         Some(info) if info.storage() == StorageKind::Table && !info.is_tag() => {
-            IdStorage::Column(Column::new(info.layout(), info.drop_fn()))
+            let column = if info.has_change_detection() { Column::new } else { Column::untracked };
+            IdStorage::Column(column(info.layout(), info.drop_fn()))
         }
         Some(info) if !id.is_pair() => IdStorage::Tag(info.drop_fn().map(|drop| (drop, info.layout().align()))),
         _ => IdStorage::Tag(None),

@@ -111,6 +111,14 @@ pub trait Component: Send + Sync + 'static {
     const STORAGE: StorageKind = StorageKind::Table;
     /// Hook slots declared by the derive.
     const HOOKS: ComponentHooks = ComponentHooks::NONE;
+    /// Whether values carry `added`/`changed` ticks (the default). With
+    /// `#[component(change_detection = false)]` they carry none: moves, spawns
+    /// and writes skip the tick stores and the table saves 8 bytes per row, but
+    /// `Added<T>`/`Changed<T>` do not compile for the type and its [`Mut`] reports
+    /// neither added nor changed.
+    ///
+    /// [`Mut`]: crate::world::Mut
+    const CHANGE_DETECTION: bool = true;
     /// The relationship traits, for types deriving `Relationship` (which also
     /// derives this trait); `None` for plain components, which used as the
     /// first half of a pair behave as [`RelationshipTraits::DEFAULT`].
@@ -149,6 +157,9 @@ pub struct ComponentDescriptor {
     pub hooks: ComponentHooks,
     /// Relationship traits, if the component is a relationship.
     pub relationship: Option<RelationshipTraits>,
+    /// Whether table values carry `added`/`changed` ticks
+    /// ([`Component::CHANGE_DETECTION`]).
+    pub change_detection: bool,
 }
 
 /// Drops the `T` at `ptr`.
@@ -173,6 +184,7 @@ impl ComponentDescriptor {
             storage: T::STORAGE,
             hooks: T::HOOKS,
             relationship: T::RELATIONSHIP,
+            change_detection: T::CHANGE_DETECTION,
         }
     }
 }
@@ -210,6 +222,28 @@ impl ComponentInfo {
     /// The short name.
     pub fn name(&self) -> &str {
         &self.descriptor.name
+    }
+
+    /// Whether its table values carry `added`/`changed` ticks
+    /// ([`Component::CHANGE_DETECTION`]).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(change_detection = false)]
+    /// struct Velocity(f32);
+    /// let mut world = World::new();
+    /// let id = world.register_component::<Velocity>();
+    /// assert!(!world.component_info(id).unwrap().has_change_detection());
+    /// let e = world.spawn(Velocity(1.0)).id();
+    /// let mut velocity = world.get_mut::<Velocity>(e).unwrap();
+    /// velocity.0 = 2.0; // written, but not tracked
+    /// assert!(!velocity.is_changed());
+    /// ```
+    #[inline]
+    pub fn has_change_detection(&self) -> bool {
+        self.descriptor.change_detection
     }
 
     /// The full type path.

@@ -323,10 +323,11 @@ unsafe impl<T: Component> WorldQuery for &mut T {
             // hands this row out once, so the `&mut` and the tick cell are unique.
             unsafe {
                 let value = fetch.column.add(row).as_mut();
-                // Only zero-sized components (tags) have no column and so no
-                // ticks; knowing that at compile time keeps the row loop free
-                // of the branch.
-                if size_of::<T>() != 0 || fetch.has_ticks {
+                // Only zero-sized components (tags) have no column, and only
+                // components without change detection a column without ticks;
+                // knowing both at compile time keeps the row loop free of the
+                // branch.
+                if T::CHANGE_DETECTION && (size_of::<T>() != 0 || fetch.has_ticks) {
                     let added = fetch.added.add(row).as_ref().get();
                     Mut::new(value, added, Some(fetch.changed.add(row).as_ref()), fetch.last_run, fetch.this_run)
                 } else {
@@ -338,9 +339,13 @@ unsafe impl<T: Component> WorldQuery for &mut T {
             // `T`s; exclusive access as above.
             unsafe {
                 let set = crate::util::debug_unwrap(fetch.sparse);
-                let cells = crate::util::debug_unwrap(set.ticks(entity));
                 let value = crate::util::debug_unwrap(set.get(entity)).cast::<T>().as_mut();
-                Mut::new(value, cells.added.get(), Some(&cells.changed), fetch.last_run, fetch.this_run)
+                if T::CHANGE_DETECTION {
+                    let cells = crate::util::debug_unwrap(set.ticks(entity));
+                    Mut::new(value, cells.added.get(), Some(&cells.changed), fetch.last_run, fetch.this_run)
+                } else {
+                    Mut::new(value, Tick::default(), None, fetch.last_run, fetch.this_run)
+                }
             }
         }
     }

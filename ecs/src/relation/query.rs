@@ -392,8 +392,9 @@ unsafe impl<R: Relationship> WorldQuery for PairMut<R> {
         // out once, so the `&mut` and the tick cell are unique.
         unsafe {
             let value = fetch.column.add(row).as_mut();
-            // Only zero-sized (tag) relationships have no column and no ticks.
-            let item = if size_of::<R>() != 0 || fetch.has_ticks {
+            // Only zero-sized (tag) relationships have no column, and only those
+            // without change detection a column without ticks.
+            let item = if R::CHANGE_DETECTION && (size_of::<R>() != 0 || fetch.has_ticks) {
                 let added = fetch.added.add(row).as_ref().get();
                 Mut::new(value, added, Some(fetch.changed.add(row).as_ref()), fetch.last_run, fetch.this_run)
             } else {

@@ -5,6 +5,7 @@ use core::ptr::NonNull;
 
 use super::{ChildOf, Relationship};
 use crate::entity::{Entity, Id};
+use crate::storage::Tick;
 use crate::world::{EntityWorldMut, Mut, PairError, World};
 
 impl World {
@@ -166,10 +167,13 @@ impl World {
     pub fn get_pair_mut<R: Relationship>(&mut self, entity: Entity, target: Entity) -> Option<Mut<'_, R>> {
         let id = self.existing_pair_id::<R>(target)?;
         let (this_run, last_run) = (self.change_tick(), self.last_change_tick());
-        let (value, (added, changed)) = self.id_value(entity, id)?;
+        let (value, ticks) = self.id_value(entity, id)?;
+        let added = ticks.map_or(Tick::default(), |(added, _)| added.get());
         // SAFETY: `&mut self` gives exclusive access to the value and its tick
         // cells for the returned borrow; the column stores `R` values.
-        unsafe { Some(Mut::new(value.cast::<R>().as_mut(), added.get(), Some(changed), last_run, this_run)) }
+        unsafe {
+            Some(Mut::new(value.cast::<R>().as_mut(), added, ticks.map(|(_, changed)| changed), last_run, this_run))
+        }
     }
 
     /// The targets of `entity`'s `(R, *)` pairs, in id order (empty if it has

@@ -5,11 +5,15 @@
 //! owns both for all its columns at once, so pushing a row is one capacity check
 //! per table and one write per buffer, and removing a row is one length update.
 //! The ticks live in two arrays so that a query stamping `changed` writes one
-//! contiguous `u32` stream.
+//! contiguous `u32` stream. A column of a component without change detection
+//! (`#[component(change_detection = false)]`, see [`Column::untracked`]) has no
+//! tick buffers at all: reading its ticks gives zero ticks and setting them does
+//! nothing, so moves, spawns and writes touch only the values.
 //!
-//! Invariants (kept by the table): the three buffers hold `capacity` slots
-//! (allocated with [`array_layout`] when the size is non-zero); rows `0..len` hold
-//! initialized values and ticks. A column owns its buffers but cannot free them
+//! Invariants (kept by the table): the buffers hold `capacity` slots (allocated
+//! with [`array_layout`] when the size is non-zero; the tick buffers only when the
+//! column is tracked); rows `0..len` hold initialized values and, when tracked,
+//! ticks. A column owns its buffers but cannot free them
 //! alone (it does not know the capacity): the table frees them.
 
 use core::alloc::Layout;
@@ -45,6 +49,8 @@ pub struct Column {
     changed: NonNull<TickCell>,
     item_layout: Layout,
     drop: Option<unsafe fn(*mut u8)>,
+    /// Whether the column has tick buffers (the component has change detection).
+    tracked: bool,
 }
 
 // SAFETY: a column only holds values of `Component` types, which are `Send + Sync`,
@@ -55,7 +61,8 @@ unsafe impl Send for Column {}
 unsafe impl Sync for Column {}
 
 impl Column {
-    /// An empty column (capacity 0) for values of `item_layout`, dropped with `drop`.
+    /// An empty column (capacity 0) for values of `item_layout`, dropped with
+    /// `drop`, with `added`/`changed` ticks per row.
     pub fn new(item_layout: Layout, drop: Option<unsafe fn(*mut u8)>) -> Column {
         let item_layout = item_layout.pad_to_align();
         Column {
@@ -64,7 +71,37 @@ impl Column {
             changed: NonNull::dangling(),
             item_layout,
             drop,
+            tracked: true,
         }
+    }
+
+    /// An empty column like [`Column::new`] but without tick buffers, for a
+    /// component without change detection: [`Column::ticks`] reads zero ticks and
+    /// [`Column::set_ticks`] does nothing.
+    ///
+    /// # Examples
+    /// ```
+    /// use core::alloc::Layout;
+    /// use ecs::storage::Column;
+    /// let column = Column::untracked(Layout::new::<f32>(), None);
+    /// assert!(!column.has_ticks());
+    /// assert!(Column::new(Layout::new::<f32>(), None).has_ticks());
+    /// ```
+    pub fn untracked(item_layout: Layout, drop: Option<unsafe fn(*mut u8)>) -> Column {
+        Column { tracked: false, ..Column::new(item_layout, drop) }
+    }
+
+    /// Whether the column stores `added`/`changed` ticks per row.
+    #[inline]
+    pub fn has_ticks(&self) -> bool {
+        self.tracked
+    }
+
+    /// The layout of one tick cell, or a zero-sized one when the column has no
+    /// ticks (so the tick buffers are never allocated).
+    #[inline]
+    fn tick_layout(&self) -> Layout {
+        if self.tracked { Layout::new::<TickCell>() } else { Layout::new::<()>() }
     }
 
     /// The layout of one value.
@@ -83,9 +120,9 @@ impl Column {
         // layout for `old_capacity` (or is dangling when that is 0).
         unsafe {
             self.data = grow_buffer(self.data, self.item_layout, old_capacity, new_capacity);
-            self.added = grow_buffer(self.added.cast(), Layout::new::<TickCell>(), old_capacity, new_capacity).cast();
-            self.changed =
-                grow_buffer(self.changed.cast(), Layout::new::<TickCell>(), old_capacity, new_capacity).cast();
+            let tick_layout = self.tick_layout();
+            self.added = grow_buffer(self.added.cast(), tick_layout, old_capacity, new_capacity).cast();
+            self.changed = grow_buffer(self.changed.cast(), tick_layout, old_capacity, new_capacity).cast();
         }
     }
 
@@ -98,8 +135,9 @@ impl Column {
         // SAFETY: forwarded to the caller.
         unsafe {
             free_buffer(self.data, self.item_layout, capacity);
-            free_buffer(self.added.cast(), Layout::new::<TickCell>(), capacity);
-            free_buffer(self.changed.cast(), Layout::new::<TickCell>(), capacity);
+            let tick_layout = self.tick_layout();
+            free_buffer(self.added.cast(), tick_layout, capacity);
+            free_buffer(self.changed.cast(), tick_layout, capacity);
         }
     }
 
@@ -120,36 +158,53 @@ impl Column {
         self.data
     }
 
-    /// The start of the `added` tick buffer (one cell per row).
+    /// The start of the `added` tick buffer (one cell per row); dangling when
+    /// the column has no ticks ([`Column::has_ticks`]).
     #[inline]
     pub fn added_ptr(&self) -> NonNull<TickCell> {
         self.added
     }
 
-    /// The start of the `changed` tick buffer (one cell per row).
+    /// The start of the `changed` tick buffer (one cell per row); dangling when
+    /// the column has no ticks ([`Column::has_ticks`]).
     #[inline]
     pub fn changed_ptr(&self) -> NonNull<TickCell> {
         self.changed
     }
 
-    /// The ticks of `row`.
+    /// The ticks of `row` (zero ticks when the column has none).
     ///
     /// # Safety
     /// `row` is below the table's length.
     #[inline]
     pub unsafe fn ticks(&self, row: usize) -> ComponentTicks {
-        // SAFETY: the caller guarantees `row` is an initialized row.
+        if !self.tracked {
+            return ComponentTicks::new(Tick::default());
+        }
+        // SAFETY: the caller guarantees `row` is an initialized row; the column
+        // is tracked.
+        unsafe { self.tracked_ticks(row) }
+    }
+
+    /// The ticks of `row` of a tracked column.
+    ///
+    /// # Safety
+    /// The column has ticks and `row` is below the table's length.
+    #[inline]
+    unsafe fn tracked_ticks(&self, row: usize) -> ComponentTicks {
+        // SAFETY: forwarded to the caller.
         unsafe {
             ComponentTicks { added: self.added.add(row).as_ref().get(), changed: self.changed.add(row).as_ref().get() }
         }
     }
 
-    /// Sets both ticks of `row`.
+    /// Sets both ticks of `row` of a tracked column.
     ///
     /// # Safety
-    /// `row` is below the table's capacity, and the caller has exclusive access to it.
+    /// The column has ticks, `row` is below the table's capacity and the caller
+    /// has exclusive access to it.
     #[inline]
-    pub unsafe fn set_ticks(&mut self, row: usize, ticks: ComponentTicks) {
+    unsafe fn set_tracked_ticks(&mut self, row: usize, ticks: ComponentTicks) {
         // SAFETY: forwarded to the caller.
         unsafe {
             self.added.add(row).write(TickCell::new(ticks.added));
@@ -157,12 +212,38 @@ impl Column {
         }
     }
 
-    /// Sets the `changed` tick of `row`.
+    /// The `added` and `changed` cells of `row`, or `None` when the column has
+    /// no ticks.
+    ///
+    /// # Safety
+    /// `row` is below the table's length.
+    #[inline]
+    pub unsafe fn tick_cells(&self, row: usize) -> Option<(&TickCell, &TickCell)> {
+        // SAFETY: a tracked column has one cell per row in each tick buffer.
+        self.tracked.then(|| unsafe { (self.added.add(row).as_ref(), self.changed.add(row).as_ref()) })
+    }
+
+    /// Sets both ticks of `row` (nothing when the column has no ticks).
+    ///
+    /// # Safety
+    /// `row` is below the table's capacity, and the caller has exclusive access to it.
+    #[inline]
+    pub unsafe fn set_ticks(&mut self, row: usize, ticks: ComponentTicks) {
+        if self.tracked {
+            // SAFETY: forwarded to the caller; the column is tracked.
+            unsafe { self.set_tracked_ticks(row, ticks) };
+        }
+    }
+
+    /// Sets the `changed` tick of `row` (nothing when the column has no ticks).
     ///
     /// # Safety
     /// `row` is below the table's length, and the caller has exclusive access to it.
     #[inline]
     pub unsafe fn set_changed(&mut self, row: usize, tick: Tick) {
+        if !self.tracked {
+            return;
+        }
         // SAFETY: forwarded to the caller.
         unsafe { self.changed.add(row).write(TickCell::new(tick)) };
     }
@@ -177,15 +258,21 @@ impl Column {
     #[inline]
     pub unsafe fn initialize_from(&mut self, row: usize, source: &Column, source_row: usize) {
         debug_assert_eq!(self.item_layout, source.item_layout);
+        debug_assert_eq!(self.tracked, source.tracked);
         // SAFETY: both rows are in their buffers, which are distinct allocations
-        // (`&mut self` and `&source` cannot alias), with values of the same layout.
+        // (`&mut self` and `&source` cannot alias), with values of the same layout,
+        // and both columns store the same component, so both have ticks or neither.
         // The ticks are read before anything is written: the source and destination
         // buffers often share their low 12 address bits, and a load issued after a
         // store to such an address waits on it (4K aliasing).
         unsafe {
-            let ticks = source.ticks(source_row);
-            copy_value(source.get_ptr(source_row), self.get_ptr(row), self.item_layout.size());
-            self.set_ticks(row, ticks);
+            if self.tracked {
+                let ticks = source.tracked_ticks(source_row);
+                copy_value(source.get_ptr(source_row), self.get_ptr(row), self.item_layout.size());
+                self.set_tracked_ticks(row, ticks);
+            } else {
+                copy_value(source.get_ptr(source_row), self.get_ptr(row), self.item_layout.size());
+            }
         }
     }
 
@@ -210,11 +297,16 @@ impl Column {
     /// or dropped.
     #[inline]
     pub unsafe fn move_within(&mut self, last: usize, row: usize) {
-        // SAFETY: distinct in-bounds rows of one buffer do not overlap.
+        // SAFETY: distinct in-bounds rows of one buffer do not overlap; the tick
+        // buffers are only touched when the column has them.
         unsafe {
-            let ticks = self.ticks(last);
-            copy_value(self.get_ptr(last), self.get_ptr(row), self.item_layout.size());
-            self.set_ticks(row, ticks);
+            if self.tracked {
+                let ticks = self.tracked_ticks(last);
+                copy_value(self.get_ptr(last), self.get_ptr(row), self.item_layout.size());
+                self.set_tracked_ticks(row, ticks);
+            } else {
+                copy_value(self.get_ptr(last), self.get_ptr(row), self.item_layout.size());
+            }
         }
     }
 

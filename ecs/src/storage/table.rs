@@ -161,7 +161,7 @@ impl Table {
     ///
     /// # Safety
     /// `row < len()`, and every value of `row` was moved out or dropped.
-    #[inline]
+    #[inline(always)]
     pub unsafe fn swap_remove_forget(&mut self, row: usize) -> Option<Entity> {
         let last = self.entities.len() - 1;
         if row != last {

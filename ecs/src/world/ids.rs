@@ -407,16 +407,15 @@ impl World {
     }
 
     /// The address of `entity`'s value for `id` and its tick cells (`None` if
-    /// the entity lacks `id` or `id` has no column).
-    pub(crate) fn id_value(&self, entity: Entity, id: Id) -> Option<(NonNull<u8>, TickCells<'_>)> {
+    /// the entity lacks `id` or `id` has no column; the cells are `None` when
+    /// the component has no change detection).
+    pub(crate) fn id_value(&self, entity: Entity, id: Id) -> Option<(NonNull<u8>, Option<TickCells<'_>>)> {
         let location = self.entities.location(entity)?;
         let archetype = &self.archetypes[location.archetype];
         let column = archetype.table().column(archetype.column_of(id)?);
         let row = location.row as usize;
         // SAFETY: `row` is the entity's row, below the table's length.
-        unsafe {
-            Some((column.get_ptr(row), (column.added_ptr().add(row).as_ref(), column.changed_ptr().add(row).as_ref())))
-        }
+        unsafe { Some((column.get_ptr(row), column.tick_cells(row))) }
     }
 
     /// The targets of `entity`'s `(relationship, *)` pairs (by index).

@@ -433,6 +433,11 @@ impl World {
         }
     }
 
+    /// The component ids of the registered bundle `bundle`, in bundle order.
+    pub(crate) fn bundle_components(&self, bundle: BundleId) -> &[Entity] {
+        self.bundles.info(bundle).components()
+    }
+
     /// Registers bundle type `B` (and its components).
     ///
     /// # Panics
@@ -440,11 +445,6 @@ impl World {
     /// unchanged but for the registration of `B`'s components.
     #[inline]
     #[track_caller]
-    /// The component ids of the registered bundle `bundle`, in bundle order.
-    pub(crate) fn bundle_components(&self, bundle: BundleId) -> &[Entity] {
-        self.bundles.info(bundle).components()
-    }
-
     pub(crate) fn register_bundle<B: Bundle>(&mut self) -> BundleId {
         // A bundle in the cache is registered and its components are flushed.
         if let Some(id) = self.bundles.recent_id::<B>() {
@@ -906,17 +906,15 @@ impl World {
                 let column = archetype.table().column(column as usize);
                 let row = location.row as usize;
                 // SAFETY: `row` is the entity's row, below the table's length.
-                unsafe {
-                    let ticks = (column.added_ptr().add(row).as_ref(), column.changed_ptr().add(row).as_ref());
-                    Some((column.get_ptr(row), Some(ticks)))
-                }
+                unsafe { Some((column.get_ptr(row), column.tick_cells(row))) }
             }
             StorageKind::Sparse => {
                 if !self.is_alive(entity) {
                     return None;
                 }
                 let set = self.sparse_sets.of(id)?;
-                Some((set.get(entity)?, set.ticks(entity).map(|cells| (&cells.added, &cells.changed))))
+                let ticks = set.ticks(entity).filter(|_| T::CHANGE_DETECTION);
+                Some((set.get(entity)?, ticks.map(|cells| (&cells.added, &cells.changed))))
             }
         }
     }
