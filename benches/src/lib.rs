@@ -1,9 +1,12 @@
 //! Shared workload definitions for the criterion benches in `benches/benches/`.
 //!
-//! Every bench runs the same workload on the `ecs` crate and on a peer ECS
-//! (`hecs`) side by side. The component types live here so that both sides use
-//! the very same types: they derive [`ecs::Component`] for our crate, and `hecs`
-//! accepts any `Send + Sync + 'static` type as a component without a derive.
+//! Every bench runs the same workload on the `ecs` crate and on its peers
+//! (`bevy_ecs`, `hecs`, `shipyard`, and a `hand_written` baseline over plain
+//! `Vec`s) side by side, in one criterion group (issue 7). The component types
+//! live here so that every side uses the very same types: each derives
+//! [`ecs::Component`], [`bevy_ecs::component::Component`] (table storage,
+//! mutable) and [`shipyard::Component`] (untracked), while `hecs` accepts any
+//! `Send + Sync + 'static` type as a component without a derive.
 
 use core::ops::AddAssign;
 
@@ -45,19 +48,19 @@ impl Mat4 {
 }
 
 /// A transform matrix (64 bytes): the bulky component of the `simple_*` workloads.
-#[derive(Component, Clone, Copy, Debug, PartialEq)]
+#[derive(Component, bevy_ecs::component::Component, shipyard::Component, Clone, Copy, Debug, PartialEq)]
 pub struct Transform(pub Mat4);
 
 /// A position (12 bytes).
-#[derive(Component, Clone, Copy, Debug, PartialEq)]
+#[derive(Component, bevy_ecs::component::Component, shipyard::Component, Clone, Copy, Debug, PartialEq)]
 pub struct Position(pub Vec3);
 
 /// A rotation (12 bytes).
-#[derive(Component, Clone, Copy, Debug, PartialEq)]
+#[derive(Component, bevy_ecs::component::Component, shipyard::Component, Clone, Copy, Debug, PartialEq)]
 pub struct Rotation(pub Vec3);
 
 /// A velocity (12 bytes).
-#[derive(Component, Clone, Copy, Debug, PartialEq)]
+#[derive(Component, bevy_ecs::component::Component, shipyard::Component, Clone, Copy, Debug, PartialEq)]
 pub struct Velocity(pub Vec3);
 
 /// The bundle every `simple_*` entity is spawned with: `(Transform, Position,
@@ -73,7 +76,7 @@ pub fn simple_bundle() -> (Transform, Position, Rotation, Velocity) {
 }
 
 /// The payload iterated by `fragmented_iter` and `many_archetypes_iter`.
-#[derive(Component, Clone, Copy, Debug, PartialEq)]
+#[derive(Component, bevy_ecs::component::Component, shipyard::Component, Clone, Copy, Debug, PartialEq)]
 pub struct Data(pub f32);
 
 /// Declares one `struct $name(pub f32)` component per name, each documented.
@@ -81,7 +84,7 @@ macro_rules! fragment_components {
     ($($name:ident),* $(,)?) => {
         $(
             #[doc = concat!("Fragmenting component `", stringify!($name), "` of `fragmented_iter` (one `f32`).")]
-            #[derive(Component, Clone, Copy, Debug, PartialEq)]
+            #[derive(Component, bevy_ecs::component::Component, shipyard::Component, Clone, Copy, Debug, PartialEq)]
             pub struct $name(pub f32);
         )*
     };
@@ -105,7 +108,7 @@ macro_rules! tag_components {
     ($($name:ident = $bit:literal),* $(,)?) => {
         $(
             #[doc = concat!("Zero-sized tag `", stringify!($name), "` of `many_archetypes_iter`: set on entity `i` when bit ", stringify!($bit), " of `i % 1024` is.")]
-            #[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
+            #[derive(Component, bevy_ecs::component::Component, shipyard::Component, Clone, Copy, Debug, Default, PartialEq)]
             pub struct $name;
         )*
     };
