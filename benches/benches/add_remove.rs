@@ -1,7 +1,9 @@
 //! `add_remove`: 10,000 entities with `A`; the routine inserts `B` into each, one
 //! call per entity, then removes `B` from each (two archetype moves per entity).
 //!
-//! * `ecs`: `World::insert` then `World::remove::<B>` per entity.
+//! * `ecs`: `World::insert` then `World::remove::<B>` per entity;
+//!   `ecs_untracked`: the same on copies of `A` and `B` declared without change
+//!   detection (no tick copies on the moves), like `hecs` and `shipyard`.
 //! * `bevy_ecs`: `World::entity_mut(e).insert(B)` then `.take::<B>()` per
 //!   entity (two archetype moves, each a table move).
 //! * `hecs`: `World::insert_one` then `World::remove_one::<B>` per entity.
@@ -21,13 +23,34 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use ecs::prelude::*;
 use ecs_benches::{A, B, ENTITY_COUNT};
 
-fn ecs_add_remove(world: &mut World, entities: &[Entity]) {
-    for &entity in entities {
-        assert!(world.insert(entity, B(0.0)));
-    }
-    for &entity in entities {
-        assert!(world.remove::<B>(entity).is_some());
-    }
+/// Benches the `ecs` side as entry `$name`, with `A` and `B` from module
+/// `$types` (the change-detected types or their untracked copies).
+macro_rules! ecs_entry {
+    ($group:ident, $name:literal, $($types:ident)::+) => {{
+        use $($types)::+::{A, B};
+
+        /// Inserts then removes `B` on every entity.
+        fn add_remove(world: &mut World, entities: &[Entity]) {
+            for &entity in entities {
+                assert!(world.insert(entity, B(0.0)));
+            }
+            for &entity in entities {
+                assert!(world.remove::<B>(entity).is_some());
+            }
+        }
+
+        $group.bench_function($name, |b| {
+            let mut world = World::new();
+            let entities: Vec<Entity> = world.spawn_batch((0..ENTITY_COUNT).map(|i| (A(i as f32),))).collect();
+            assert_eq!(entities.len(), ENTITY_COUNT);
+            add_remove(&mut world, &entities);
+            assert_eq!(world.entity_count(), ENTITY_COUNT);
+            assert_eq!(world.query::<&A>().iter(&world).count(), ENTITY_COUNT);
+            assert_eq!(world.query::<&B>().iter(&world).count(), 0);
+
+            b.iter(|| add_remove(&mut world, &entities));
+        });
+    }};
 }
 
 fn hecs_add_remove(world: &mut hecs::World, entities: &[hecs::Entity]) {
@@ -73,17 +96,8 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("add_remove");
     group.warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3)).sample_size(50);
 
-    group.bench_function("ecs", |b| {
-        let mut world = World::new();
-        let entities: Vec<Entity> = world.spawn_batch((0..ENTITY_COUNT).map(|i| (A(i as f32),))).collect();
-        assert_eq!(entities.len(), ENTITY_COUNT);
-        ecs_add_remove(&mut world, &entities);
-        assert_eq!(world.entity_count(), ENTITY_COUNT);
-        assert_eq!(world.query::<&A>().iter(&world).count(), ENTITY_COUNT);
-        assert_eq!(world.query::<&B>().iter(&world).count(), 0);
-
-        b.iter(|| ecs_add_remove(&mut world, &entities));
-    });
+    ecs_entry!(group, "ecs", ecs_benches);
+    ecs_entry!(group, "ecs_untracked", ecs_benches::untracked);
 
     group.bench_function("bevy_ecs", |b| {
         let mut world = bevy_ecs::world::World::new();

@@ -3,7 +3,8 @@
 //! rows each).
 //!
 //! * `ecs`: a `QueryState<&mut Data>` built once, `iter_mut(..).for_each(..)`
-//!   per iteration (26 tables visited).
+//!   per iteration (26 tables visited); `ecs_untracked`: the same on copies of
+//!   the types declared `#[component(change_detection = false)]`.
 //! * `bevy_ecs`: the same with its `QueryState` (26 archetypes, each its own
 //!   table).
 //! * `hecs`: a `for` loop over `query_mut::<&mut Data>()` (26 archetypes).
@@ -46,26 +47,39 @@ macro_rules! spawn_fragmented {
     }};
 }
 
+/// Benches the `ecs` side as entry `$name`, with `A`..`Z` from module
+/// `$fragments` and `Data` from module `$data` (the change-detected types or
+/// their untracked copies).
+macro_rules! ecs_entry {
+    ($group:ident, $name:literal, $($fragments:ident)::+, $($data:ident)::+) => {{
+        use $($fragments)::+::{A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V, W, X, Y, Z};
+        use $($data)::+::Data;
+
+        $group.bench_function($name, |b| {
+            let mut world = World::new();
+            assert_eq!(spawn_fragmented!(world, spawn_batch), TOTAL);
+            let mut query = world.query::<&mut Data>();
+            // Spawning a bundle may leave empty intermediate archetypes (e.g.
+            // `{Data}`); count the ones holding rows.
+            let filled = query.matched_archetypes().filter(|&id| !world.archetypes()[id].is_empty()).count();
+            assert_eq!(filled, 26);
+            assert_eq!(query.iter(&world).count(), TOTAL);
+            query.iter_mut(&mut world).for_each(|mut data| data.0 *= 2.0);
+            assert!(query.iter(&world).all(|data| data.0 == 2.0));
+
+            b.iter(|| {
+                query.iter_mut(&mut world).for_each(|mut data| data.0 *= 2.0);
+            });
+        });
+    }};
+}
+
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("fragmented_iter");
     group.warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3)).sample_size(50);
 
-    group.bench_function("ecs", |b| {
-        let mut world = World::new();
-        assert_eq!(spawn_fragmented!(world, spawn_batch), TOTAL);
-        let mut query = world.query::<&mut Data>();
-        // Spawning a bundle may leave empty intermediate archetypes (e.g. `{Data}`);
-        // count the ones holding rows.
-        let filled = query.matched_archetypes().filter(|&id| !world.archetypes()[id].is_empty()).count();
-        assert_eq!(filled, 26);
-        assert_eq!(query.iter(&world).count(), TOTAL);
-        query.iter_mut(&mut world).for_each(|mut data| data.0 *= 2.0);
-        assert!(query.iter(&world).all(|data| data.0 == 2.0));
-
-        b.iter(|| {
-            query.iter_mut(&mut world).for_each(|mut data| data.0 *= 2.0);
-        });
-    });
+    ecs_entry!(group, "ecs", ecs_benches::fragment, ecs_benches);
+    ecs_entry!(group, "ecs_untracked", ecs_benches::untracked, ecs_benches::untracked);
 
     group.bench_function("bevy_ecs", |b| {
         let mut world = bevy_ecs::world::World::new();

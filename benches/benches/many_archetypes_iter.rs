@@ -4,7 +4,8 @@
 //!
 //! * `ecs`: entities built by `spawn(Data)` then one `insert` per tag; a
 //!   `QueryState<&mut Data>` built once, `iter_mut(..).for_each(..)` per
-//!   iteration (1,024 tables visited).
+//!   iteration (1,024 tables visited); `ecs_untracked`: the same with a copy
+//!   of `Data` declared `#[component(change_detection = false)]`.
 //! * `bevy_ecs`: built the same way (`spawn`, then `entity_mut(e).insert(tag)`),
 //!   iterated the same way with its `QueryState` (1,024 archetypes and tables).
 //! * `hecs`: built with `spawn` then `insert_one` per tag; a `for` loop over
@@ -26,26 +27,37 @@ use ecs::prelude::*;
 use ecs_benches::tags::T9;
 use ecs_benches::{Data, ENTITY_COUNT, TAG_ARCHETYPES, for_each_set_tag};
 
+/// Benches the `ecs` side as entry `$name`, with `Data` from module `$types`
+/// (the change-detected type or its untracked copy).
+macro_rules! ecs_entry {
+    ($group:ident, $name:literal, $($types:ident)::+) => {{
+        use $($types)::+::Data;
+
+        $group.bench_function($name, |b| {
+            let mut world = World::new();
+            for i in 0..ENTITY_COUNT {
+                let entity = world.spawn(Data(0.0)).id();
+                for_each_set_tag!(i % TAG_ARCHETYPES, |tag| assert!(world.insert(entity, tag)));
+            }
+            let mut query = world.query::<&mut Data>();
+            assert_eq!(query.matched_archetypes().count(), TAG_ARCHETYPES);
+            assert_eq!(query.iter(&world).count(), ENTITY_COUNT);
+            query.iter_mut(&mut world).for_each(|mut data| data.0 += 1.0);
+            assert!(query.iter(&world).all(|data| data.0 == 1.0));
+
+            b.iter(|| {
+                query.iter_mut(&mut world).for_each(|mut data| data.0 += 1.0);
+            });
+        });
+    }};
+}
+
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("many_archetypes_iter");
     group.warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3)).sample_size(50);
 
-    group.bench_function("ecs", |b| {
-        let mut world = World::new();
-        for i in 0..ENTITY_COUNT {
-            let entity = world.spawn(Data(0.0)).id();
-            for_each_set_tag!(i % TAG_ARCHETYPES, |tag| assert!(world.insert(entity, tag)));
-        }
-        let mut query = world.query::<&mut Data>();
-        assert_eq!(query.matched_archetypes().count(), TAG_ARCHETYPES);
-        assert_eq!(query.iter(&world).count(), ENTITY_COUNT);
-        query.iter_mut(&mut world).for_each(|mut data| data.0 += 1.0);
-        assert!(query.iter(&world).all(|data| data.0 == 1.0));
-
-        b.iter(|| {
-            query.iter_mut(&mut world).for_each(|mut data| data.0 += 1.0);
-        });
-    });
+    ecs_entry!(group, "ecs", ecs_benches);
+    ecs_entry!(group, "ecs_untracked", ecs_benches::untracked);
 
     group.bench_function("bevy_ecs", |b| {
         let mut world = bevy_ecs::world::World::new();

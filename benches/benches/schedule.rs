@@ -16,7 +16,10 @@
 //!   `query.iter_mut()`, like the peers'. `ecs_for_each` is `ecs` with the
 //!   loops written `query.iter_mut().for_each(..)` instead: our `QueryIter`
 //!   is much faster through `fold` than through `next` for `&mut` items, and
-//!   this side keeps that gap visible.
+//!   this side keeps that gap visible. `ecs_untracked` and
+//!   `ecs_untracked_for_each` are `ecs` and `ecs_for_each` on copies of the
+//!   components declared `#[component(change_detection = false)]` (no change
+//!   tick stored per written row), the work the peers do.
 //! * `bevy_ecs`: its `Schedule` with the `MultiThreadedExecutor` (the
 //!   `multi_threaded` feature, on its `ComputeTaskPool`);
 //!   `bevy_ecs_single_threaded` with the `SingleThreadedExecutor`.
@@ -49,73 +52,104 @@ const PER_ARCHETYPE: usize = 10_000;
 /// The starting values: `A.0 = 0.0`, `B.0 = 1.0`, ... `E.0 = 4.0`.
 const START: [f32; 5] = [0.0, 1.0, 2.0, 3.0, 4.0];
 
-fn ab(mut query: Query<(&mut A, &mut B)>) {
-    for (mut a, mut b) in query.iter_mut() {
-        swap(&mut a.0, &mut b.0);
-    }
+/// Declares module `$module`: the `ecs` side's systems, world and check over the
+/// components of module `$types` (the change-detected `fragment` types or
+/// their untracked copies).
+macro_rules! ecs_side {
+    ($module:ident, $($types:ident)::+) => {
+        mod $module {
+            use core::mem::swap;
+
+            use ecs::prelude::*;
+            use $($types)::+::{A, B, C, D, E};
+
+            use super::{PER_ARCHETYPE, START};
+
+            pub fn ab(mut query: Query<(&mut A, &mut B)>) {
+                for (mut a, mut b) in query.iter_mut() {
+                    swap(&mut a.0, &mut b.0);
+                }
+            }
+
+            pub fn cd(mut query: Query<(&mut C, &mut D)>) {
+                for (mut c, mut d) in query.iter_mut() {
+                    swap(&mut c.0, &mut d.0);
+                }
+            }
+
+            pub fn ce(mut query: Query<(&mut C, &mut E)>) {
+                for (mut c, mut e) in query.iter_mut() {
+                    swap(&mut c.0, &mut e.0);
+                }
+            }
+
+            /// The same three systems written with `for_each` (internal iteration).
+            pub mod for_each_systems {
+                use super::*;
+
+                pub fn ab(mut query: Query<(&mut A, &mut B)>) {
+                    query.iter_mut().for_each(|(mut a, mut b)| swap(&mut a.0, &mut b.0));
+                }
+
+                pub fn cd(mut query: Query<(&mut C, &mut D)>) {
+                    query.iter_mut().for_each(|(mut c, mut d)| swap(&mut c.0, &mut d.0));
+                }
+
+                pub fn ce(mut query: Query<(&mut C, &mut E)>) {
+                    query.iter_mut().for_each(|(mut c, mut e)| swap(&mut c.0, &mut e.0));
+                }
+            }
+
+            /// A world with the workload's 40,000 entities.
+            pub fn world() -> World {
+                let [a, b, c, d, e] = START;
+                let mut world = World::new();
+                world.spawn_batch((0..PER_ARCHETYPE).map(|_| (A(a), B(b)))).for_each(|_| ());
+                world.spawn_batch((0..PER_ARCHETYPE).map(|_| (A(a), B(b), C(c)))).for_each(|_| ());
+                world.spawn_batch((0..PER_ARCHETYPE).map(|_| (A(a), B(b), C(c), D(d)))).for_each(|_| ());
+                world.spawn_batch((0..PER_ARCHETYPE).map(|_| (A(a), B(b), C(c), E(e)))).for_each(|_| ());
+                world
+            }
+
+            /// Checks the state after one run: every pair swapped once.
+            pub fn check_one_run(world: &mut World) {
+                let [a, b, c, d, e] = START;
+                assert!(world.query::<(&A, &B)>().iter(world).all(|(x, y)| x.0 == b && y.0 == a));
+                assert_eq!(world.query::<&A>().iter(world).count(), 4 * PER_ARCHETYPE);
+                assert!(world.query::<(&C, &D)>().iter(world).all(|(x, y)| x.0 == d && y.0 == c));
+                assert!(world.query::<(&C, &E)>().iter(world).all(|(x, y)| x.0 == e && y.0 == c));
+                assert_eq!(world.query::<(&C, &D)>().iter(world).count(), PER_ARCHETYPE);
+                assert_eq!(world.query::<(&C, &E)>().iter(world).count(), PER_ARCHETYPE);
+            }
+        }
+    };
 }
 
-fn cd(mut query: Query<(&mut C, &mut D)>) {
-    for (mut c, mut d) in query.iter_mut() {
-        swap(&mut c.0, &mut d.0);
-    }
+ecs_side!(tracked, ecs_benches::fragment);
+ecs_side!(untracked, ecs_benches::untracked::fragment);
+
+/// How to build one `ecs` side's world and check it after one run.
+#[derive(Clone, Copy)]
+struct EcsWorld {
+    /// Builds the 40,000 entities.
+    build: fn() -> World,
+    /// Checks the state after one run.
+    check_one_run: fn(&mut World),
 }
 
-fn ce(mut query: Query<(&mut C, &mut E)>) {
-    for (mut c, mut e) in query.iter_mut() {
-        swap(&mut c.0, &mut e.0);
-    }
-}
-
-/// The same three systems written with `for_each` (internal iteration).
-mod for_each_systems {
-    use core::mem::swap;
-
-    use ecs::prelude::*;
-    use ecs_benches::fragment::{A, B, C, D, E};
-
-    pub fn ab(mut query: Query<(&mut A, &mut B)>) {
-        query.iter_mut().for_each(|(mut a, mut b)| swap(&mut a.0, &mut b.0));
-    }
-
-    pub fn cd(mut query: Query<(&mut C, &mut D)>) {
-        query.iter_mut().for_each(|(mut c, mut d)| swap(&mut c.0, &mut d.0));
-    }
-
-    pub fn ce(mut query: Query<(&mut C, &mut E)>) {
-        query.iter_mut().for_each(|(mut c, mut e)| swap(&mut c.0, &mut e.0));
-    }
-}
-
-/// A world with the workload's 40,000 entities.
-fn ecs_world() -> World {
-    let [a, b, c, d, e] = START;
-    let mut world = World::new();
-    world.spawn_batch((0..PER_ARCHETYPE).map(|_| (A(a), B(b)))).for_each(|_| ());
-    world.spawn_batch((0..PER_ARCHETYPE).map(|_| (A(a), B(b), C(c)))).for_each(|_| ());
-    world.spawn_batch((0..PER_ARCHETYPE).map(|_| (A(a), B(b), C(c), D(d)))).for_each(|_| ());
-    world.spawn_batch((0..PER_ARCHETYPE).map(|_| (A(a), B(b), C(c), E(e)))).for_each(|_| ());
-    world
-}
-
-/// Checks the state after one run: every pair swapped once.
-fn ecs_check_one_run(world: &mut World) {
-    let [a, b, c, d, e] = START;
-    assert!(world.query::<(&A, &B)>().iter(world).all(|(x, y)| x.0 == b && y.0 == a));
-    assert_eq!(world.query::<&A>().iter(world).count(), 4 * PER_ARCHETYPE);
-    assert!(world.query::<(&C, &D)>().iter(world).all(|(x, y)| x.0 == d && y.0 == c));
-    assert!(world.query::<(&C, &E)>().iter(world).all(|(x, y)| x.0 == e && y.0 == c));
-    assert_eq!(world.query::<(&C, &D)>().iter(world).count(), PER_ARCHETYPE);
-    assert_eq!(world.query::<(&C, &E)>().iter(world).count(), PER_ARCHETYPE);
-}
-
-/// Runs the `ecs` side: `systems` on a schedule run by executor `kind`.
-fn bench_ecs<M>(b: &mut criterion::Bencher, systems: impl IntoSystemConfigs<M>, kind: ExecutorKind) {
-    let mut world = ecs_world();
+/// Runs the `ecs` side: `systems` on a schedule run by executor `kind`, on the
+/// world the given `EcsWorld` builds and checks.
+fn bench_ecs<M>(
+    b: &mut criterion::Bencher,
+    EcsWorld { build: world, check_one_run }: EcsWorld,
+    systems: impl IntoSystemConfigs<M>,
+    kind: ExecutorKind,
+) {
+    let mut world = world();
     let mut schedule = Schedule::new();
     schedule.add_systems(systems).set_executor_kind(kind);
     schedule.run(&mut world);
-    ecs_check_one_run(&mut world);
+    check_one_run(&mut world);
     assert_eq!(schedule.execution_order().len(), 3);
     // Back to the start, so the timed runs begin from the same state.
     schedule.run(&mut world);
@@ -294,11 +328,27 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("schedule");
     group.warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3)).sample_size(50);
 
-    group.bench_function("ecs", |b| bench_ecs(b, (ab, cd, ce), ExecutorKind::MultiThreaded));
-    group.bench_function("ecs_single_threaded", |b| bench_ecs(b, (ab, cd, ce), ExecutorKind::SingleThreaded));
+    let tracked_world = EcsWorld { build: tracked::world, check_one_run: tracked::check_one_run };
+    let untracked_world = EcsWorld { build: untracked::world, check_one_run: untracked::check_one_run };
+    group.bench_function("ecs", |b| {
+        use tracked::{ab, cd, ce};
+        bench_ecs(b, tracked_world, (ab, cd, ce), ExecutorKind::MultiThreaded);
+    });
+    group.bench_function("ecs_single_threaded", |b| {
+        use tracked::{ab, cd, ce};
+        bench_ecs(b, tracked_world, (ab, cd, ce), ExecutorKind::SingleThreaded);
+    });
     group.bench_function("ecs_for_each", |b| {
-        use for_each_systems::{ab, cd, ce};
-        bench_ecs(b, (ab, cd, ce), ExecutorKind::MultiThreaded);
+        use tracked::for_each_systems::{ab, cd, ce};
+        bench_ecs(b, tracked_world, (ab, cd, ce), ExecutorKind::MultiThreaded);
+    });
+    group.bench_function("ecs_untracked", |b| {
+        use untracked::{ab, cd, ce};
+        bench_ecs(b, untracked_world, (ab, cd, ce), ExecutorKind::MultiThreaded);
+    });
+    group.bench_function("ecs_untracked_for_each", |b| {
+        use untracked::for_each_systems::{ab, cd, ce};
+        bench_ecs(b, untracked_world, (ab, cd, ce), ExecutorKind::MultiThreaded);
     });
     group.bench_function("bevy_ecs", |b| bench_bevy(b, bevy_ecs::schedule::MultiThreadedExecutor::new()));
     group.bench_function("bevy_ecs_single_threaded", |b| {

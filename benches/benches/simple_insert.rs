@@ -4,7 +4,9 @@
 //! The empty world is built outside the measured routine (`iter_batched`), and the
 //! filled world is returned from it so that its drop is not measured either.
 //!
-//! * `ecs`: `World::spawn_batch`, the ids collected by `count()`.
+//! * `ecs`: `World::spawn_batch`, the ids collected by `count()`;
+//!   `ecs_untracked`: the same with copies of the types declared
+//!   `#[component(change_detection = false)]` (no tick columns to fill).
 //! * `bevy_ecs`: its `World::spawn_batch` (one archetype and table lookup, then
 //!   one row write per entity).
 //! * `hecs`: its `World::spawn_batch`.
@@ -22,8 +24,33 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use ecs::prelude::*;
 use ecs_benches::{ENTITY_COUNT, Position, Rotation, Transform, Velocity, simple_bundle};
 
-fn ecs_insert(world: &mut World) -> usize {
-    world.spawn_batch((0..ENTITY_COUNT).map(|_| simple_bundle())).count()
+/// Benches the `ecs` side as entry `$name`, with the types of module `$types`
+/// (the change-detected types or their untracked copies).
+macro_rules! ecs_entry {
+    ($group:ident, $name:literal, $($types:ident)::+) => {{
+        use $($types)::+::{Position, Velocity, simple_bundle};
+
+        /// Spawns the entities; returns how many.
+        fn insert(world: &mut World) -> usize {
+            world.spawn_batch((0..ENTITY_COUNT).map(|_| simple_bundle())).count()
+        }
+
+        $group.bench_function($name, |b| {
+            let mut check = World::new();
+            assert_eq!(insert(&mut check), ENTITY_COUNT);
+            assert_eq!(check.entity_count(), ENTITY_COUNT);
+            assert_eq!(check.query::<(&Position, &Velocity)>().iter(&check).count(), ENTITY_COUNT);
+
+            b.iter_batched(
+                World::new,
+                |mut world| {
+                    insert(&mut world);
+                    world
+                },
+                BatchSize::SmallInput,
+            );
+        });
+    }};
 }
 
 fn hecs_insert(world: &mut hecs::World) -> usize {
@@ -65,21 +92,8 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("simple_insert");
     group.warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3)).sample_size(50);
 
-    group.bench_function("ecs", |b| {
-        let mut check = World::new();
-        assert_eq!(ecs_insert(&mut check), ENTITY_COUNT);
-        assert_eq!(check.entity_count(), ENTITY_COUNT);
-        assert_eq!(check.query::<(&Position, &Velocity)>().iter(&check).count(), ENTITY_COUNT);
-
-        b.iter_batched(
-            World::new,
-            |mut world| {
-                ecs_insert(&mut world);
-                world
-            },
-            BatchSize::SmallInput,
-        );
-    });
+    ecs_entry!(group, "ecs", ecs_benches);
+    ecs_entry!(group, "ecs_untracked", ecs_benches::untracked);
 
     group.bench_function("bevy_ecs", |b| {
         let mut check = bevy_ecs::world::World::new();

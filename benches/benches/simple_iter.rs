@@ -3,7 +3,9 @@
 //!
 //! * `ecs`: a `QueryState<(&Velocity, &mut Position)>` built once,
 //!   `iter_mut(..).for_each(..)` per iteration (stamps a change tick per
-//!   written row).
+//!   written row); `ecs_untracked`: the same on copies declared
+//!   `#[component(change_detection = false)]` (no tick store), the work `hecs`
+//!   and `shipyard` do.
 //! * `bevy_ecs`: the same with its `QueryState` (also stamps a change tick per
 //!   written row).
 //! * `hecs`: a `for` loop over `query_mut::<(&Velocity, &mut Position)>()` (no
@@ -24,22 +26,33 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use ecs::prelude::*;
 use ecs_benches::{ENTITY_COUNT, Position, Vec3, Velocity, simple_bundle};
 
+/// Benches the `ecs` side as entry `$name`, with the types of module `$types`
+/// (the change-detected types or their untracked copies).
+macro_rules! ecs_entry {
+    ($group:ident, $name:literal, $($types:ident)::+) => {{
+        use $($types)::+::{Position, Velocity, simple_bundle};
+
+        $group.bench_function($name, |b| {
+            let mut world = World::new();
+            world.spawn_batch((0..ENTITY_COUNT).map(|_| simple_bundle())).for_each(|_| ());
+            let mut query = world.query::<(&Velocity, &mut Position)>();
+            assert_eq!(query.iter(&world).count(), ENTITY_COUNT);
+            query.iter_mut(&mut world).for_each(|(velocity, mut position)| position.0 += velocity.0);
+            assert!(query.iter(&world).all(|(_, position)| position.0 == Vec3::new(2.0, 0.0, 0.0)));
+
+            b.iter(|| {
+                query.iter_mut(&mut world).for_each(|(velocity, mut position)| position.0 += velocity.0);
+            });
+        });
+    }};
+}
+
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("simple_iter");
     group.warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3)).sample_size(50);
 
-    group.bench_function("ecs", |b| {
-        let mut world = World::new();
-        world.spawn_batch((0..ENTITY_COUNT).map(|_| simple_bundle())).for_each(|_| ());
-        let mut query = world.query::<(&Velocity, &mut Position)>();
-        assert_eq!(query.iter(&world).count(), ENTITY_COUNT);
-        query.iter_mut(&mut world).for_each(|(velocity, mut position)| position.0 += velocity.0);
-        assert!(query.iter(&world).all(|(_, position)| position.0 == Vec3::new(2.0, 0.0, 0.0)));
-
-        b.iter(|| {
-            query.iter_mut(&mut world).for_each(|(velocity, mut position)| position.0 += velocity.0);
-        });
-    });
+    ecs_entry!(group, "ecs", ecs_benches);
+    ecs_entry!(group, "ecs_untracked", ecs_benches::untracked);
 
     group.bench_function("bevy_ecs", |b| {
         let mut world = bevy_ecs::world::World::new();

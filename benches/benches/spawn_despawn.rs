@@ -2,7 +2,9 @@
 //! with `(Position, Velocity)` one `spawn` call at a time, then despawns them one
 //! at a time; from the second run on, entity ids are recycled.
 //!
-//! * `ecs`: `World::spawn(bundle)` then `World::despawn(entity)`.
+//! * `ecs`: `World::spawn(bundle)` then `World::despawn(entity)`;
+//!   `ecs_untracked`: the same with copies of the types declared
+//!   `#[component(change_detection = false)]`.
 //! * `bevy_ecs`: its `World::spawn(bundle)` then `World::despawn(entity)`.
 //! * `hecs`: its `World::spawn(bundle)` then `World::despawn(entity)`.
 //! * `shipyard`: `World::add_entity(bundle)` then `World::delete_entity(entity)`.
@@ -22,14 +24,44 @@ fn bundle() -> (Position, Velocity) {
     (Position(Vec3::new(0.0, 0.0, 0.0)), Velocity(Vec3::new(1.0, 0.0, 0.0)))
 }
 
-fn ecs_spawn_despawn(world: &mut World, entities: &mut Vec<Entity>) {
-    entities.clear();
-    for _ in 0..ENTITY_COUNT {
-        entities.push(world.spawn(bundle()).id());
-    }
-    for entity in entities.drain(..) {
-        assert!(world.despawn(entity));
-    }
+/// Benches the `ecs` side as entry `$name`, with the types of module `$types`
+/// (the change-detected types or their untracked copies).
+macro_rules! ecs_entry {
+    ($group:ident, $name:literal, $($types:ident)::+) => {{
+        use $($types)::+::{Position, Velocity};
+
+        /// The spawned bundle.
+        fn bundle() -> (Position, Velocity) {
+            (Position(Vec3::new(0.0, 0.0, 0.0)), Velocity(Vec3::new(1.0, 0.0, 0.0)))
+        }
+
+        /// Spawns then despawns the entities one by one.
+        fn spawn_despawn(world: &mut World, entities: &mut Vec<Entity>) {
+            entities.clear();
+            for _ in 0..ENTITY_COUNT {
+                entities.push(world.spawn(bundle()).id());
+            }
+            for entity in entities.drain(..) {
+                assert!(world.despawn(entity));
+            }
+        }
+
+        $group.bench_function($name, |b| {
+            let mut world = World::new();
+            let mut entities = Vec::with_capacity(ENTITY_COUNT);
+            // One run spawns and despawns everything; a second one recycles the ids.
+            spawn_despawn(&mut world, &mut entities);
+            entities.push(world.spawn(bundle()).id());
+            assert_eq!(world.entity_count(), 1);
+            let recycled = entities[0];
+            assert!(world.despawn(recycled));
+            spawn_despawn(&mut world, &mut entities);
+            assert_eq!(world.entity_count(), 0);
+            assert!(!world.is_alive(recycled));
+
+            b.iter(|| spawn_despawn(&mut world, &mut entities));
+        });
+    }};
 }
 
 fn hecs_spawn_despawn(world: &mut hecs::World, entities: &mut Vec<hecs::Entity>) {
@@ -143,21 +175,8 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("spawn_despawn");
     group.warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3)).sample_size(50);
 
-    group.bench_function("ecs", |b| {
-        let mut world = World::new();
-        let mut entities = Vec::with_capacity(ENTITY_COUNT);
-        // One run spawns and despawns everything; a second one recycles the ids.
-        ecs_spawn_despawn(&mut world, &mut entities);
-        entities.push(world.spawn(bundle()).id());
-        assert_eq!(world.entity_count(), 1);
-        let recycled = entities[0];
-        assert!(world.despawn(recycled));
-        ecs_spawn_despawn(&mut world, &mut entities);
-        assert_eq!(world.entity_count(), 0);
-        assert!(!world.is_alive(recycled));
-
-        b.iter(|| ecs_spawn_despawn(&mut world, &mut entities));
-    });
+    ecs_entry!(group, "ecs", ecs_benches);
+    ecs_entry!(group, "ecs_untracked", ecs_benches::untracked);
 
     group.bench_function("bevy_ecs", |b| {
         let mut world = bevy_ecs::world::World::new();
