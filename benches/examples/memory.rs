@@ -1,7 +1,8 @@
 //! Memory per entity: peak resident memory for 1,000,000 entities with two
 //! components (`Position`, `Velocity`: 12 bytes each, 24 bytes of payload),
-//! for `ecs`, `bevy_ecs` and `hecs` (issue 7's memory target: no more than
-//! either peer).
+//! for `ecs`, `ecs_untracked` (`ecs` with the two components declared
+//! `#[component(change_detection = false)]`: no tick columns), `bevy_ecs` and
+//! `hecs` (issue 7's memory target: no more than either peer).
 //!
 //! Each ECS is measured in a fresh child process (so one allocator's peak
 //! does not hide another's): the child reads its resident set (`VmRSS`)
@@ -45,6 +46,19 @@ fn build(side: &str) -> f32 {
             query.iter_mut(&mut world).for_each(|(mut p, v)| p.0 += v.0);
             query.iter(&world).map(|(p, _)| p.0.0[0]).sum()
         }
+        "ecs_untracked" => {
+            use ecs_benches::untracked::{Position, Velocity};
+            let mut world = ecs::world::World::new();
+            world
+                .spawn_batch((0..COUNT).map(|i| {
+                    let (position, velocity) = bundle(i);
+                    (Position(position.0), Velocity(velocity.0))
+                }))
+                .for_each(|_| ());
+            let mut query = world.query::<(&mut Position, &Velocity)>();
+            query.iter_mut(&mut world).for_each(|(mut p, v)| p.0 += v.0);
+            query.iter(&world).map(|(p, _)| p.0.0[0]).sum()
+        }
         "hecs" => {
             let mut world = hecs::World::new();
             world.spawn_batch((0..COUNT).map(bundle)).for_each(|_| ());
@@ -52,7 +66,7 @@ fn build(side: &str) -> f32 {
             world.query_mut::<&Position>().into_iter().map(|p| p.0.0[0]).sum()
         }
         "bevy_ecs" => bevy_side::build(),
-        other => panic!("unknown side `{other}`: ecs, bevy_ecs or hecs"),
+        other => panic!("unknown side `{other}`: ecs, ecs_untracked, bevy_ecs or hecs"),
     }
 }
 
@@ -87,7 +101,7 @@ fn main() {
     let exe = std::env::current_exe().expect("the example knows its path");
     println!("peak resident memory, {COUNT} entities x (Position, Velocity) = 24 bytes of payload each");
     println!("{:<10} {:>12} {:>16}", "ECS", "peak MiB", "bytes/entity");
-    for side in ["ecs", "bevy_ecs", "hecs"] {
+    for side in ["ecs", "ecs_untracked", "bevy_ecs", "hecs"] {
         let output = Command::new(&exe).arg(side).output().expect("the child runs");
         assert!(output.status.success(), "{side}: {}", String::from_utf8_lossy(&output.stderr));
         let line = String::from_utf8(output.stdout).expect("utf-8");
