@@ -68,12 +68,16 @@ type TagDrop = (u16, unsafe fn(*mut u8), usize);
 /// assert!(archetype.contains(enemy.id()));
 /// assert_eq!(archetype.entities(), &[e]);
 /// ```
+// Laid out in declaration order and aligned to a cache line, so the table's
+// row count, entity and column pointers (what a query reads per matched table)
+// share the archetype's first cache line.
+#[repr(C, align(64))]
 pub struct Archetype {
+    table: Table,
     id: ArchetypeId,
     ids: ArchetypeType,
     columns: SmallVec<[i32; 8]>,
     tag_drops: SmallVec<[TagDrop; 1]>,
-    table: Table,
     edges: Edges,
     flags: ArchetypeFlags,
     /// Plans of id-level moves (pairs, runtime ids) out of this archetype, by

@@ -43,6 +43,9 @@ use super::tick::{ComponentTicks, Tick, TickCell};
 ///     assert_eq!(column.ticks(row).added, Tick::new(1));
 /// }
 /// ```
+// One cache line per column, pointers first: a query setting up a table reads
+// `data` and the tick pointers from a single line.
+#[repr(C, align(64))]
 pub struct Column {
     data: NonNull<u8>,
     added: NonNull<TickCell>,

@@ -34,6 +34,9 @@ use crate::entity::Entity;
 /// // SAFETY: row 0 now holds b's u32.
 /// assert_eq!(unsafe { *table.column(0).get_ptr(0).cast::<u32>().as_ref() }, 20);
 /// ```
+// Declaration order: the entity vector and the column pointer (what a query
+// reads per table) come first; see `Archetype`'s layout.
+#[repr(C)]
 pub struct Table {
     entities: Vec<Entity>,
     columns: Box<[Column]>,
