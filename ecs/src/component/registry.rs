@@ -57,8 +57,8 @@ impl Components {
             return id;
         }
         let id = entities.alloc();
-        if let Some(record) = entities.get_mut(id) {
-            record.flags |= EntityFlags::IS_COMPONENT | EntityFlags::INTERNAL;
+        if let Some(flags) = entities.flags_mut(id) {
+            *flags |= EntityFlags::IS_COMPONENT | EntityFlags::INTERNAL;
         }
         if let Some(type_id) = descriptor.type_id {
             self.by_type.insert(type_id, id);

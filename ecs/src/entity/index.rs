@@ -2,7 +2,12 @@
 //!
 //! Layout (as in Flecs):
 //! * `pages`: sparse, paged array indexed by entity index. A page is allocated on
-//!   first use, so a huge index costs one page, not a huge array.
+//!   first use, so a huge index costs one page, not a huge array. A page holds
+//!   each record in two halves: the *hot* half (generation and location, 12
+//!   bytes), which every lookup, insert and remove reads, and the *cold* half
+//!   (dense position and flags, 8 bytes), which only allocation, despawn and the
+//!   lifecycle paths touch. Five hot halves share a cache line where a whole
+//!   20-byte record would fit three.
 //! * `dense`: every index ever handed out. `dense[..alive_count]` are the alive
 //!   entities, `dense[alive_count..]` the dead ones, each already carrying the
 //!   generation its next incarnation will have.
@@ -10,8 +15,9 @@
 //! Invariants (checked by [`EntityIndex::check_invariants`]):
 //! * for every `i < dense.len()`, `record(dense[i].index()).dense == i`;
 //! * every record reached from `dense` carries the generation of its dense entry,
-//!   so an entity `e` is alive iff its record's `dense < alive_count` and the
-//!   record's generation is `e`'s (the alive check never touches `dense`);
+//!   with [`DEAD`] set when it is in the dead part; a never used record carries
+//!   `DEAD` alone. Generations have 31 bits, so an entity `e` is alive iff its hot
+//!   half's generation equals `e`'s (the alive check reads the hot half only);
 //! * index 0 is never handed out.
 //!
 //! Allocation pops the first dead slot (O(1)); freeing swaps the entity with the
@@ -99,32 +105,66 @@ impl core::ops::BitOrAssign for EntityFlags {
     }
 }
 
-/// One slot of the sparse array: where the entity lives and its flags.
+/// A snapshot of one entity's record: where the entity lives and its flags.
 #[derive(Clone, Copy, Debug)]
 pub struct EntityRecord {
     /// Position of the entity in the dense array.
     dense: u32,
-    /// The generation of `dense[self.dense]`: alive handles carry it.
-    generation: u32,
     /// Where the entity's data lives.
     pub location: EntityLocation,
     /// What despawn must take care of.
     pub flags: EntityFlags,
 }
 
-const EMPTY_RECORD: EntityRecord =
-    EntityRecord { dense: u32::MAX, generation: 0, location: EntityLocation::INVALID, flags: EntityFlags::EMPTY };
+/// Set in a hot half's generation while its index is not alive: entity
+/// generations have 31 bits, so no handle matches such a record.
+const DEAD: u32 = 1 << 31;
 
-/// A page has a fixed length, so indexing it by `index & (PAGE_SIZE - 1)` needs no bounds check.
-type Page = Box<[EntityRecord; PAGE_SIZE]>;
+/// The half of a record every lookup reads.
+#[derive(Clone, Copy)]
+struct HotRecord {
+    /// The generation alive handles carry, or a generation with [`DEAD`] set.
+    generation: u32,
+    /// Where the entity's data lives (meaningless while dead).
+    location: EntityLocation,
+}
+
+/// The half of a record only allocation, despawn and lifecycle paths touch.
+#[derive(Clone, Copy)]
+struct ColdRecord {
+    /// Position of the entity in the dense array.
+    dense: u32,
+    /// What despawn must take care of.
+    flags: EntityFlags,
+}
+
+const EMPTY_HOT: HotRecord = HotRecord { generation: DEAD, location: EntityLocation::INVALID };
+const EMPTY_COLD: ColdRecord = ColdRecord { dense: u32::MAX, flags: EntityFlags::EMPTY };
+
+/// The records of `PAGE_SIZE` consecutive indices, in two arrays. The arrays
+/// have a fixed length, so indexing them by `index & (PAGE_SIZE - 1)` needs no
+/// bounds check.
+struct Page {
+    hot: Box<[HotRecord; PAGE_SIZE]>,
+    cold: Box<[ColdRecord; PAGE_SIZE]>,
+}
 
 /// A fresh page. Kept out of line: building the page on the caller's stack would
 /// give every caller a page-sized frame to probe on each call.
 #[cold]
 #[inline(never)]
 fn new_page() -> Page {
-    let page: Box<[EntityRecord]> = vec![EMPTY_RECORD; PAGE_SIZE].into_boxed_slice();
-    page.try_into().unwrap_or_else(|_| unreachable!("a page has PAGE_SIZE records"))
+    fn filled<T: Copy>(value: T) -> Box<[T; PAGE_SIZE]> {
+        let array: Box<[T]> = vec![value; PAGE_SIZE].into_boxed_slice();
+        array.try_into().unwrap_or_else(|_| unreachable!("a page has PAGE_SIZE records"))
+    }
+    Page { hot: filled(EMPTY_HOT), cold: filled(EMPTY_COLD) }
+}
+
+/// The offset of `index` within its page.
+#[inline]
+fn slot(index: u32) -> usize {
+    index as usize & (PAGE_SIZE - 1)
 }
 
 /// The entity index. See the module docs for the layout and invariants.
@@ -171,20 +211,38 @@ impl EntityIndex {
         self.dense.reserve(additional.saturating_sub(dead));
     }
 
+    /// The page of `index`, if it was ever allocated.
     #[inline]
-    fn record(&self, index: u32) -> Option<&EntityRecord> {
-        let page = self.pages.get((index >> PAGE_BITS) as usize)?.as_ref()?;
-        Some(&page[index as usize & (PAGE_SIZE - 1)])
+    fn page(&self, index: u32) -> Option<&Page> {
+        self.pages.get((index >> PAGE_BITS) as usize)?.as_ref()
     }
 
+    /// The page of `index`, allocated (with the pages before it) if needed.
     #[inline]
-    fn record_mut(&mut self, index: u32) -> &mut EntityRecord {
+    fn page_mut(&mut self, index: u32) -> &mut Page {
         let page_index = (index >> PAGE_BITS) as usize;
         if page_index >= self.pages.len() {
             self.pages.resize_with(page_index + 1, || None);
         }
-        let page = self.pages[page_index].get_or_insert_with(new_page);
-        &mut page[index as usize & (PAGE_SIZE - 1)]
+        self.pages[page_index].get_or_insert_with(new_page)
+    }
+
+    /// The hot half of `index`'s record, if its page exists.
+    #[inline]
+    fn hot(&self, index: u32) -> Option<&HotRecord> {
+        Some(&self.page(index)?.hot[slot(index)])
+    }
+
+    /// The hot half of an alive `entity`'s record.
+    #[inline]
+    fn alive_hot(&self, entity: Entity) -> Option<&HotRecord> {
+        self.hot(entity.index()).filter(|hot| hot.generation == entity.generation())
+    }
+
+    /// The cold half of `index`'s record (allocating its page if needed).
+    #[inline]
+    fn cold_mut(&mut self, index: u32) -> &mut ColdRecord {
+        &mut self.page_mut(index).cold[slot(index)]
     }
 
     /// Reserves an id through a shared borrow: the entity is not alive until the
@@ -247,11 +305,10 @@ impl EntityIndex {
             entity
         };
         self.alive_count += 1;
-        let record = self.record_mut(entity.index());
-        record.dense = position;
-        record.generation = entity.generation();
-        record.location = EntityLocation::INVALID;
-        record.flags = EntityFlags::EMPTY;
+        let page = self.page_mut(entity.index());
+        page.hot[slot(entity.index())] =
+            HotRecord { generation: entity.generation(), location: EntityLocation::INVALID };
+        page.cold[slot(entity.index())] = ColdRecord { dense: position, flags: EntityFlags::EMPTY };
         entity
     }
 
@@ -262,19 +319,18 @@ impl EntityIndex {
     /// Panics if reservations are pending (freeing would change the ids they denote).
     pub fn free(&mut self, entity: Entity) -> Option<EntityRecord> {
         assert!(!self.has_reserved(), "EntityIndex::free with pending reservations: take_reserved first");
-        let record = *self.get(entity)?;
+        let record = self.get(entity)?;
         let position = record.dense;
         let last = self.alive_count - 1;
         let last_entity = self.dense[last as usize];
         self.dense.swap(position as usize, last as usize);
-        self.record_mut(last_entity.index()).dense = position;
+        self.cold_mut(last_entity.index()).dense = position;
         let next = entity.next_generation();
         self.dense[last as usize] = next;
-        let freed = self.record_mut(entity.index());
-        freed.dense = last;
-        freed.generation = next.generation();
-        freed.location = EntityLocation::INVALID;
-        freed.flags = EntityFlags::EMPTY;
+        let page = self.page_mut(entity.index());
+        page.hot[slot(entity.index())] =
+            HotRecord { generation: next.generation() | DEAD, location: EntityLocation::INVALID };
+        page.cold[slot(entity.index())] = ColdRecord { dense: last, flags: EntityFlags::EMPTY };
         self.alive_count = last;
         Some(record)
     }
@@ -282,29 +338,46 @@ impl EntityIndex {
     /// Whether `entity` is alive (a stale handle is not).
     #[inline]
     pub fn is_alive(&self, entity: Entity) -> bool {
-        self.get(entity).is_some()
+        self.alive_hot(entity).is_some()
     }
 
-    /// The record of an alive entity; `None` for dead or stale handles.
+    /// A snapshot of an alive entity's record; `None` for dead or stale handles.
+    /// (It reads both halves; [`EntityIndex::location`] reads only the hot one.)
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::entity::{EntityFlags, EntityIndex};
+    /// let mut index = EntityIndex::default();
+    /// let e = index.alloc();
+    /// *index.flags_mut(e).unwrap() |= EntityFlags::IS_TARGET;
+    /// assert!(index.get(e).unwrap().flags.contains(EntityFlags::IS_TARGET));
+    /// index.free(e);
+    /// assert!(index.get(e).is_none());
+    /// ```
     #[inline]
-    pub fn get(&self, entity: Entity) -> Option<&EntityRecord> {
-        let record = self.record(entity.index())?;
-        (record.dense < self.alive_count && record.generation == entity.generation()).then_some(record)
+    pub fn get(&self, entity: Entity) -> Option<EntityRecord> {
+        let page = self.page(entity.index())?;
+        let (hot, cold) = (page.hot[slot(entity.index())], page.cold[slot(entity.index())]);
+        (hot.generation == entity.generation()).then_some(EntityRecord {
+            dense: cold.dense,
+            location: hot.location,
+            flags: cold.flags,
+        })
     }
 
-    /// The mutable record of an alive entity; `None` for dead or stale handles.
+    /// The flags of an alive entity, to change; `None` for dead or stale handles.
     #[inline]
-    pub fn get_mut(&mut self, entity: Entity) -> Option<&mut EntityRecord> {
+    pub fn flags_mut(&mut self, entity: Entity) -> Option<&mut EntityFlags> {
         if !self.is_alive(entity) {
             return None;
         }
-        Some(self.record_mut(entity.index()))
+        Some(&mut self.cold_mut(entity.index()).flags)
     }
 
     /// The location of an alive entity.
     #[inline]
     pub fn location(&self, entity: Entity) -> Option<EntityLocation> {
-        self.get(entity).map(|record| record.location)
+        self.alive_hot(entity).map(|hot| hot.location)
     }
 
     /// Sets the location of an entity known to be alive.
@@ -317,7 +390,7 @@ impl EntityIndex {
         let index = entity.index();
         // Alive entities always have their page: the growth path stays out of line.
         match self.pages.get_mut((index >> PAGE_BITS) as usize) {
-            Some(Some(page)) => page[index as usize & (PAGE_SIZE - 1)].location = location,
+            Some(Some(page)) => page.hot[slot(index)].location = location,
             _ => self.set_location_slow(index, location),
         }
     }
@@ -325,7 +398,7 @@ impl EntityIndex {
     #[cold]
     #[inline(never)]
     fn set_location_slow(&mut self, index: u32, location: EntityLocation) {
-        self.record_mut(index).location = location;
+        self.page_mut(index).hot[slot(index)].location = location;
     }
 
     /// The alive entity whose index is `index`, if any.
@@ -338,8 +411,8 @@ impl EntityIndex {
     /// assert_eq!(index.entity_at(99), None);
     /// ```
     pub fn entity_at(&self, index: u32) -> Option<Entity> {
-        let record = self.record(index)?;
-        (record.dense < self.alive_count).then(|| self.dense[record.dense as usize])
+        let generation = self.hot(index)?.generation;
+        (generation & DEAD == 0).then(|| Entity::from_raw(index, generation))
     }
 
     /// Verifies the invariants in the module docs.
@@ -350,9 +423,11 @@ impl EntityIndex {
         assert!(self.alive_count as usize <= self.dense.len(), "alive_count past the dense array");
         for (position, entity) in self.dense.iter().enumerate() {
             assert_ne!(entity.index(), 0, "index 0 handed out");
-            let record = self.record(entity.index()).unwrap_or_else(|| panic!("no record for {entity:?}"));
-            assert_eq!(record.dense as usize, position, "record of {entity:?} points at the wrong dense slot");
-            assert_eq!(record.generation, entity.generation(), "record of {entity:?} has another generation");
+            let page = self.page(entity.index()).unwrap_or_else(|| panic!("no record for {entity:?}"));
+            let (hot, cold) = (page.hot[slot(entity.index())], page.cold[slot(entity.index())]);
+            assert_eq!(cold.dense as usize, position, "record of {entity:?} points at the wrong dense slot");
+            let dead = if position < self.alive_count as usize { 0 } else { DEAD };
+            assert_eq!(hot.generation, entity.generation() | dead, "record of {entity:?} has another generation");
             if position < self.alive_count as usize {
                 assert!(self.is_alive(*entity), "{entity:?} in the alive part but not alive");
             } else {

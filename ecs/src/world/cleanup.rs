@@ -108,7 +108,7 @@ impl World {
     /// ```
     pub fn try_despawn(&mut self, entity: Entity) -> Result<bool, CleanupError> {
         self.flush_entities();
-        let Some(record) = self.entities.get(entity).copied() else {
+        let Some(record) = self.entities.get(entity) else {
             return Ok(false);
         };
         if record.flags.contains(EntityFlags::INTERNAL) {
@@ -320,12 +320,12 @@ impl World {
         // Every lifecycle event first, while all the dying entities are alive (so
         // pairs still name live targets), then the values go.
         for &dying in &plan.delete {
-            if let Some(record) = self.entities.get(dying).copied() {
+            if let Some(record) = self.entities.get(dying) {
                 self.notify_despawn(dying, record);
             }
         }
         for &dying in &plan.delete {
-            if let Some(record) = self.entities.get(dying).copied() {
+            if let Some(record) = self.entities.get(dying) {
                 self.free_despawned(dying, record);
             }
         }

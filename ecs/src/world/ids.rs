@@ -153,16 +153,16 @@ impl World {
     }
 
     pub(super) fn unflag(&mut self, entity: Entity, flag: EntityFlags) {
-        if let Some(record) = self.entities.get_mut(entity) {
-            record.flags = record.flags.without(flag);
+        if let Some(flags) = self.entities.flags_mut(entity) {
+            *flags = flags.without(flag);
         }
     }
 
     pub(super) fn flag(&mut self, entity: Entity, flag: EntityFlags) {
-        if let Some(record) = self.entities.get_mut(entity)
-            && !record.flags.contains(flag)
+        if let Some(flags) = self.entities.flags_mut(entity)
+            && !flags.contains(flag)
         {
-            record.flags |= flag;
+            *flags |= flag;
         }
     }
 

@@ -191,10 +191,10 @@ impl World {
     }
 
     fn mark_internal(&mut self, entity: Entity) {
-        if let Some(record) = self.entities.get_mut(entity)
-            && !record.flags.contains(EntityFlags::INTERNAL)
+        if let Some(flags) = self.entities.flags_mut(entity)
+            && !flags.contains(EntityFlags::INTERNAL)
         {
-            record.flags |= EntityFlags::INTERNAL;
+            *flags |= EntityFlags::INTERNAL;
         }
         self.internal_count += 1;
     }
@@ -427,9 +427,9 @@ impl World {
     #[inline]
     fn mark_sparse(&mut self, entity: Entity, bundle_id: BundleId) {
         if !self.bundles.info(bundle_id).sparse_components().is_empty()
-            && let Some(record) = self.entities.get_mut(entity)
+            && let Some(flags) = self.entities.flags_mut(entity)
         {
-            record.flags |= EntityFlags::HAS_SPARSE;
+            *flags |= EntityFlags::HAS_SPARSE;
         }
     }
 
@@ -489,7 +489,7 @@ impl World {
     #[track_caller]
     pub fn despawn(&mut self, entity: Entity) -> bool {
         self.flush_entities();
-        let Some(record) = self.entities.get(entity).copied() else {
+        let Some(record) = self.entities.get(entity) else {
             return false;
         };
         // The common case inline: no pairs, no hooks, nothing sparse.
@@ -554,7 +554,7 @@ impl World {
             self.run_hooks(HookKind::Replace, entity, &hooked);
             self.run_hooks(HookKind::Remove, entity, &hooked);
             // Nothing structural can have changed (their commands wait).
-            record = *self.entities.get(entity).expect("hooks cannot despawn (their commands wait)");
+            record = self.entities.get(entity).expect("hooks cannot despawn (their commands wait)");
         }
         record
     }

@@ -61,9 +61,9 @@ impl<'w, I: Iterator<Item: Bundle>> SpawnBatchIter<'w, I> {
             BundleWriter::write_bundle(bundle, &self.slots, table, row, &mut world.sparse_sets, entity, tick);
         }
         if self.has_sparse
-            && let Some(record) = world.entities.get_mut(entity)
+            && let Some(flags) = world.entities.flags_mut(entity)
         {
-            record.flags |= EntityFlags::HAS_SPARSE;
+            *flags |= EntityFlags::HAS_SPARSE;
         }
         if let Some(bundle) = self.hooked {
             world.after_insert_hooks(entity, bundle, &[]);
