@@ -368,10 +368,9 @@ impl EntityIndex {
     /// The flags of an alive entity, to change; `None` for dead or stale handles.
     #[inline]
     pub fn flags_mut(&mut self, entity: Entity) -> Option<&mut EntityFlags> {
-        if !self.is_alive(entity) {
-            return None;
-        }
-        Some(&mut self.cold_mut(entity.index()).flags)
+        let index = entity.index();
+        let page = self.pages.get_mut((index >> PAGE_BITS) as usize)?.as_mut()?;
+        (page.hot[slot(index)].generation == entity.generation()).then(|| &mut page.cold[slot(index)].flags)
     }
 
     /// The location of an alive entity.

@@ -269,12 +269,10 @@ impl Column {
         // buffers often share their low 12 address bits, and a load issued after a
         // store to such an address waits on it (4K aliasing).
         unsafe {
-            if self.tracked {
-                let ticks = source.tracked_ticks(source_row);
-                copy_value(source.get_ptr(source_row), self.get_ptr(row), self.item_layout.size());
+            let ticks = self.tracked.then(|| source.tracked_ticks(source_row));
+            copy_value(source.get_ptr(source_row), self.get_ptr(row), self.item_layout.size());
+            if let Some(ticks) = ticks {
                 self.set_tracked_ticks(row, ticks);
-            } else {
-                copy_value(source.get_ptr(source_row), self.get_ptr(row), self.item_layout.size());
             }
         }
     }
@@ -303,12 +301,10 @@ impl Column {
         // SAFETY: distinct in-bounds rows of one buffer do not overlap; the tick
         // buffers are only touched when the column has them.
         unsafe {
-            if self.tracked {
-                let ticks = self.tracked_ticks(last);
-                copy_value(self.get_ptr(last), self.get_ptr(row), self.item_layout.size());
+            let ticks = self.tracked.then(|| self.tracked_ticks(last));
+            copy_value(self.get_ptr(last), self.get_ptr(row), self.item_layout.size());
+            if let Some(ticks) = ticks {
                 self.set_tracked_ticks(row, ticks);
-            } else {
-                copy_value(self.get_ptr(last), self.get_ptr(row), self.item_layout.size());
             }
         }
     }
