@@ -408,3 +408,53 @@ fn random_churn_drops_every_value_exactly_once() {
     log.assert_dropped_once(created);
     assert_eq!(tags.table(), tag_values);
 }
+
+/// Same layout as [`DropTable`] (a `u32` and a pointer), but its drop records
+/// nothing: dropped with `DropTable`'s drop fn instead, a value would be logged
+/// (or crash on a `None`).
+#[derive(Component, Debug)]
+struct SilentTable {
+    id: u32,
+    _log: Option<DropLog>,
+}
+
+#[test]
+fn a_recycled_archetype_slot_drops_with_the_new_archetypes_types() {
+    let log = DropLog::new();
+    let mut world = World::new();
+    // The archetypes children pass through before their pair is added exist
+    // already, so the pair archetypes below are the only new ones.
+    world.spawn(SilentTable { id: 0, _log: None });
+    world.spawn((Plain(0), log.table2(0)));
+    // A parent's children archetype, deleted with the parent: its slot keeps
+    // the emptied table.
+    let parent = world.spawn_empty().id();
+    let child = world.spawn(log.table(1)).add_pair::<ChildOf>(parent).id();
+    let deleted = world.entities().location(child).unwrap().archetype;
+    assert!(world.despawn(parent));
+    assert!(!world.is_alive(child));
+    log.assert_dropped_once([1]);
+    assert!(world.archetypes().is_dead(deleted));
+    world.check_invariants();
+
+    // The next archetype of the same shape reuses the slot and its buffers, and
+    // drops its values as its own type.
+    let parent = world.spawn_empty().id();
+    let children: Vec<Entity> =
+        (0..3).map(|i| world.spawn(SilentTable { id: 10 + i, _log: None }).add_pair::<ChildOf>(parent).id()).collect();
+    assert_eq!(world.entities().location(children[0]).unwrap().archetype, deleted, "the slot is reused");
+    assert_eq!(world.get::<SilentTable>(children[2]).map(|v| v.id), Some(12));
+    world.entity_mut(children[0]).insert(SilentTable { id: 20, _log: Some(log.clone()) });
+    assert!(world.despawn(parent));
+    log.assert_dropped_once([1]);
+    world.check_invariants();
+
+    // A different shape in the same slot starts from a fresh table.
+    let parent = world.spawn_empty().id();
+    let child = world.spawn((Plain(7), log.table2(30))).add_pair::<ChildOf>(parent).id();
+    assert_eq!(world.entities().location(child).unwrap().archetype, deleted, "the slot is reused again");
+    assert_eq!(world.get::<Plain>(child), Some(&Plain(7)));
+    world.check_invariants();
+    drop(world);
+    log.assert_dropped_once([0, 1, 30]);
+}

@@ -226,6 +226,10 @@ impl Drop for Archetype {
 
 const NEW_COLUMN: u32 = u32::MAX;
 
+/// A deleted archetype's table with at most this many rows of capacity keeps
+/// its buffers for the next archetype created in its slot.
+const RECYCLED_TABLE_CAPACITY: usize = 64;
+
 /// How to move a row between two archetypes: for each destination column the
 /// source column it comes from, and what the source has that the destination
 /// lacks. Computed once per edge by [`Archetypes::move_plan`].
@@ -410,12 +414,21 @@ impl Archetypes {
         let ids: ArchetypeType = SmallVec::from_slice(ids);
         self.index.register_archetype(id, &ids, &columns);
         self.by_ids.insert(ids.clone(), id);
+        let table = match self.archetypes.get_mut(id.index()) {
+            // A recycled slot: its dead archetype's table, emptied by `delete`.
+            Some(dead) => {
+                let mut table = core::mem::replace(&mut dead.table, Table::new(Vec::new()));
+                table.reshape(table_columns);
+                table
+            }
+            None => Table::new(table_columns),
+        };
         let archetype = Archetype {
             id,
             ids,
             columns,
             tag_drops,
-            table: Table::new(table_columns),
+            table,
             edges: Edges::default(),
             plans: FxHashMap::default(),
             plan_sources: SmallVec::new(),
@@ -565,8 +578,10 @@ impl Archetypes {
 
     /// Deletes the empty archetype `id`: it leaves `by_ids`, the component index,
     /// the graph (its own edges, the edges and move plans of other archetypes
-    /// that lead to it), its storage is freed and it is flagged
-    /// [`ArchetypeFlags::DEAD`] until its slot is reused. Bundle edge caches are
+    /// that lead to it), and it is flagged [`ArchetypeFlags::DEAD`] until its
+    /// slot is reused. The slot keeps the emptied table when its capacity is at
+    /// most 64 rows (else the buffers are freed), so the next archetype created
+    /// there (a new parent's children, say) starts with its allocations. Bundle edge caches are
     /// the caller's ([`Bundles::forget_archetype`](crate::bundle::Bundles::forget_archetype)).
     ///
     /// # Panics
@@ -579,7 +594,11 @@ impl Archetypes {
         }
         assert!(archetype.is_empty(), "deleting archetype {id:?} which still has {} entities", archetype.len());
         archetype.flags = ArchetypeFlags(archetype.flags.0 | ArchetypeFlags::DEAD.0);
-        archetype.table = Table::new(Vec::new());
+        // A small table keeps its buffers for the next archetype created in this
+        // slot (`get_or_create` reshapes it); a big one gives its memory back.
+        if archetype.table.capacity() > RECYCLED_TABLE_CAPACITY {
+            archetype.table = Table::new(Vec::new());
+        }
         archetype.tag_drops.clear();
         let edges = core::mem::take(&mut archetype.edges);
         let plans = core::mem::take(&mut archetype.plans);
@@ -725,6 +744,18 @@ impl Archetypes {
                 assert!(
                     archetype.is_empty() && archetype.ids.is_empty(),
                     "dead archetype {:?} not empty",
+                    archetype.id
+                );
+                assert!(
+                    archetype.table.capacity() <= RECYCLED_TABLE_CAPACITY,
+                    "dead archetype {:?} keeps a table of capacity {}",
+                    archetype.id,
+                    archetype.table.capacity()
+                );
+                assert!(
+                    archetype.edges.adds().chain(archetype.edges.removes()).next().is_none()
+                        && archetype.plans.is_empty(),
+                    "dead archetype {:?} keeps edges or move plans",
                     archetype.id
                 );
                 continue;

@@ -118,7 +118,16 @@ impl IdRecord {
 pub struct ComponentIndex {
     flat: Vec<IdRecord>,
     hashed: FxHashMap<Id, IdRecord>,
+    /// Emptied archetype lists of dropped hashed records, for the next new
+    /// ones: pair ids come and go with their targets (a parent's `(ChildOf,
+    /// parent)` and `(*, parent)`), and their lists stay short.
+    spare_lists: Vec<Vec<ArchetypeRecord>>,
 }
+
+/// How many emptied lists [`ComponentIndex`] keeps for reuse.
+const SPARE_LIST_LIMIT: usize = 4096;
+/// Lists with more room than this are freed rather than kept.
+const SPARE_LIST_CAPACITY: usize = 16;
 
 impl ComponentIndex {
     #[inline]
@@ -142,7 +151,11 @@ impl ComponentIndex {
             }
             &mut self.flat[slot]
         } else {
-            self.hashed.entry(id).or_default()
+            let spare_lists = &mut self.spare_lists;
+            self.hashed.entry(id).or_insert_with(|| IdRecord {
+                archetypes: spare_lists.pop().unwrap_or_default(),
+                ..IdRecord::default()
+            })
         };
         debug_assert!(record.id.is_none() || record.id == Some(id), "two live ids share index {}", id.first_index());
         record.id = Some(id);
@@ -195,8 +208,11 @@ impl ComponentIndex {
         } else if let Some(record) = self.hashed.get_mut(&id)
             && record.remove(archetype)
             && record.archetypes.is_empty()
+            && let Some(record) = self.hashed.remove(&id)
+            && self.spare_lists.len() < SPARE_LIST_LIMIT
+            && record.archetypes.capacity() <= SPARE_LIST_CAPACITY
         {
-            self.hashed.remove(&id);
+            self.spare_lists.push(record.archetypes);
         }
     }
 

@@ -100,6 +100,31 @@ impl Column {
         self.tracked
     }
 
+    /// Whether `other` stores values of the same layout, with ticks or without
+    /// like this column: its buffers could hold `other`'s values.
+    ///
+    /// # Examples
+    /// ```
+    /// use core::alloc::Layout;
+    /// use ecs::storage::Column;
+    /// let column = Column::new(Layout::new::<f32>(), None);
+    /// assert!(column.same_shape(&Column::new(Layout::new::<u32>(), None)));
+    /// assert!(!column.same_shape(&Column::untracked(Layout::new::<f32>(), None)));
+    /// assert!(!column.same_shape(&Column::new(Layout::new::<u64>(), None)));
+    /// ```
+    #[inline]
+    pub fn same_shape(&self, other: &Column) -> bool {
+        self.item_layout == other.item_layout && self.tracked == other.tracked
+    }
+
+    /// Keeps this column's buffers for the values of `other`, an empty column of
+    /// the same shape: from now on it drops values with `other`'s drop fn.
+    /// Meant for an empty table's columns (no value is dropped or kept here).
+    pub(crate) fn adopt(&mut self, other: Column) {
+        debug_assert!(self.same_shape(&other));
+        self.drop = other.drop;
+    }
+
     /// The layout of one tick cell, or a zero-sized one when the column has no
     /// ticks (so the tick buffers are never allocated).
     #[inline]

@@ -49,6 +49,45 @@ impl Table {
         Table { entities: Vec::new(), columns: columns.into_boxed_slice(), capacity: 0 }
     }
 
+    /// Turns this empty table into one with `columns`, keeping its buffers (and
+    /// capacity) when `columns` have the same shape as its own, one by one
+    /// ([`Column::same_shape`]); otherwise the old buffers are freed and the table
+    /// starts at capacity 0. A re-created archetype of a recycled slot (a
+    /// parent's children, say) so skips the allocations of its first rows.
+    ///
+    /// # Panics
+    /// Panics if the table has rows.
+    ///
+    /// # Examples
+    /// ```
+    /// use core::alloc::Layout;
+    /// use ecs::entity::Entity;
+    /// use ecs::storage::{Column, ComponentTicks, Table, Tick};
+    /// let mut table = Table::new(vec![Column::new(Layout::new::<u32>(), None)]);
+    /// // SAFETY: the new row's only column is initialized right away.
+    /// unsafe {
+    ///     let row = table.push_uninit_row(Entity::from_raw(1, 0), ComponentTicks::new(Tick::new(1)));
+    ///     table.column(0).get_ptr(row).cast::<u32>().write(5);
+    /// }
+    /// table.clear();
+    /// table.reshape(vec![Column::new(Layout::new::<f32>(), None)]); // same size and alignment
+    /// assert_eq!(table.capacity(), 4);
+    /// table.reshape(vec![Column::new(Layout::new::<u64>(), None)]);
+    /// assert_eq!(table.capacity(), 0);
+    /// ```
+    pub fn reshape(&mut self, columns: Vec<Column>) {
+        assert!(self.is_empty(), "reshaping a table that holds {} rows", self.len());
+        let same_shape = self.columns.len() == columns.len()
+            && self.columns.iter().zip(&columns).all(|(old, new)| old.same_shape(new));
+        if same_shape {
+            for (old, new) in self.columns.iter_mut().zip(columns) {
+                old.adopt(new);
+            }
+        } else {
+            *self = Table::new(columns);
+        }
+    }
+
     /// Number of rows.
     #[inline]
     pub fn len(&self) -> usize {

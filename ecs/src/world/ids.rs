@@ -141,7 +141,10 @@ impl World {
                 .entity_at(id.second_index())
                 .ok_or(PairError::NotAlive(Entity::from_raw(id.second_index().max(1), 0)))?;
             let traits = self.components.relationship_traits(id.first_index());
-            if traits.acyclic && self.reaches(id.first_index(), traits.exclusive, target, entity) {
+            if traits.acyclic
+                && self.may_close_cycle(entity, target)
+                && self.reaches(id.first_index(), traits.exclusive, target, entity)
+            {
                 return Err(PairError::Cycle { relationship: self.id_name(relationship.id()), source: entity, target });
             }
             self.flag(relationship, EntityFlags::IS_COMPONENT);
@@ -164,6 +167,17 @@ impl World {
         {
             *flags |= flag;
         }
+    }
+
+    /// Whether adding a pair from `entity` to `target` could close a cycle: only
+    /// if `target` is `entity`, or `entity` is itself the target of some pair
+    /// (a chain from `target` back to `entity` ends in a pair that targets it,
+    /// which flagged it `IS_TARGET`; the flag stays until it is despawned). A
+    /// fresh child is no target, so attaching it skips the walk up its parent's
+    /// ancestors.
+    #[inline]
+    fn may_close_cycle(&self, entity: Entity, target: Entity) -> bool {
+        target == entity || self.entities.get(entity).is_none_or(|record| record.flags.contains(EntityFlags::IS_TARGET))
     }
 
     /// Whether `from` reaches `to` by following `relationship` pairs (targets
