@@ -99,11 +99,18 @@ impl IdRecord {
         true
     }
 
+    /// Adds `record`, or counts one more matching id if its archetype is the
+    /// last one listed: an archetype registers all its ids at once, so another
+    /// id of the same archetype matching this record (a wildcard) arrives while
+    /// it is still the last entry.
     fn insert(&mut self, record: ArchetypeRecord) {
-        if let Some(index) = self.index_of(record.archetype) {
-            self.archetypes[index].count += record.count;
+        if let Some(last) = self.archetypes.last_mut()
+            && last.archetype == record.archetype
+        {
+            last.count += record.count;
             return;
         }
+        debug_assert!(self.index_of(record.archetype).is_none(), "{:?} registered twice", record.archetype);
         self.archetypes.push(record);
         if self.archetypes.len() == LINEAR_RECORD_LIMIT + 1 {
             self.positions = self.archetypes.iter().enumerate().map(|(i, e)| (e.archetype, i as u32)).collect();

@@ -253,7 +253,9 @@ impl World {
                     }
                     CleanupPolicy::Delete => {
                         let mut internal = false;
-                        for index in 0..self.archetypes[archetype_id].len() {
+                        // Last row first: freed in this order, each holder is the
+                        // table's last row, so no other row is swapped into its place.
+                        for index in (0..self.archetypes[archetype_id].len()).rev() {
                             let holder = self.archetypes[archetype_id].entities()[index];
                             if self.entities.get(holder).is_some_and(|r| r.flags.contains(EntityFlags::INTERNAL)) {
                                 internal = true;
