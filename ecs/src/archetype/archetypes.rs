@@ -581,8 +581,9 @@ impl Archetypes {
     /// that lead to it), and it is flagged [`ArchetypeFlags::DEAD`] until its
     /// slot is reused. The slot keeps the emptied table when its capacity is at
     /// most 64 rows (else the buffers are freed), so the next archetype created
-    /// there (a new parent's children, say) starts with its allocations. Bundle edge caches are
-    /// the caller's ([`Bundles::forget_archetype`](crate::bundle::Bundles::forget_archetype)).
+    /// there (a new parent's children, say) starts with its allocations. Bundle
+    /// edge caches are the caller's
+    /// ([`Bundles::forget_archetype`](crate::bundle::Bundles::forget_archetype)).
     ///
     /// # Panics
     /// Panics if the archetype has entities or is the empty archetype.

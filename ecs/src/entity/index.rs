@@ -319,18 +319,27 @@ impl EntityIndex {
     /// Panics if reservations are pending (freeing would change the ids they denote).
     pub fn free(&mut self, entity: Entity) -> Option<EntityRecord> {
         assert!(!self.has_reserved(), "EntityIndex::free with pending reservations: take_reserved first");
-        let record = self.get(entity)?;
-        let position = record.dense;
-        let last = self.alive_count - 1;
-        let last_entity = self.dense[last as usize];
-        self.dense.swap(position as usize, last as usize);
-        self.cold_mut(last_entity.index()).dense = position;
+        let last = self.alive_count.checked_sub(1)?;
         let next = entity.next_generation();
+        // The entity's own record, read and rewritten through one page lookup.
+        let index = entity.index();
+        let page = self.pages.get_mut((index >> PAGE_BITS) as usize)?.as_mut()?;
+        let (hot, cold) = (&mut page.hot[slot(index)], &mut page.cold[slot(index)]);
+        if hot.generation != entity.generation() {
+            return None;
+        }
+        let record = EntityRecord { dense: cold.dense, location: hot.location, flags: cold.flags };
+        *hot = HotRecord { generation: next.generation() | DEAD, location: EntityLocation::INVALID };
+        *cold = ColdRecord { dense: last, flags: EntityFlags::EMPTY };
+        // The last alive entity takes its dense slot; its own slot holds the
+        // next generation of the freed index, first of the dead.
+        let position = record.dense;
+        let last_entity = self.dense[last as usize];
+        if last_entity != entity {
+            self.dense[position as usize] = last_entity;
+            self.cold_mut(last_entity.index()).dense = position;
+        }
         self.dense[last as usize] = next;
-        let page = self.page_mut(entity.index());
-        page.hot[slot(entity.index())] =
-            HotRecord { generation: next.generation() | DEAD, location: EntityLocation::INVALID };
-        page.cold[slot(entity.index())] = ColdRecord { dense: last, flags: EntityFlags::EMPTY };
         self.alive_count = last;
         Some(record)
     }

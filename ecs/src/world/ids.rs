@@ -133,7 +133,7 @@ impl World {
     /// Checks that `id` may be added to `entity` and flags the entities it names.
     fn prepare_add(&mut self, entity: Entity, id: Id) -> Result<EntityLocation, PairError> {
         self.flush_entities();
-        let location = self.entities.location(entity).ok_or(PairError::NotAlive(entity))?;
+        let record = self.entities.get(entity).ok_or(PairError::NotAlive(entity))?;
         let first = self.entity_at(id.first_index());
         if id.is_pair() {
             let relationship = first.ok_or(PairError::NotAlive(Entity::from_raw(id.first_index(), 0)))?;
@@ -141,10 +141,12 @@ impl World {
                 .entity_at(id.second_index())
                 .ok_or(PairError::NotAlive(Entity::from_raw(id.second_index().max(1), 0)))?;
             let traits = self.components.relationship_traits(id.first_index());
-            if traits.acyclic
-                && self.may_close_cycle(entity, target)
-                && self.reaches(id.first_index(), traits.exclusive, target, entity)
-            {
+            // A chain of targets from `target` back to `entity` ends in a pair
+            // that targets `entity`, which flagged it `IS_TARGET` (the flag stays
+            // until it is despawned): a fresh child skips the walk up its
+            // parent's ancestors.
+            let may_close_cycle = target == entity || record.flags.contains(EntityFlags::IS_TARGET);
+            if traits.acyclic && may_close_cycle && self.reaches(id.first_index(), traits.exclusive, target, entity) {
                 return Err(PairError::Cycle { relationship: self.id_name(relationship.id()), source: entity, target });
             }
             self.flag(relationship, EntityFlags::IS_COMPONENT);
@@ -152,7 +154,7 @@ impl World {
         } else if let Some(first) = first {
             self.flag(first, EntityFlags::IS_COMPONENT);
         }
-        Ok(location)
+        Ok(record.location)
     }
 
     pub(super) fn unflag(&mut self, entity: Entity, flag: EntityFlags) {
@@ -167,17 +169,6 @@ impl World {
         {
             *flags |= flag;
         }
-    }
-
-    /// Whether adding a pair from `entity` to `target` could close a cycle: only
-    /// if `target` is `entity`, or `entity` is itself the target of some pair
-    /// (a chain from `target` back to `entity` ends in a pair that targets it,
-    /// which flagged it `IS_TARGET`; the flag stays until it is despawned). A
-    /// fresh child is no target, so attaching it skips the walk up its parent's
-    /// ancestors.
-    #[inline]
-    fn may_close_cycle(&self, entity: Entity, target: Entity) -> bool {
-        target == entity || self.entities.get(entity).is_none_or(|record| record.flags.contains(EntityFlags::IS_TARGET))
     }
 
     /// Whether `from` reaches `to` by following `relationship` pairs (targets
