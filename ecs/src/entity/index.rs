@@ -99,6 +99,14 @@ impl core::ops::BitOr for EntityFlags {
     }
 }
 
+impl EntityRecord {
+    /// The record stored as `hot` and `cold` halves.
+    #[inline]
+    fn from_halves(hot: HotRecord, cold: ColdRecord) -> EntityRecord {
+        EntityRecord { dense: cold.dense, location: hot.location, flags: cold.flags }
+    }
+}
+
 impl core::ops::BitOrAssign for EntityFlags {
     fn bitor_assign(&mut self, rhs: EntityFlags) {
         self.0 |= rhs.0;
@@ -217,6 +225,12 @@ impl EntityIndex {
         self.pages.get((index >> PAGE_BITS) as usize)?.as_ref()
     }
 
+    /// The page of `index`, mutably, if it was ever allocated.
+    #[inline]
+    fn existing_page_mut(&mut self, index: u32) -> Option<&mut Page> {
+        self.pages.get_mut((index >> PAGE_BITS) as usize)?.as_mut()
+    }
+
     /// The page of `index`, allocated (with the pages before it) if needed.
     #[inline]
     fn page_mut(&mut self, index: u32) -> &mut Page {
@@ -323,12 +337,12 @@ impl EntityIndex {
         let next = entity.next_generation();
         // The entity's own record, read and rewritten through one page lookup.
         let index = entity.index();
-        let page = self.pages.get_mut((index >> PAGE_BITS) as usize)?.as_mut()?;
+        let page = self.existing_page_mut(index)?;
         let (hot, cold) = (&mut page.hot[slot(index)], &mut page.cold[slot(index)]);
         if hot.generation != entity.generation() {
             return None;
         }
-        let record = EntityRecord { dense: cold.dense, location: hot.location, flags: cold.flags };
+        let record = EntityRecord::from_halves(*hot, *cold);
         *hot = HotRecord { generation: next.generation() | DEAD, location: EntityLocation::INVALID };
         *cold = ColdRecord { dense: last, flags: EntityFlags::EMPTY };
         // The last alive entity takes its dense slot; its own slot holds the
@@ -367,18 +381,14 @@ impl EntityIndex {
     pub fn get(&self, entity: Entity) -> Option<EntityRecord> {
         let page = self.page(entity.index())?;
         let (hot, cold) = (page.hot[slot(entity.index())], page.cold[slot(entity.index())]);
-        (hot.generation == entity.generation()).then_some(EntityRecord {
-            dense: cold.dense,
-            location: hot.location,
-            flags: cold.flags,
-        })
+        (hot.generation == entity.generation()).then_some(EntityRecord::from_halves(hot, cold))
     }
 
     /// The flags of an alive entity, to change; `None` for dead or stale handles.
     #[inline]
     pub fn flags_mut(&mut self, entity: Entity) -> Option<&mut EntityFlags> {
         let index = entity.index();
-        let page = self.pages.get_mut((index >> PAGE_BITS) as usize)?.as_mut()?;
+        let page = self.existing_page_mut(index)?;
         (page.hot[slot(index)].generation == entity.generation()).then(|| &mut page.cold[slot(index)].flags)
     }
 
@@ -397,9 +407,9 @@ impl EntityIndex {
         debug_assert!(self.is_alive(entity), "set_location on dead entity {entity:?}");
         let index = entity.index();
         // Alive entities always have their page: the growth path stays out of line.
-        match self.pages.get_mut((index >> PAGE_BITS) as usize) {
-            Some(Some(page)) => page.hot[slot(index)].location = location,
-            _ => self.set_location_slow(index, location),
+        match self.existing_page_mut(index) {
+            Some(page) => page.hot[slot(index)].location = location,
+            None => self.set_location_slow(index, location),
         }
     }
 
