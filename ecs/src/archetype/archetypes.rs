@@ -355,6 +355,19 @@ impl Archetypes {
         self.archetypes.get(id.index())
     }
 
+    /// The archetype `id`, without a bounds check: for the query iterators'
+    /// per-table step, whose matched ids all come from this collection.
+    ///
+    /// # Safety
+    /// `id` was handed out by this `Archetypes` (slots are never removed, so
+    /// every such id stays in bounds; a dead slot is empty).
+    #[inline]
+    pub(crate) unsafe fn get_unchecked(&self, id: ArchetypeId) -> &Archetype {
+        debug_assert!(id.index() < self.archetypes.len(), "{id:?} was not handed out by this world");
+        // SAFETY: in bounds, per the caller's contract.
+        unsafe { self.archetypes.get_unchecked(id.index()) }
+    }
+
     #[inline]
     pub(crate) fn get_mut(&mut self, id: ArchetypeId) -> &mut Archetype {
         &mut self.archetypes[id.index()]

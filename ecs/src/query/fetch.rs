@@ -169,10 +169,25 @@ fn match_component<T: Component>(id: Entity, archetype: &Archetype) -> Option<i3
     }
 }
 
-/// The start of column `cache` of `archetype` as a `*T` (dangling for tags).
+/// Column `cache` of `archetype`'s table: `None` for -1 (a tag, no column).
+///
+/// # Safety
+/// `cache` came from `match_component` for this `archetype`.
 #[inline]
-fn column_start<T>(cache: i32, archetype: &Archetype) -> NonNull<T> {
-    if cache >= 0 { archetype.table().column(cache as usize).data_ptr().cast() } else { NonNull::dangling() }
+unsafe fn matched_column(cache: i32, archetype: &Archetype) -> Option<&crate::storage::Column> {
+    // SAFETY: `match_component` read a non-negative cache from this archetype's
+    // column map, so it indexes its table's columns.
+    (cache >= 0).then(|| unsafe { archetype.table().column_unchecked(cache as usize) })
+}
+
+/// The start of column `cache` of `archetype` as a `*T` (dangling for tags).
+///
+/// # Safety
+/// As [`matched_column`].
+#[inline]
+unsafe fn column_start<T>(cache: i32, archetype: &Archetype) -> NonNull<T> {
+    // SAFETY: forwarded to the caller.
+    unsafe { matched_column(cache, archetype) }.map_or(NonNull::dangling(), |column| column.data_ptr().cast())
 }
 
 // SAFETY: reads `T` only (declared in `update_access`); items are rows of the
@@ -209,7 +224,8 @@ unsafe impl<T: Component> WorldQuery for &T {
     #[inline]
     unsafe fn set_archetype<'w>(fetch: &mut ReadFetch<'w, T>, cache: &i32, archetype: &'w Archetype) {
         if is_table::<T>() {
-            fetch.column = column_start(*cache, archetype);
+            // SAFETY: `cache` came from `match_archetype` for this archetype.
+            fetch.column = unsafe { column_start(*cache, archetype) };
         }
     }
     #[inline]
@@ -301,13 +317,16 @@ unsafe impl<T: Component> WorldQuery for &mut T {
     #[inline]
     unsafe fn set_archetype<'w>(fetch: &mut WriteFetch<'w, T>, cache: &i32, archetype: &'w Archetype) {
         if is_table::<T>() {
-            fetch.column = column_start(*cache, archetype);
-            fetch.has_ticks = *cache >= 0;
+            // SAFETY: `cache` came from `match_archetype` for this archetype.
+            let column = unsafe { matched_column(*cache, archetype) };
+            fetch.has_ticks = column.is_some();
             debug_assert!(fetch.has_ticks || size_of::<T>() == 0, "a sized table component has a column");
-            if *cache >= 0 {
-                let column = archetype.table().column(*cache as usize);
+            if let Some(column) = column {
+                fetch.column = column.data_ptr().cast();
                 fetch.added = column.added_ptr();
                 fetch.changed = column.changed_ptr();
+            } else {
+                fetch.column = NonNull::dangling();
             }
         }
     }

@@ -74,7 +74,8 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
     #[inline(always)]
     fn next_table(&mut self) -> bool {
         for matched in self.matched.by_ref() {
-            let archetype = &self.archetypes[matched.archetype];
+            // SAFETY: matched ids come from this world's archetypes.
+            let archetype = unsafe { self.archetypes.get_unchecked(matched.archetype) };
             if archetype.is_empty() {
                 continue;
             }
