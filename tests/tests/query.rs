@@ -734,3 +734,42 @@ fn sixteen_term_tuples() {
     assert_eq!(set(q.iter(&world)), set([full, partial]));
     world.check_invariants();
 }
+
+/// A component of another size than `A`, so an archetype of it cannot keep the
+/// buffers of one without it.
+#[derive(Component, Debug, PartialEq, Clone, Copy)]
+struct Wide([u64; 4]);
+
+#[test]
+fn a_kept_query_state_follows_deleted_and_reused_archetype_slots() {
+    // Terms cache a pointer to their column per matched archetype: after the
+    // archetype is deleted and its slot reused by another shape (or the same
+    // shape), the state must not read through the old match.
+    let mut world = World::new();
+    let mut values = world.query::<&mut A>();
+    let mut changed = world.query_filtered::<&A, Changed<A>>();
+    let mut used = Vec::new();
+    for round in 0..3u32 {
+        let parent = world.spawn_empty().id();
+        let child = world.spawn((A(round),)).id();
+        world.add_pair::<ChildOf>(child, parent);
+        if round == 1 {
+            // A different shape in the slot that round 0's archetype left.
+            world.insert(child, (Wide([7; 4]),));
+        }
+        let archetype = world.entity(child).archetype();
+        used.push(archetype);
+        values.iter_mut(&mut world).for_each(|mut a| a.0 += 10);
+        assert_eq!(values.iter(&world).copied().collect::<Vec<_>>(), [A(round + 10)], "round {round}");
+        assert_eq!(changed.iter(&world).count(), 1, "round {round}");
+        assert_eq!(world.get::<A>(child), Some(&A(round + 10)));
+        assert!(world.despawn(parent));
+        assert!(!world.is_alive(child));
+        assert!(world.archetypes().is_dead(archetype), "round {round}: the pair archetype is deleted");
+        assert_eq!(values.iter(&world).count(), 0, "round {round}");
+        world.check_invariants();
+    }
+    // Round 2's archetype took the slot of round 1's, whose table had a `Wide`
+    // column too (so it was rebuilt, not kept).
+    assert_eq!(used[2], used[1], "slots are reused (else this test covers less)");
+}

@@ -9,7 +9,7 @@ use super::access_set::{AccessSet, Label};
 use crate::archetype::Archetype;
 use crate::component::{Component, StorageKind};
 use crate::entity::{Entity, Id};
-use crate::storage::{SparseSet, Tick, TickCell};
+use crate::storage::{Column, SparseSet, Tick, TickCell};
 use crate::world::{Mut, World};
 
 /// The shared machinery of query terms (data and filters).
@@ -64,7 +64,9 @@ pub unsafe trait WorldQuery {
     /// Points the fetch at `archetype`'s table.
     ///
     /// # Safety
-    /// `cache` was returned by `match_archetype` for this `archetype`.
+    /// `cache` was returned by `match_archetype` for this `archetype`, which was
+    /// not deleted since (a cache may point into the archetype's table, see
+    /// [`ColumnCache`]).
     unsafe fn set_archetype<'w>(fetch: &mut Self::Fetch<'w>, cache: &Self::Cache, archetype: &'w Archetype);
     /// Whether `entity` (at `row`) has what the term needs (always true when dense).
     ///
@@ -158,36 +160,76 @@ impl<T> Clone for ReadFetch<'_, T> {
     }
 }
 
-/// Matches `archetype` for component `id` of type `T`; the cache is the column (-1: tag).
-#[inline]
-fn match_component<T: Component>(id: Entity, archetype: &Archetype) -> Option<i32> {
-    if is_table::<T>() {
-        let position = archetype.position_of(id.id())?;
-        Some(archetype.column_map()[position])
-    } else {
-        Some(-1)
+/// What `&T`, `&mut T`, `Added<T>` and `Changed<T>` cache per matched
+/// archetype: its table's column of `T`, or none (`T` is a tag or sparse).
+///
+/// Pointing at the column rather than holding its index spares the per-table
+/// step of an iteration two dependent loads (archetype, then its column
+/// slice). The pointer stays valid while the archetype lives: a table's column
+/// slice is only replaced when the slot of its deleted archetype is reused, and
+/// `QueryState::update_archetypes`, which runs before every iteration, drops
+/// the matches of deleted archetypes and rematches after any reuse.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// use ecs::query::WorldQuery;
+/// #[derive(Component)]
+/// struct Health(u32);
+/// let mut world = World::new();
+/// let entity = world.spawn((Health(3),)).id();
+/// let id = world.component_id::<Health>().unwrap();
+/// let archetype = &world.archetypes()[world.entity(entity).archetype()];
+/// let cache = <&Health as WorldQuery>::match_archetype(&id, archetype).unwrap();
+/// assert!(cache.has_column());
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct ColumnCache(Option<NonNull<Column>>);
+
+// SAFETY: a pointer to a column of the world's tables, only read while a query
+// holds its borrow of that world (as `&Column` is `Send`).
+unsafe impl Send for ColumnCache {}
+// SAFETY: as for `Send`: shared use only reads the pointer (`&Column` is `Sync`).
+unsafe impl Sync for ColumnCache {}
+
+impl ColumnCache {
+    /// Whether the archetype has a column of the component (false for tags and
+    /// sparse components).
+    #[inline]
+    pub fn has_column(self) -> bool {
+        self.0.is_some()
+    }
+
+    /// The column.
+    ///
+    /// # Safety
+    /// The archetype this cache was made for is alive and unchanged in shape
+    /// since (see the type docs), and the caller does not outlive its borrow of
+    /// the world.
+    #[inline]
+    pub(crate) unsafe fn column<'w>(self) -> Option<&'w Column> {
+        // SAFETY: the column is alive and in place, per the caller's contract.
+        self.0.map(|column| unsafe { column.as_ref() })
     }
 }
 
-/// Column `cache` of `archetype`'s table: `None` for -1 (a tag, no column).
-///
-/// # Safety
-/// `cache` came from `match_component` for this `archetype`.
+/// Matches `archetype` for component `id` of type `T`; caches its column.
 #[inline]
-unsafe fn matched_column(cache: i32, archetype: &Archetype) -> Option<&crate::storage::Column> {
-    // SAFETY: `match_component` read a non-negative cache from this archetype's
-    // column map, so it indexes its table's columns.
-    (cache >= 0).then(|| unsafe { archetype.table().column_unchecked(cache as usize) })
+pub(crate) fn match_component<T: Component>(id: Entity, archetype: &Archetype) -> Option<ColumnCache> {
+    if is_table::<T>() {
+        let position = archetype.position_of(id.id())?;
+        let column = usize::try_from(archetype.column_map()[position]).ok();
+        // SAFETY: the column map holds indices into this archetype's table's columns.
+        Some(ColumnCache(column.map(|index| NonNull::from(unsafe { archetype.table().column_unchecked(index) }))))
+    } else {
+        Some(ColumnCache(None))
+    }
 }
 
-/// The start of column `cache` of `archetype` as a `*T` (dangling for tags).
-///
-/// # Safety
-/// As [`matched_column`].
+/// The start of `column` as a `*T` (dangling for none).
 #[inline]
-unsafe fn column_start<T>(cache: i32, archetype: &Archetype) -> NonNull<T> {
-    // SAFETY: forwarded to the caller.
-    unsafe { matched_column(cache, archetype) }.map_or(NonNull::dangling(), |column| column.data_ptr().cast())
+fn column_start<T>(column: Option<&Column>) -> NonNull<T> {
+    column.map_or(NonNull::dangling(), |column| column.data_ptr().cast())
 }
 
 // SAFETY: reads `T` only (declared in `update_access`); items are rows of the
@@ -196,7 +238,7 @@ unsafe impl<T: Component> WorldQuery for &T {
     type Item<'w> = &'w T;
     type Fetch<'w> = ReadFetch<'w, T>;
     type State = Entity;
-    type Cache = i32;
+    type Cache = ColumnCache;
     const IS_DENSE: bool = matches!(T::STORAGE, StorageKind::Table);
     const ACCESS: AccessSet = AccessSet::read::<T>();
 
@@ -213,7 +255,7 @@ unsafe impl<T: Component> WorldQuery for &T {
         }
     }
     #[inline]
-    fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<i32> {
+    fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<ColumnCache> {
         match_component::<T>(*state, archetype)
     }
     #[inline]
@@ -222,10 +264,11 @@ unsafe impl<T: Component> WorldQuery for &T {
         ReadFetch { column: NonNull::dangling(), sparse }
     }
     #[inline]
-    unsafe fn set_archetype<'w>(fetch: &mut ReadFetch<'w, T>, cache: &i32, archetype: &'w Archetype) {
+    unsafe fn set_archetype<'w>(fetch: &mut ReadFetch<'w, T>, cache: &ColumnCache, _archetype: &'w Archetype) {
         if is_table::<T>() {
-            // SAFETY: `cache` came from `match_archetype` for this archetype.
-            fetch.column = unsafe { column_start(*cache, archetype) };
+            // SAFETY: `match_archetype` made `cache` for this archetype, which the
+            // iteration's borrow of the world keeps alive.
+            fetch.column = column_start(unsafe { cache.column() });
         }
     }
     #[inline]
@@ -280,7 +323,7 @@ unsafe impl<T: Component> WorldQuery for &mut T {
     type Item<'w> = Mut<'w, T>;
     type Fetch<'w> = WriteFetch<'w, T>;
     type State = Entity;
-    type Cache = i32;
+    type Cache = ColumnCache;
     const IS_DENSE: bool = matches!(T::STORAGE, StorageKind::Table);
     const ACCESS: AccessSet = AccessSet::write::<T>();
 
@@ -297,7 +340,7 @@ unsafe impl<T: Component> WorldQuery for &mut T {
         }
     }
     #[inline]
-    fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<i32> {
+    fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<ColumnCache> {
         match_component::<T>(*state, archetype)
     }
     #[inline]
@@ -315,10 +358,10 @@ unsafe impl<T: Component> WorldQuery for &mut T {
         }
     }
     #[inline]
-    unsafe fn set_archetype<'w>(fetch: &mut WriteFetch<'w, T>, cache: &i32, archetype: &'w Archetype) {
+    unsafe fn set_archetype<'w>(fetch: &mut WriteFetch<'w, T>, cache: &ColumnCache, _archetype: &'w Archetype) {
         if is_table::<T>() {
-            // SAFETY: `cache` came from `match_archetype` for this archetype.
-            let column = unsafe { matched_column(*cache, archetype) };
+            // SAFETY: as for `&T`.
+            let column = unsafe { cache.column::<'w>() };
             fetch.has_ticks = column.is_some();
             debug_assert!(fetch.has_ticks || size_of::<T>() == 0, "a sized table component has a column");
             if let Some(column) = column {

@@ -10,7 +10,7 @@ use core::ptr::NonNull;
 
 use super::access::QueryAccess;
 use super::access_set::{AccessKind, AccessSet};
-use super::fetch::WorldQuery;
+use super::fetch::{ColumnCache, WorldQuery, match_component};
 use crate::archetype::Archetype;
 use crate::component::{Component, StorageKind};
 use crate::entity::{Entity, Id};
@@ -165,7 +165,7 @@ macro_rules! impl_tick_filter {
             type Item<'w> = ();
             type Fetch<'w> = TickFetch<'w>;
             type State = Entity;
-            type Cache = i32;
+            type Cache = ColumnCache;
             const IS_DENSE: bool = false;
             const ACCESS: AccessSet =
                 AccessSet::component::<T>(AccessKind::ChangeTicks, concat!(stringify!($name), "<"), ">")
@@ -194,13 +194,8 @@ macro_rules! impl_tick_filter {
                 }
             }
             #[inline]
-            fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<i32> {
-                if is_table::<T>() {
-                    let position = archetype.position_of(state.id())?;
-                    Some(archetype.column_map()[position])
-                } else {
-                    Some(-1)
-                }
+            fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<ColumnCache> {
+                match_component::<T>(*state, archetype)
             }
             #[inline]
             fn init_fetch<'w>(world: &'w World, state: &Entity, last_run: Tick, this_run: Tick) -> TickFetch<'w> {
@@ -208,9 +203,11 @@ macro_rules! impl_tick_filter {
                 TickFetch { ticks: NonNull::dangling(), sparse, last_run, this_run }
             }
             #[inline]
-            unsafe fn set_archetype<'w>(fetch: &mut TickFetch<'w>, cache: &i32, archetype: &'w Archetype) {
-                if is_table::<T>() && *cache >= 0 {
-                    fetch.ticks = archetype.table().column(*cache as usize).$column_ticks();
+            unsafe fn set_archetype<'w>(fetch: &mut TickFetch<'w>, cache: &ColumnCache, _archetype: &'w Archetype) {
+                // SAFETY: `match_archetype` made `cache` for this archetype, which the
+                // iteration's borrow of the world keeps alive.
+                if is_table::<T>() && let Some(column) = unsafe { cache.column::<'w>() } {
+                    fetch.ticks = column.$column_ticks();
                 }
             }
             #[inline]

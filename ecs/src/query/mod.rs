@@ -30,7 +30,7 @@ pub use access_set::{
     AccessKind, AccessSet, AccessTerm, ConstStr, LABEL_CAPACITY, Label, MAX_ACCESS_TERMS, MESSAGE_CAPACITY, QueryCheck,
     check_query, push_query_label,
 };
-pub use fetch::{Has, QueryData, ReadFetch, ReadOnlyQueryData, WorldQuery, WriteFetch};
+pub use fetch::{ColumnCache, Has, QueryData, ReadFetch, ReadOnlyQueryData, WorldQuery, WriteFetch};
 pub use filter::{Added, Changed, Or, QueryFilter, With, Without};
 pub use iter::QueryIter;
 pub use par_iter::QueryParIter;
