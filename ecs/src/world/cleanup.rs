@@ -161,12 +161,21 @@ impl World {
         self.entities.get(entity).is_some_and(|record| record.flags.contains(EntityFlags::DELETING))
     }
 
-    /// Adds `entity` to the plan's deletions unless it is there already.
-    fn plan_delete(&mut self, plan: &mut CleanupPlan, entity: Entity) {
-        if !self.is_deleting(entity) {
-            self.flag(entity, EntityFlags::DELETING);
+    /// Adds the alive `entity` to the plan's deletions unless it is there
+    /// already or is internal (internal entities are never despawned); returns
+    /// `false` for an internal one. Reads and flags it through one lookup.
+    fn plan_delete(&mut self, plan: &mut CleanupPlan, entity: Entity) -> bool {
+        let Some(flags) = self.entities.flags_mut(entity) else {
+            return true;
+        };
+        if flags.contains(EntityFlags::INTERNAL) {
+            return false;
+        }
+        if !flags.contains(EntityFlags::DELETING) {
+            *flags |= EntityFlags::DELETING;
             plan.delete.push(entity);
         }
+        true
     }
 
     /// Computes what despawning `root` does (only the transient `DELETING` flags
@@ -257,11 +266,7 @@ impl World {
                         // table's last row, so no other row is swapped into its place.
                         for index in (0..self.archetypes[archetype_id].len()).rev() {
                             let holder = self.archetypes[archetype_id].entities()[index];
-                            if self.entities.get(holder).is_some_and(|r| r.flags.contains(EntityFlags::INTERNAL)) {
-                                internal = true;
-                            } else {
-                                self.plan_delete(plan, holder);
-                            }
+                            internal |= !self.plan_delete(plan, holder);
                         }
                         // Internal entities are never despawned: they lose the id.
                         if internal {
