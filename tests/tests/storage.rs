@@ -38,6 +38,10 @@ struct SparseAligned(u16);
 #[repr(align(128))]
 struct AlignedTag;
 
+#[derive(Component, Debug, PartialEq, Clone, Copy)]
+#[component(change_detection = false)]
+struct Untracked(u16);
+
 fn address<T>(value: &T) -> usize {
     value as *const T as usize
 }
@@ -406,5 +410,33 @@ fn multi_component_bundles_move_between_every_pair_of_archetypes() {
     let velocity_only = location(&world, entities[0].0).archetype;
     assert!(entities.iter().all(|&(e, _)| location(&world, e).archetype == velocity_only));
     assert_eq!(world.archetypes()[velocity_only].len(), 16);
+    world.check_invariants();
+}
+
+#[test]
+fn one_table_allocation_keeps_values_ticks_and_alignment_across_growth() {
+    // A table keeps every column (values and ticks, tracked or not, of any
+    // alignment) in one allocation and moves them all to a new one as it grows.
+    let mut world = World::new();
+    let mut changed = world.query_filtered::<Entity, Changed<Velocity>>();
+    let spawn = |world: &mut World, i: i32| world.spawn((Velocity(i), Untracked(i as u16), Aligned(i as u8))).id();
+    let first: Vec<Entity> = (0..100).map(|i| spawn(&mut world, i)).collect();
+    assert_eq!(changed.iter(&world).count(), 100, "new rows count as changed");
+    assert_eq!(changed.iter(&world).count(), 0);
+    world.get_mut::<Velocity>(first[7]).expect("alive").0 = -7;
+    let later: Vec<Entity> = (100..5_000).map(|i| spawn(&mut world, i)).collect();
+    let seen: Vec<Entity> = changed.iter(&world).collect();
+    assert_eq!(seen.len(), 1 + later.len(), "the write before the growth is still seen");
+    assert!(seen.contains(&first[7]));
+    for (i, &entity) in first.iter().chain(&later).enumerate() {
+        let velocity = if i == 7 { -7 } else { i as i32 };
+        assert_eq!(world.get::<Velocity>(entity), Some(&Velocity(velocity)));
+        assert_eq!(world.get::<Untracked>(entity), Some(&Untracked(i as u16)));
+        let aligned = world.get::<Aligned>(entity).expect("alive");
+        assert_eq!((aligned.0, address(aligned) % 64), (i as u8, 0));
+    }
+    let table = world.archetypes()[location(&world, first[0]).archetype].table();
+    assert_eq!(table.columns().len(), 3);
+    assert!(table.capacity() >= 5_000);
     world.check_invariants();
 }

@@ -10,15 +10,15 @@
 //! tick buffers at all: reading its ticks gives zero ticks and setting them does
 //! nothing, so moves, spawns and writes touch only the values.
 //!
-//! Invariants (kept by the table): the buffers hold `capacity` slots (allocated
-//! with [`array_layout`] when the size is non-zero; the tick buffers only when the
-//! column is tracked); rows `0..len` hold initialized values and, when tracked,
-//! ticks. A column owns its buffers but cannot free them
-//! alone (it does not know the capacity): the table frees them.
+//! Invariants (kept by the table): the buffers hold `capacity` slots; they are
+//! regions of the table's one allocation, laid out by [`Column::place`] (values,
+//! then the two tick arrays, which are empty when the column is untracked); rows
+//! `0..len` hold initialized values and, when tracked, ticks. A column owns no
+//! memory: its table allocates, moves and frees the buffers of all its columns
+//! at once.
 
 use core::alloc::Layout;
 use core::ptr::NonNull;
-use std::alloc;
 
 use super::tick::{ComponentTicks, Tick, TickCell};
 
@@ -57,7 +57,7 @@ pub struct Column {
 }
 
 // SAFETY: a column only holds values of `Component` types, which are `Send + Sync`,
-// in buffers it owns.
+// in buffers of its table.
 unsafe impl Send for Column {}
 // SAFETY: as above; shared access only reads, and writes through `&Column` require
 // exclusive access to the row (upheld by queries' access rules).
@@ -125,11 +125,12 @@ impl Column {
         self.drop = other.drop;
     }
 
-    /// The layout of one tick cell, or a zero-sized one when the column has no
-    /// ticks (so the tick buffers are never allocated).
+    /// The layout of one tick cell, or a zero-sized one (still aligned for a
+    /// cell) when the column has no ticks, so its tick buffers take no room.
     #[inline]
     fn tick_layout(&self) -> Layout {
-        if self.tracked { Layout::new::<TickCell>() } else { Layout::new::<()>() }
+        let cell = Layout::new::<TickCell>();
+        if self.tracked { cell } else { Layout::from_size_align(0, cell.align()).expect("a cell's alignment") }
     }
 
     /// The layout of one value.
@@ -138,34 +139,49 @@ impl Column {
         self.item_layout
     }
 
-    /// Grows the buffers from `old_capacity` to `new_capacity` slots.
+    /// Lays this column's buffers for `capacity` rows out after `block` (the
+    /// layout of the table's allocation so far): values, then the `added` and
+    /// `changed` ticks. Returns the extended layout and the three offsets. The
+    /// table sizes its allocation and moves columns into it with this one
+    /// layout, so both always agree.
     ///
-    /// # Safety
-    /// `old_capacity` is the current capacity and `new_capacity > old_capacity`.
-    pub(crate) unsafe fn grow(&mut self, old_capacity: usize, new_capacity: usize) {
-        debug_assert!(new_capacity > old_capacity);
-        // SAFETY: forwarded to the caller; each buffer was allocated with its
-        // layout for `old_capacity` (or is dangling when that is 0).
-        unsafe {
-            self.data = grow_buffer(self.data, self.item_layout, old_capacity, new_capacity);
-            let tick_layout = self.tick_layout();
-            self.added = grow_buffer(self.added.cast(), tick_layout, old_capacity, new_capacity).cast();
-            self.changed = grow_buffer(self.changed.cast(), tick_layout, old_capacity, new_capacity).cast();
-        }
+    /// # Panics
+    /// Panics if the size overflows `isize`.
+    pub(crate) fn place(&self, block: Layout, capacity: usize) -> (Layout, [usize; 3]) {
+        let tick_layout = self.tick_layout();
+        let mut layout = block;
+        let offsets = [self.item_layout, tick_layout, tick_layout].map(|item| {
+            let (extended, offset) =
+                layout.extend(array_layout(item, capacity)).expect("table allocation size overflows isize");
+            layout = extended;
+            offset
+        });
+        (layout, offsets)
     }
 
-    /// Frees the buffers.
+    /// Moves the first `len` rows (values and ticks) into the regions of `block`
+    /// at `offsets`, and points the column there.
     ///
     /// # Safety
-    /// `capacity` is the current capacity; every value was dropped or moved out;
-    /// the column is not used again.
-    pub(crate) unsafe fn free(&mut self, capacity: usize) {
-        // SAFETY: forwarded to the caller.
+    /// `block` is an allocation of the table's new layout, `offsets` are this
+    /// column's regions in it from [`Column::place`] for a capacity of at least
+    /// `len`; the current buffers hold `len` initialized rows and are not read
+    /// again (the caller frees them).
+    pub(crate) unsafe fn relocate(&mut self, block: NonNull<u8>, offsets: [usize; 3], len: usize) {
+        let tick_size = self.tick_layout().size();
+        // SAFETY: each region is inside `block` (or at its end when empty) and
+        // aligned for its items (`place` aligned it, and the block has the
+        // layout's alignment); old and new buffers are distinct allocations.
         unsafe {
-            free_buffer(self.data, self.item_layout, capacity);
-            let tick_layout = self.tick_layout();
-            free_buffer(self.added.cast(), tick_layout, capacity);
-            free_buffer(self.changed.cast(), tick_layout, capacity);
+            let data = block.add(offsets[0]);
+            core::ptr::copy_nonoverlapping(self.data.as_ptr(), data.as_ptr(), len * self.item_layout.size());
+            let added = block.add(offsets[1]);
+            core::ptr::copy_nonoverlapping(self.added.cast::<u8>().as_ptr(), added.as_ptr(), len * tick_size);
+            let changed = block.add(offsets[2]);
+            core::ptr::copy_nonoverlapping(self.changed.cast::<u8>().as_ptr(), changed.as_ptr(), len * tick_size);
+            self.data = data;
+            self.added = added.cast();
+            self.changed = changed.cast();
         }
     }
 
@@ -345,39 +361,6 @@ impl Column {
                 unsafe { drop(self.get_ptr(row).as_ptr()) }
             }
         }
-    }
-}
-
-/// Grows one buffer of `item` values from `old` to `new` slots.
-///
-/// # Safety
-/// `buffer` was allocated for `old` slots of `item` (or is dangling when that
-/// size is 0); `new > old`.
-unsafe fn grow_buffer(buffer: NonNull<u8>, item: Layout, old: usize, new: usize) -> NonNull<u8> {
-    if item.size() == 0 {
-        return buffer;
-    }
-    let new_layout = array_layout(item, new);
-    let grown = if old == 0 {
-        // SAFETY: `new_layout` has a non-zero size.
-        unsafe { alloc::alloc(new_layout) }
-    } else {
-        // SAFETY: `buffer` was allocated with `array_layout(item, old)`; the new size
-        // is non-zero and fits `isize` (checked by `array_layout`).
-        unsafe { alloc::realloc(buffer.as_ptr(), array_layout(item, old), new_layout.size()) }
-    };
-    NonNull::new(grown).unwrap_or_else(|| alloc::handle_alloc_error(new_layout))
-}
-
-/// Frees one buffer of `capacity` slots of `item` values.
-///
-/// # Safety
-/// `buffer` was allocated by `grow_buffer` for `capacity` slots (or `capacity` is
-/// 0), and is not used again.
-unsafe fn free_buffer(buffer: NonNull<u8>, item: Layout, capacity: usize) {
-    if item.size() != 0 && capacity != 0 {
-        // SAFETY: forwarded to the caller.
-        unsafe { alloc::dealloc(buffer.as_ptr(), array_layout(item, capacity)) }
     }
 }
 

@@ -2,10 +2,21 @@
 //!
 //! Invariants: every column has `capacity` slots, rows `0..entities.len()` of
 //! every column are initialized, and row `r` belongs to `entities[r]`. The table
-//! owns the length and capacity of all its columns: a push checks capacity once
-//! and grows every column together (doubling). Rows are removed by swap-remove, so
+//! owns the length and capacity of all its columns, and their memory: one
+//! allocation (`block`, laid out by [`Column::place`] column after column) holds
+//! every column's values and ticks. A push checks capacity once and grows every
+//! column together (doubling, into a new block). One allocation per table also
+//! keeps a world's largest allocation large, which keeps glibc's adaptive trim
+//! threshold above the world's size: a world dropped and built again reuses its
+//! memory instead of faulting in fresh pages. Rows are removed by swap-remove, so
 //! removing a row moves the last row (and its entity) into its place; callers
 //! update the moved entity's location from the returned handle.
+
+use core::alloc::Layout;
+use core::ptr::NonNull;
+use std::alloc;
+
+use smallvec::SmallVec;
 
 use super::column::Column;
 use super::tick::ComponentTicks;
@@ -41,12 +52,50 @@ pub struct Table {
     entities: Vec<Entity>,
     columns: Box<[Column]>,
     capacity: usize,
+    /// The allocation of every column's buffers ([`Table::block_layout`] for
+    /// `capacity`); dangling while that layout's size is 0.
+    block: NonNull<u8>,
 }
+
+// SAFETY: `block` is memory the table owns (like a `Vec`'s buffer), holding the
+// columns' values, which are `Send + Sync` components (see `Column`).
+unsafe impl Send for Table {}
+// SAFETY: as above; `&Table` only reads the block (writes through `&Column`
+// need exclusive access to the row, upheld by queries' access rules).
+unsafe impl Sync for Table {}
 
 impl Table {
     /// A table with the given (empty) columns.
     pub fn new(columns: Vec<Column>) -> Table {
-        Table { entities: Vec::new(), columns: columns.into_boxed_slice(), capacity: 0 }
+        Table { entities: Vec::new(), columns: columns.into_boxed_slice(), capacity: 0, block: NonNull::dangling() }
+    }
+
+    /// The layout of one allocation holding `columns`' buffers for `capacity`
+    /// rows, and each column's region offsets (see [`Column::place`]).
+    fn block_layout(columns: &[Column], capacity: usize) -> (Layout, SmallVec<[[usize; 3]; 8]>) {
+        let mut layout = Layout::new::<()>();
+        let offsets = columns
+            .iter()
+            .map(|column| {
+                let (extended, offsets) = column.place(layout, capacity);
+                layout = extended;
+                offsets
+            })
+            .collect();
+        (layout, offsets)
+    }
+
+    /// Frees the block (the values were dropped or moved out).
+    ///
+    /// # Safety
+    /// `block` was allocated for the columns' layout at `capacity` rows and is
+    /// not used again.
+    unsafe fn free_block(&mut self) {
+        let (layout, _) = Self::block_layout(&self.columns, self.capacity);
+        if layout.size() != 0 {
+            // SAFETY: allocated with this layout (caller).
+            unsafe { alloc::dealloc(self.block.as_ptr(), layout) };
+        }
     }
 
     /// Turns this empty table into one with `columns`, keeping its buffers (and
@@ -168,10 +217,24 @@ impl Table {
     #[inline(never)]
     fn grow(&mut self, needed: usize) {
         let new_capacity = needed.max(self.capacity * 2).max(4);
-        for column in self.columns.iter_mut() {
-            // SAFETY: `self.capacity` is every column's current capacity.
-            unsafe { column.grow(self.capacity, new_capacity) };
+        let (layout, offsets) = Self::block_layout(&self.columns, new_capacity);
+        let block = if layout.size() == 0 {
+            super::column::dangling(layout.align())
+        } else {
+            // SAFETY: the layout has a non-zero size.
+            NonNull::new(unsafe { alloc::alloc(layout) }).unwrap_or_else(|| alloc::handle_alloc_error(layout))
+        };
+        let len = self.entities.len();
+        for (column, offsets) in self.columns.iter_mut().zip(offsets) {
+            // SAFETY: `block` has the layout that `place` computed `offsets` in,
+            // for more than `len` rows; the old buffers hold `len` rows and are
+            // freed right after.
+            unsafe { column.relocate(block, offsets, len) };
         }
+        // SAFETY: the old block has the layout for `self.capacity` and every
+        // value moved out of it.
+        unsafe { self.free_block() };
+        self.block = block;
         self.capacity = new_capacity;
     }
 
@@ -272,9 +335,7 @@ impl Table {
 impl Drop for Table {
     fn drop(&mut self) {
         self.clear();
-        for column in self.columns.iter_mut() {
-            // SAFETY: `capacity` is every column's capacity; all values were dropped.
-            unsafe { column.free(self.capacity) };
-        }
+        // SAFETY: the block has the layout for `capacity`; every value was dropped.
+        unsafe { self.free_block() };
     }
 }
