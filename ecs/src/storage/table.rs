@@ -5,10 +5,8 @@
 //! owns the length and capacity of all its columns, and their memory: one
 //! allocation (`block`, laid out by [`Column::place`] column after column) holds
 //! every column's values and ticks. A push checks capacity once and grows every
-//! column together (doubling, into a new block). One allocation per table also
-//! keeps a world's largest allocation large, which keeps glibc's adaptive trim
-//! threshold above the world's size: a world dropped and built again reuses its
-//! memory instead of faulting in fresh pages. Rows are removed by swap-remove, so
+//! column together (doubling, into a new block: one allocation per growth, not
+//! up to three per column). Rows are removed by swap-remove, so
 //! removing a row moves the last row (and its entity) into its place; callers
 //! update the moved entity's location from the returned handle.
 
