@@ -18,6 +18,7 @@
 //!         <A as ::ecs::bundle::Bundle>::component_ids(__ecs_registrar, __ecs_ids);
 //!         <T as ::ecs::bundle::Bundle>::component_ids(__ecs_registrar, __ecs_ids);
 //!     }
+//!     #[inline(always)]
 //!     fn write_components(self, __ecs_writer: &mut impl ::ecs::bundle::ComponentWriter) {
 //!         let Self { a: __ecs_field_0, b: __ecs_field_1 } = self;
 //!         <A as ::ecs::bundle::Bundle>::write_components(__ecs_field_0, __ecs_writer);
@@ -113,6 +114,7 @@ pub(crate) fn derive_bundle(mut input: DeriveInput) -> syn::Result<TokenStream2>
                 #(<#types as ::ecs::bundle::Bundle>::component_ids(#registrar, #ids);)*
             }
 
+            #[inline(always)]
             fn write_components(self, #writer: &mut impl ::ecs::bundle::ComponentWriter) {
                 #destructure
                 #(<#types as ::ecs::bundle::Bundle>::write_components(#locals, #writer);)*
@@ -156,6 +158,7 @@ mod tests {
                     <Velocity as ::ecs::bundle::Bundle>::component_ids(__ecs_registrar, __ecs_ids);
                 }
 
+                #[inline(always)]
                 fn write_components(self, __ecs_writer: &mut impl ::ecs::bundle::ComponentWriter) {
                     let Self { position: __ecs_field_0, velocity: __ecs_field_1 } = self;
                     <Position as ::ecs::bundle::Bundle>::write_components(__ecs_field_0, __ecs_writer);

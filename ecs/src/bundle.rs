@@ -79,7 +79,10 @@ unsafe impl<C: Component> Bundle for C {
         ids(registrar.register::<C>());
     }
 
-    #[inline]
+    // Always inlined (like the tuples' and the writer's `write`): a spawn's
+    // per-entity cost is mostly these writes, and a call keeps the writer's
+    // cursor in memory.
+    #[inline(always)]
     fn write_components(self, writer: &mut impl ComponentWriter) {
         writer.write(self);
     }
@@ -100,7 +103,7 @@ macro_rules! impl_bundle_tuple {
                 $(<$name as Bundle>::component_ids(registrar, ids);)*
             }
 
-            #[inline]
+            #[inline(always)]
             #[allow(unused_variables, non_snake_case)]
             fn write_components(self, writer: &mut impl ComponentWriter) {
                 let ($($name,)*) = self;
@@ -651,9 +654,12 @@ impl<'a> BundleWriter<'a> {
 }
 
 impl ComponentWriter for BundleWriter<'_> {
-    #[inline]
+    #[inline(always)]
     fn write<C: Component>(&mut self, value: C) {
-        let slot = self.slots[self.cursor];
+        debug_assert!(self.cursor < self.slots.len(), "Bundle wrote more components than it has");
+        // SAFETY: `slots` has one slot per component of the bundle, which writes
+        // each of its components once (the `Bundle` contract).
+        let slot = unsafe { *self.slots.get_unchecked(self.cursor) };
         self.cursor += 1;
         debug_assert_eq!(slot.type_id, Some(TypeId::of::<C>()), "Bundle wrote components out of order");
         // As in `BundleReader::read`: dispatch on what `C` is at compile time.
@@ -686,7 +692,9 @@ impl ComponentWriter for BundleWriter<'_> {
             let WriteTarget::Column(column) = slot.target else {
                 unreachable!("a sized table component's write target is a column");
             };
-            let column = self.table.column_mut(column as usize);
+            // SAFETY: the slots of an insert edge name columns of its destination,
+            // whose table this is (`write_bundle`'s contract).
+            let column = unsafe { self.table.column_unchecked_mut(column as usize) };
             // SAFETY: the slot's column stores `C` (the bundle contract) and `row`
             // is the entity's row. An existing value is initialized and dropped by
             // the assignment; a new one is uninitialized and written without drop.

@@ -186,6 +186,18 @@ impl Table {
         unsafe { self.columns.get_unchecked(index) }
     }
 
+    /// Column `index`, mutably and without a bounds check: for the bundle
+    /// writer, whose slots name the columns of their edge's destination.
+    ///
+    /// # Safety
+    /// `index` is below `self.columns().len()`.
+    #[inline]
+    pub(crate) unsafe fn column_unchecked_mut(&mut self, index: usize) -> &mut Column {
+        debug_assert!(index < self.columns.len(), "column {index} of {} columns", self.columns.len());
+        // SAFETY: in bounds, per the caller's contract.
+        unsafe { self.columns.get_unchecked_mut(index) }
+    }
+
     /// Column `index`, mutably (crate-private, like [`Table::columns_mut`]).
     ///
     /// # Panics
