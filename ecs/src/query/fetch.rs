@@ -219,8 +219,7 @@ pub(crate) fn match_component<T: Component>(id: Entity, archetype: &Archetype) -
     if is_table::<T>() {
         let position = archetype.position_of(id.id())?;
         let column = usize::try_from(archetype.column_map()[position]).ok();
-        // SAFETY: the column map holds indices into this archetype's table's columns.
-        Some(ColumnCache(column.map(|index| NonNull::from(unsafe { archetype.table().column_unchecked(index) }))))
+        Some(ColumnCache(column.map(|index| NonNull::from(archetype.table().column(index)))))
     } else {
         Some(ColumnCache(None))
     }

@@ -174,18 +174,6 @@ impl Table {
         &self.columns[index]
     }
 
-    /// Column `index`, without a bounds check: for the query fetches' per-table
-    /// step, whose column indices were computed from this table's archetype.
-    ///
-    /// # Safety
-    /// `index` is below `self.columns().len()`.
-    #[inline]
-    pub(crate) unsafe fn column_unchecked(&self, index: usize) -> &Column {
-        debug_assert!(index < self.columns.len(), "column {index} of {} columns", self.columns.len());
-        // SAFETY: in bounds, per the caller's contract.
-        unsafe { self.columns.get_unchecked(index) }
-    }
-
     /// Column `index`, mutably and without a bounds check: for the bundle
     /// writer, whose slots name the columns of their edge's destination.
     ///
