@@ -1234,6 +1234,48 @@ fn two_unordered_writers_are_one_ambiguity_named_in_insertion_order() {
     assert_eq!(ambiguities[0].conflicts, ["Position (Query<&Position> vs Query<&mut Position>)"]);
 }
 
+fn write_enemy_positions(mut q: Query<&mut Position, With<Enemy>>) {
+    q.iter_mut().for_each(|mut p| p.x += 1.0);
+}
+
+fn read_parent_positions(q: Query<Up<ChildOf, &Position>, Without<Enemy>>) {
+    q.iter().for_each(|p| assert!(p.x.is_finite()));
+}
+
+fn read_source_position(q: Query<Fixed<&Position>, Without<Enemy>>) {
+    q.iter().for_each(|p| assert!(p.x.is_finite()));
+}
+
+#[test]
+fn reads_of_other_entities_conflict_with_writers_whatever_the_filters() {
+    // The rows are disjoint (With<Enemy> / Without<Enemy>), but `Up` reads the
+    // parent's Position and `Fixed` a source's: an enemy parent of a friendly
+    // child would be read and written at once.
+    let ambiguities = ambiguities_of(|schedule| {
+        schedule.add_systems((write_enemy_positions, read_parent_positions, read_source_position));
+    });
+    let pairs: Vec<(&str, &str)> =
+        ambiguities.iter().map(|ambiguity| (ambiguity.first.as_str(), ambiguity.second.as_str())).collect();
+    assert_eq!(
+        pairs,
+        [
+            ("schedule::write_enemy_positions", "schedule::read_parent_positions"),
+            ("schedule::write_enemy_positions", "schedule::read_source_position"),
+        ]
+    );
+    assert_eq!(
+        ambiguities[0].conflicts,
+        ["Position (Query<&mut Position, With<Enemy>> vs Query<Up<ChildOf, &Position>, Without<Enemy>>)"]
+    );
+    // Readers of other entities do not conflict with each other.
+    assert_eq!(
+        ambiguities_of(|schedule| {
+            schedule.add_systems((read_parent_positions, read_source_position, read_positions));
+        }),
+        []
+    );
+}
+
 #[test]
 fn ordered_or_disjoint_systems_are_not_ambiguous() {
     assert_eq!(

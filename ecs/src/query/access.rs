@@ -12,6 +12,11 @@
 //! so they never alias even if both write the same component. `Or` filters are
 //! modelled exactly, which is why systems run this check at initialization for
 //! what the const check leaves undecided.
+//!
+//! Reads of *other* entities' components (`Up<R, &T>` reads an ancestor's `T`,
+//! `Fixed<&T>` a fixed source's) are recorded apart ([`QueryAccess::reads_other`]):
+//! the filter describes the rows' own entities only, so such a read conflicts
+//! with any other query's write of `T`, disjoint filters or not.
 
 use smallvec::SmallVec;
 
@@ -36,6 +41,7 @@ pub struct QueryAccess {
     reads: SmallVec<[Entity; 4]>,
     writes: SmallVec<[Entity; 4]>,
     tick_reads: SmallVec<[Entity; 2]>,
+    reads_other: SmallVec<[Entity; 1]>,
     conflict: Option<Entity>,
     /// Disjunctive normal form of what the query matches; one empty clause: anything.
     filter: SmallVec<[FilterClause; 1]>,
@@ -63,6 +69,7 @@ impl Default for QueryAccess {
             reads: SmallVec::new(),
             writes: SmallVec::new(),
             tick_reads: SmallVec::new(),
+            reads_other: SmallVec::new(),
             conflict: None,
             filter: smallvec::smallvec![FilterClause::default()],
         }
@@ -76,6 +83,35 @@ impl QueryAccess {
             self.conflict.get_or_insert(component);
         }
         self.reads.push(component);
+    }
+
+    /// Records a read of `component` on entities other than the rows' own (an
+    /// ancestor, a fixed source). Inside the query it conflicts with a write of
+    /// `component` like any read; against other queries it conflicts with their
+    /// writes of `component` whatever the filters (see [`QueryAccess::conflict_with`]).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::entity::Entity;
+    /// use ecs::query::QueryAccess;
+    /// let (faction, enemy) = (Entity::from_raw(5, 0), Entity::from_raw(6, 0));
+    /// let mut writer = QueryAccess::default();
+    /// writer.add_write(faction);
+    /// writer.add_with(enemy);
+    /// let mut ancestors = QueryAccess::default();
+    /// ancestors.add_read_other(faction);
+    /// ancestors.add_without(enemy);
+    /// assert!(writer.is_disjoint(&ancestors)); // the rows differ...
+    /// assert_eq!(writer.conflict_with(&ancestors), Some(faction)); // ...the values read need not
+    /// ```
+    pub fn add_read_other(&mut self, component: Entity) {
+        self.add_read(component);
+        self.reads_other.push(component);
+    }
+
+    /// The components read on other entities than the rows' own.
+    pub fn reads_other(&self) -> &[Entity] {
+        &self.reads_other
     }
 
     /// Records a write of `component`.
@@ -138,6 +174,7 @@ impl QueryAccess {
         for &component in &other.reads {
             self.add_read(component);
         }
+        self.reads_other.extend_from_slice(&other.reads_other);
         for &component in &other.writes {
             self.add_write(component);
         }
@@ -202,9 +239,18 @@ impl QueryAccess {
     }
 
     /// The first component by which two queries of one system alias: one writes
-    /// what the other reads, writes or reads the ticks of, and no entity is
-    /// excluded from one of them by the other's filter.
+    /// what the other reads on other entities (whatever the filters), or one
+    /// writes what the other reads, writes or reads the ticks of and no entity
+    /// is excluded from one of them by the other's filter.
     pub fn conflict_with(&self, other: &QueryAccess) -> Option<Entity> {
+        let read_elsewhere = self
+            .writes
+            .iter()
+            .find(|id| other.reads_other.contains(id))
+            .or_else(|| other.writes.iter().find(|id| self.reads_other.contains(id)));
+        if let Some(&component) = read_elsewhere {
+            return Some(component);
+        }
         let touches = |access: &QueryAccess, id: &Entity| {
             access.reads.contains(id) || access.writes.contains(id) || access.tick_reads.contains(id)
         };

@@ -14,7 +14,12 @@
 //!   filters reading change ticks (`Changed<A>`) never conflict inside the query;
 //! * two queries (or other system parameters) conflict when one writes what the
 //!   other accesses, unless their filters make them **disjoint**: one requires `X`
-//!   (`With<X>`, `&X`, `&mut X`, `Added<X>`, `Changed<X>`) and the other has `Without<X>`.
+//!   (`With<X>`, `&X`, `&mut X`, `Added<X>`, `Changed<X>`) and the other has `Without<X>`;
+//! * a term that reads a component of **another entity** than the row's own (an
+//!   ancestor through `Up`, a fixed source through `Fixed`) is
+//!   [`AccessKind::ReadOther`]: it may read `T` on any entity, so no filter of
+//!   either query makes it disjoint from a writer of `T`, and it conflicts with
+//!   a write of `T` by any other query of the system, whatever the filters.
 //!
 //! The const check never reports a conflict it cannot prove: a set marked
 //! *undecidable* (it contains an `Or` filter, whose branches may make queries
@@ -129,8 +134,13 @@ pub type Label = ConstStr<LABEL_CAPACITY>;
 /// How a term touches a component.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum AccessKind {
-    /// Reads the value (`&T`).
+    /// Reads the value on the row's own entity (`&T`).
     Read,
+    /// Reads the value on entities other than the row's own (`Up<R, &T>` reads
+    /// an ancestor's, `Fixed<&T>` a fixed source's). The query's filters say
+    /// nothing about those entities, so this read is never made disjoint from a
+    /// write by filters.
+    ReadOther,
     /// Writes the value (`&mut T`).
     Write,
     /// Reads the change ticks (`Added<T>`, `Changed<T>`).
@@ -159,6 +169,7 @@ impl AccessTerm {
     pub const fn label(&self) -> Label {
         let (prefix, suffix) = match (self.resource, self.kind) {
             (false, AccessKind::Read) => ("&", ""),
+            (false, AccessKind::ReadOther) => ("&", " of another entity"),
             (false, AccessKind::Write) => ("&mut ", ""),
             (false, AccessKind::ChangeTicks) => ("Changed<", ">"),
             (false, AccessKind::With) => ("With<", ">"),
@@ -399,7 +410,7 @@ impl AccessSet {
                 let mut j = 0;
                 while j < self.len {
                     let b = self.terms[j];
-                    if j != i && b.same_target(&a) && matches!(b.kind, AccessKind::Read | AccessKind::Write) {
+                    if j != i && b.same_target(&a) && is_data_access(b.kind) {
                         // The write first; two writes in the order written.
                         return if j < i && kind_eq(b.kind, AccessKind::Write) { Some((b, a)) } else { Some((a, b)) };
                     }
@@ -418,19 +429,55 @@ impl AccessSet {
     }
 
     /// The first pair of terms by which `self` and `other` (two queries of one
-    /// system) alias, unless they are disjoint. Undecidable or overflowed sets
+    /// system) alias, unless they are disjoint. A [`AccessKind::ReadOther`] term
+    /// against a write of the same component always aliases (filters restrict
+    /// the rows' own entities only). Otherwise undecidable or overflowed sets
     /// report nothing (the runtime check decides).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::query::WorldQuery;
+    /// #[derive(Component)]
+    /// struct Faction(u32);
+    /// #[derive(Component)]
+    /// struct Enemy;
+    /// const WRITES: ecs::query::AccessSet = <(&mut Faction, With<Enemy>) as WorldQuery>::ACCESS;
+    /// const OWN: ecs::query::AccessSet = <(&Faction, Without<Enemy>) as WorldQuery>::ACCESS;
+    /// const UP: ecs::query::AccessSet = <(Up<ChildOf, &Faction>, Without<Enemy>) as WorldQuery>::ACCESS;
+    /// assert!(WRITES.conflict_with(&OWN).is_none()); // no entity is in both
+    /// assert!(WRITES.conflict_with(&UP).is_some()); // an enemy's child reads its Faction
+    /// ```
     pub const fn conflict_with(&self, other: &AccessSet) -> Option<(AccessTerm, AccessTerm)> {
-        if self.undecidable || other.undecidable || self.overflowed || other.overflowed || self.is_disjoint(other) {
+        if self.overflowed || other.overflowed {
             return None;
         }
+        if let Some(conflict) = self.first_aliasing_pair(other, true) {
+            return Some(conflict);
+        }
+        if self.undecidable || other.undecidable || self.is_disjoint(other) {
+            return None;
+        }
+        self.first_aliasing_pair(other, false)
+    }
+
+    /// The first `(mine, theirs)` pair of terms on one target that alias; with
+    /// `other_entities_only`, only pairs where one term reads other entities.
+    const fn first_aliasing_pair(
+        &self,
+        other: &AccessSet,
+        other_entities_only: bool,
+    ) -> Option<(AccessTerm, AccessTerm)> {
         let mut i = 0;
         while i < self.len {
             let a = self.terms[i];
             let mut j = 0;
             while j < other.len {
                 let b = other.terms[j];
-                if a.same_target(&b) && accesses_conflict(a.kind, b.kind) {
+                let wanted = !other_entities_only
+                    || kind_eq(a.kind, AccessKind::ReadOther)
+                    || kind_eq(b.kind, AccessKind::ReadOther);
+                if wanted && a.same_target(&b) && accesses_conflict(a.kind, b.kind) {
                     return Some((a, b));
                 }
                 j += 1;
@@ -441,14 +488,19 @@ impl AccessSet {
     }
 }
 
+/// Whether `kind` reads or writes the value (as opposed to filtering or reading ticks).
+const fn is_data_access(kind: AccessKind) -> bool {
+    matches!(kind, AccessKind::Read | AccessKind::ReadOther | AccessKind::Write)
+}
+
 const fn kind_eq(a: AccessKind, b: AccessKind) -> bool {
     a as u8 == b as u8
 }
 
 /// Whether accesses `a` and `b` of one component, from two different queries, alias.
 const fn accesses_conflict(a: AccessKind, b: AccessKind) -> bool {
-    let a_touches = matches!(a, AccessKind::Read | AccessKind::Write | AccessKind::ChangeTicks);
-    let b_touches = matches!(b, AccessKind::Read | AccessKind::Write | AccessKind::ChangeTicks);
+    let a_touches = is_data_access(a) || kind_eq(a, AccessKind::ChangeTicks);
+    let b_touches = is_data_access(b) || kind_eq(b, AccessKind::ChangeTicks);
     a_touches && b_touches && (kind_eq(a, AccessKind::Write) || kind_eq(b, AccessKind::Write))
 }
 
@@ -491,7 +543,16 @@ pub const fn check_query(data: &AccessSet, filter: &AccessSet) {
         message.push("` and no other borrow of it: use a single `&mut ");
         message.push(first.name);
         message.push("` term, or split the query");
+        push_propagate_hint(&mut message, second.kind);
         panic!("{}", message.as_str());
+    }
+}
+
+/// Appends a pointer to `QueryState::propagate` when a write conflicts with a
+/// read of another entity (`(&mut T, Up<R, &T>)`: "my value from my parent's").
+pub(crate) const fn push_propagate_hint<const N: usize>(message: &mut ConstStr<N>, other: AccessKind) {
+    if kind_eq(other, AccessKind::ReadOther) {
+        message.push("; to compute a value from an ancestor's value, use `QueryState::propagate` (parents first, one borrow at a time)");
     }
 }
 
