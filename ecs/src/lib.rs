@@ -69,7 +69,9 @@ pub mod prelude {
         ApplyDeferred, IntoCondition, IntoSystemConfigs, IntoSystemSetConfigs, Schedule, SystemSet, not,
         resource_exists,
     };
-    pub use crate::system::{Commands, EntityCommands, IntoSystem, Local, Query, Res, ResMut, System, SystemParam};
+    pub use crate::system::{
+        Commands, EntityCommands, IntoSystem, Local, Propagate, Query, Res, ResMut, System, SystemParam,
+    };
     pub use crate::world::{DeferredWorld, EntityRef, EntityWorldMut, Mut, Resource, World};
     pub use ecs_macros::{
         Bundle, Component, Event, QueryData, QueryFilter, Relationship, Resource, SystemParam, SystemSet, system,

@@ -109,6 +109,29 @@ impl QueryAccess {
         self.reads_other.push(component);
     }
 
+    /// Records a read of `component` on other entities than the rows' own that
+    /// happens **in turn** with this query's own writes, never while a row's
+    /// own item is alive (propagation down a hierarchy). It conflicts with
+    /// other queries' writes of `component` like [`QueryAccess::add_read_other`],
+    /// but not with this query's writes.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::entity::Entity;
+    /// use ecs::query::QueryAccess;
+    /// let global = Entity::from_raw(5, 0);
+    /// let mut propagation = QueryAccess::default();
+    /// propagation.add_write(global);
+    /// propagation.add_read_other_in_turn(global);
+    /// assert_eq!(propagation.conflict(), None);
+    /// let mut other = QueryAccess::default();
+    /// other.add_write(global);
+    /// assert_eq!(propagation.conflict_with(&other), Some(global));
+    /// ```
+    pub fn add_read_other_in_turn(&mut self, component: Entity) {
+        self.reads_other.push(component);
+    }
+
     /// The components read on other entities than the rows' own.
     pub fn reads_other(&self) -> &[Entity] {
         &self.reads_other

@@ -141,6 +141,12 @@ pub enum AccessKind {
     /// nothing about those entities, so this read is never made disjoint from a
     /// write by filters.
     ReadOther,
+    /// Reads the value on other entities **in turn** with the query's own
+    /// writes: never while a row's own borrow is alive (propagation down a
+    /// hierarchy, `QueryState::propagate` and the `Propagate` system param).
+    /// Against other queries it conflicts like [`AccessKind::ReadOther`];
+    /// inside its own query it never does.
+    ReadOtherInTurn,
     /// Writes the value (`&mut T`).
     Write,
     /// Reads the change ticks (`Added<T>`, `Changed<T>`).
@@ -170,6 +176,7 @@ impl AccessTerm {
         let (prefix, suffix) = match (self.resource, self.kind) {
             (false, AccessKind::Read) => ("&", ""),
             (false, AccessKind::ReadOther) => ("&", " of another entity"),
+            (false, AccessKind::ReadOtherInTurn) => ("&", " of an ancestor"),
             (false, AccessKind::Write) => ("&mut ", ""),
             (false, AccessKind::ChangeTicks) => ("Changed<", ">"),
             (false, AccessKind::With) => ("With<", ">"),
@@ -474,9 +481,7 @@ impl AccessSet {
             let mut j = 0;
             while j < other.len {
                 let b = other.terms[j];
-                let wanted = !other_entities_only
-                    || kind_eq(a.kind, AccessKind::ReadOther)
-                    || kind_eq(b.kind, AccessKind::ReadOther);
+                let wanted = !other_entities_only || reads_other_entities(a.kind) || reads_other_entities(b.kind);
                 if wanted && a.same_target(&b) && accesses_conflict(a.kind, b.kind) {
                     return Some((a, b));
                 }
@@ -488,9 +493,15 @@ impl AccessSet {
     }
 }
 
-/// Whether `kind` reads or writes the value (as opposed to filtering or reading ticks).
+/// Whether `kind` reads or writes the value in a way that conflicts with a
+/// write in the same query (everything but filters, ticks and in-turn reads).
 const fn is_data_access(kind: AccessKind) -> bool {
     matches!(kind, AccessKind::Read | AccessKind::ReadOther | AccessKind::Write)
+}
+
+/// Whether `kind` reads the value on entities other than the row's own.
+pub(crate) const fn reads_other_entities(kind: AccessKind) -> bool {
+    matches!(kind, AccessKind::ReadOther | AccessKind::ReadOtherInTurn)
 }
 
 const fn kind_eq(a: AccessKind, b: AccessKind) -> bool {
@@ -499,8 +510,8 @@ const fn kind_eq(a: AccessKind, b: AccessKind) -> bool {
 
 /// Whether accesses `a` and `b` of one component, from two different queries, alias.
 const fn accesses_conflict(a: AccessKind, b: AccessKind) -> bool {
-    let a_touches = is_data_access(a) || kind_eq(a, AccessKind::ChangeTicks);
-    let b_touches = is_data_access(b) || kind_eq(b, AccessKind::ChangeTicks);
+    let a_touches = is_data_access(a) || reads_other_entities(a) || kind_eq(a, AccessKind::ChangeTicks);
+    let b_touches = is_data_access(b) || reads_other_entities(b) || kind_eq(b, AccessKind::ChangeTicks);
     a_touches && b_touches && (kind_eq(a, AccessKind::Write) || kind_eq(b, AccessKind::Write))
 }
 
@@ -551,7 +562,7 @@ pub const fn check_query(data: &AccessSet, filter: &AccessSet) {
 /// Appends a pointer to `QueryState::propagate` when a write conflicts with a
 /// read of another entity (`(&mut T, Up<R, &T>)`: "my value from my parent's").
 pub(crate) const fn push_propagate_hint<const N: usize>(message: &mut ConstStr<N>, other: AccessKind) {
-    if kind_eq(other, AccessKind::ReadOther) {
+    if reads_other_entities(other) {
         message.push("; to compute a value from an ancestor's value, use `QueryState::propagate` (parents first, one borrow at a time)");
     }
 }

@@ -30,8 +30,10 @@ pub use access_set::{
     AccessKind, AccessSet, AccessTerm, ConstStr, LABEL_CAPACITY, Label, MAX_ACCESS_TERMS, MESSAGE_CAPACITY, QueryCheck,
     check_query, push_query_label,
 };
+pub(crate) use access_set::{push_propagate_hint, reads_other_entities};
 pub use fetch::{ColumnCache, Has, QueryData, ReadFetch, ReadOnlyQueryData, WorldQuery, WriteFetch};
 pub use filter::{Added, Changed, Or, QueryFilter, With, Without};
 pub use iter::QueryIter;
 pub use par_iter::QueryParIter;
+pub(crate) use state::ArchetypeDepths;
 pub use state::{QueryError, QuerySingleError, QueryState};

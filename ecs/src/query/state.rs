@@ -307,11 +307,12 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         let Some(relationship) = self.cascade.and_then(|lookup| lookup(world)) else {
             return;
         };
-        let mut depths: crate::util::FxHashMap<ArchetypeId, u32> = crate::util::FxHashMap::default();
-        for matched in &self.matched {
-            archetype_depth(world, relationship.index(), matched.archetype, &mut depths);
-        }
-        self.matched.sort_by_key(|matched| depths[&matched.archetype]);
+        let mut depths = ArchetypeDepths::new(world, relationship.index());
+        let keyed: Vec<u32> = self.matched.iter().map(|matched| depths.depth(matched.archetype)).collect();
+        let mut order: Vec<usize> = (0..self.matched.len()).collect();
+        order.sort_by_key(|&i| keyed[i]);
+        let mut slots: Vec<Option<MatchedArchetype<D::Cache, F::Cache>>> = self.matched.drain(..).map(Some).collect();
+        self.matched.extend(order.into_iter().filter_map(|i| slots[i].take()));
     }
 
     /// Requires the pair `(relationship, target)`, the relationship looked up by
@@ -345,6 +346,13 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         F::update_access(&self.filter_state, access);
     }
 
+    /// The matched archetypes with their caches, and the terms' states (for
+    /// iterations written outside `QueryIter`, such as `relation`'s propagation).
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn parts(&self) -> (&[MatchedArchetype<D::Cache, F::Cache>], &D::State, &F::State) {
+        (&self.matched, &self.data_state, &self.filter_state)
+    }
+
     /// The archetypes this query matched so far.
     pub fn matched_archetypes(&self) -> impl Iterator<Item = ArchetypeId> + '_ {
         self.matched.iter().map(|matched| matched.archetype)
@@ -355,7 +363,8 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         self.last_run
     }
 
-    fn begin_run(&mut self, world: &World) -> (Tick, Tick) {
+    /// Updates the matches and starts a run: `(last_run, this_run)`.
+    pub(crate) fn begin_run(&mut self, world: &World) -> (Tick, Tick) {
         self.update_archetypes(world);
         let this_run = world.increment_change_tick();
         let last_run = core::mem::replace(&mut self.last_run, this_run);
@@ -633,45 +642,60 @@ impl World {
     }
 }
 
-/// The depth of `archetype`'s entities along `relationship` (0 without a pair),
-/// memoized in `depths`. A chain longer than the number of archetypes is a cycle
-/// and stops there.
-fn archetype_depth(
-    world: &World,
+/// The depth of archetypes' entities along one relationship (0 without a pair:
+/// a root), memoized per archetype in a dense array. Exact for exclusive
+/// relationships, where every entity of an archetype has the same target; for
+/// others the first target decides. A chain longer than the number of
+/// archetypes is a cycle and counts as depth 0 where it closes.
+pub(crate) struct ArchetypeDepths<'w> {
+    world: &'w World,
     relationship: u32,
-    archetype: ArchetypeId,
-    depths: &mut crate::util::FxHashMap<ArchetypeId, u32>,
-) -> u32 {
-    let mut chain: SmallVec<[ArchetypeId; 8]> = SmallVec::new();
-    let mut current = archetype;
-    let base = loop {
-        if let Some(&depth) = depths.get(&current) {
-            break depth;
-        }
-        if chain.len() > world.archetypes().len() {
-            break 0;
-        }
-        chain.push(current);
-        let node = &world.archetypes()[current];
-        let parent = node
-            .pair_positions(relationship)
-            .next()
-            .and_then(|position| world.entity_at(node.ids()[position].second_index()))
-            .and_then(|parent| world.entities().location(parent));
-        match parent {
-            Some(location) => current = location.archetype,
-            None => {
-                // The top of the chain: depth 0.
-                let top = chain.pop().expect("pushed above");
-                depths.insert(top, 0);
+    depths: Vec<u32>,
+}
+
+impl<'w> ArchetypeDepths<'w> {
+    const UNKNOWN: u32 = u32::MAX;
+
+    /// Depths along the relationship with entity index `relationship`.
+    pub(crate) fn new(world: &'w World, relationship: u32) -> Self {
+        ArchetypeDepths { world, relationship, depths: vec![Self::UNKNOWN; world.archetypes().len()] }
+    }
+
+    /// The depth of `archetype`'s entities.
+    pub(crate) fn depth(&mut self, archetype: ArchetypeId) -> u32 {
+        let world = self.world;
+        let mut chain: SmallVec<[ArchetypeId; 8]> = SmallVec::new();
+        let mut current = archetype;
+        let base = loop {
+            let known = self.depths[current.index()];
+            if known != Self::UNKNOWN {
+                break known;
+            }
+            if chain.len() > world.archetypes().len() {
                 break 0;
             }
+            chain.push(current);
+            let node = &world.archetypes()[current];
+            let parent = node
+                .pair_positions(self.relationship)
+                .next()
+                .and_then(|position| world.entity_at(node.ids()[position].second_index()))
+                .and_then(|parent| world.entities().location(parent));
+            match parent {
+                Some(location) => current = location.archetype,
+                None => {
+                    // The top of the chain: depth 0.
+                    let top = chain.pop().expect("pushed above");
+                    self.depths[top.index()] = 0;
+                    break 0;
+                }
+            }
+        };
+        let mut depth = base;
+        while let Some(node) = chain.pop() {
+            depth += 1;
+            self.depths[node.index()] = depth;
         }
-    };
-    let mut depth = base;
-    while let Some(node) = chain.pop() {
-        depth += 1;
-        depths.insert(node, depth);
+        self.depths[archetype.index()]
     }
-    depths[&archetype]
 }

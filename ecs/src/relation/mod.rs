@@ -20,11 +20,15 @@
 //!   the nearest ancestor) and [`Fixed<&T>`] (a component of one fixed entity);
 //!   `QueryState::with_pair` (a runtime target) and `QueryState::cascade`
 //!   (parents before children).
+//! * `QueryState::propagate` (module `propagate`): parents before children, each
+//!   row with its own item and its ancestor's already-updated value (transform
+//!   propagation without aliasing borrows).
 //!
 //! Invariants come from the world layer (`world::ids`, `world::cleanup`): a pair's
 //! halves are alive while it exists, and despawning either runs the cleanup
 //! policy. This module sits above `query` in layer 5: it implements query terms.
 
+mod propagate;
 mod query;
 mod world_api;
 

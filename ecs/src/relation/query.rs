@@ -524,18 +524,29 @@ fn find_up<T: Component>(
     component: Entity,
     archetype: &Archetype,
 ) -> Option<NonNull<T>> {
+    find_up_with_source(world, relationship, component, archetype).map(|(_, value)| value)
+}
+
+/// [`find_up`], with the ancestor the value was found on.
+pub(super) fn find_up_with_source<T: Component>(
+    world: &World,
+    relationship: Entity,
+    component: Entity,
+    archetype: &Archetype,
+) -> Option<(Entity, NonNull<T>)> {
     let first = archetype.pair_positions(relationship.index()).next()?;
     let mut current = world.entity_at(archetype.ids()[first].second_index())?;
     for _ in 0..=world.entities().alive_count() {
         if let Some(value) = component_of::<T>(world, component, current) {
-            return Some(value);
+            return Some((current, value));
         }
         current = world.targets_of(current, Some(relationship.index())).next()?;
     }
     None
 }
 
-// SAFETY: reads `T` (declared) on other entities; items are shared references.
+// SAFETY: reads `T` on other entities (declared as `ReadOther` / `add_read_other`,
+// so no filter makes it disjoint from a writer of `T`); items are shared references.
 unsafe impl<R: Relationship, T: Component> WorldQuery for Up<R, &T> {
     type Item<'w> = &'w T;
     type Fetch<'w> = UpFetch<'w, T>;
@@ -545,7 +556,7 @@ unsafe impl<R: Relationship, T: Component> WorldQuery for Up<R, &T> {
     const ACCESS: AccessSet = {
         let label = Label::new().with("Up<").with(R::NAME).with(", &").with(T::NAME).with(">");
         let mut set = AccessSet::labelled(label.as_str());
-        set.push(AccessTerm { id: T::ID, name: T::NAME, kind: AccessKind::Read, resource: false });
+        set.push(AccessTerm { id: T::ID, name: T::NAME, kind: AccessKind::ReadOther, resource: false });
         set
     };
 
@@ -553,7 +564,7 @@ unsafe impl<R: Relationship, T: Component> WorldQuery for Up<R, &T> {
         (world.register_component::<R>(), world.register_component::<T>())
     }
     fn update_access(state: &(Entity, Entity), access: &mut QueryAccess) {
-        access.add_read(state.1);
+        access.add_read_other(state.1);
     }
     fn required_ids(state: &(Entity, Entity), ids: &mut impl FnMut(Id)) {
         ids(wildcard_pair(state.0));
@@ -631,20 +642,21 @@ impl<T> Clone for FixedFetch<T> {
     }
 }
 
-// SAFETY: reads `T` (declared) of one entity; items are shared references.
+// SAFETY: reads `T` of one other entity (declared as `ReadOther` / `add_read_other`,
+// so no filter makes it disjoint from a writer of `T`); items are shared references.
 unsafe impl<T: Component> WorldQuery for Fixed<&T> {
     type Item<'w> = &'w T;
     type Fetch<'w> = FixedFetch<T>;
     type State = FixedState;
     type Cache = ();
     const IS_DENSE: bool = false;
-    const ACCESS: AccessSet = AccessSet::component::<T>(AccessKind::Read, "Fixed<&", ">");
+    const ACCESS: AccessSet = AccessSet::component::<T>(AccessKind::ReadOther, "Fixed<&", ">");
 
     fn init_state(world: &mut World) -> FixedState {
         FixedState { component: world.register_component::<T>(), type_id: TypeId::of::<T>(), source: None }
     }
     fn update_access(state: &FixedState, access: &mut QueryAccess) {
-        access.add_read(state.component);
+        access.add_read_other(state.component);
     }
     fn required_ids(_state: &FixedState, _ids: &mut impl FnMut(Id)) {}
     #[inline]

@@ -20,7 +20,9 @@
 use core::any::TypeId;
 
 use crate::entity::Entity;
-use crate::query::{AccessKind, AccessSet, ConstStr, Label, MESSAGE_CAPACITY, QueryAccess, push_propagate_hint};
+use crate::query::{
+    AccessKind, AccessSet, ConstStr, Label, MESSAGE_CAPACITY, QueryAccess, push_propagate_hint, reads_other_entities,
+};
 use crate::world::World;
 
 /// The most units a const [`ParamAccess`] holds; more are checked at run time only.
@@ -225,8 +227,8 @@ impl ParamAccess {
             message.push(b.access.label().as_str());
             if a.access.reads_world() || b.access.reads_world() {
                 message.push("; &World reads everything, so no other param may write: take &mut World in an exclusive system, or drop the writer");
-            } else if reads_other_entities(&a.access, &b.access) {
-                message.push("; a term that reads another entity (Up: an ancestor, Fixed: a fixed source) may reach any entity, so filters cannot make it disjoint from a writer: split the work into two systems (the schedule orders them) or read and write in one query");
+            } else if is_other_entity_conflict(&a.access, &b.access) {
+                message.push("; a read of another entity (Up and Propagate: ancestors, Fixed: a fixed source) may reach any entity, so filters cannot make it disjoint from a writer: split the work into two systems (the schedule orders them) or read and write in one query");
             } else if is_resource_conflict(&a.access, &b.access) {
                 message
                     .push("; a resource may be borrowed mutably by one param only: keep the ResMut and drop the other");
@@ -250,11 +252,9 @@ const fn first_write_name(access: &AccessSet) -> &'static str {
     "?"
 }
 
-const fn reads_other_entities(a: &AccessSet, b: &AccessSet) -> bool {
+const fn is_other_entity_conflict(a: &AccessSet, b: &AccessSet) -> bool {
     match a.conflict_with(b) {
-        Some((first, second)) => {
-            matches!(first.kind, AccessKind::ReadOther) || matches!(second.kind, AccessKind::ReadOther)
-        }
+        Some((first, second)) => reads_other_entities(first.kind) || reads_other_entities(second.kind),
         None => false,
     }
 }

@@ -10,6 +10,8 @@
 //!   `cargo check` and editors report it.
 //! * The same rules run on runtime ids when a system is initialized
 //!   ([`SystemAccess`]), which also decides what the const check leaves open.
+//! * [`Propagate`] walks a query parents first along a relationship, each row
+//!   with its ancestor's already-updated value (transform propagation).
 //! * [`Commands`] defer structural changes to the next sync point.
 //! * Functions of `&mut World` are exclusive systems ([`ExclusiveFunctionSystem`]).
 
@@ -18,6 +20,7 @@ mod commands;
 mod exclusive;
 mod function;
 mod param;
+mod propagate;
 mod query;
 
 pub use access::{
@@ -30,4 +33,5 @@ pub use function::{
     BoxedSystem, FunctionSystem, IntoSystem, IsFunctionSystem, System, SystemParamFunction, check_params,
 };
 pub use param::{Local, Res, ResMut, SystemMeta, SystemParam, SystemParamItem};
+pub use propagate::Propagate;
 pub use query::Query;
