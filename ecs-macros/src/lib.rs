@@ -106,6 +106,21 @@ pub fn derive_event(input: TokenStream) -> TokenStream {
     event::derive_event(input).unwrap_or_else(|err| err.to_compile_error()).into()
 }
 
+/// Derives `::ecs::world::Message`: a type systems exchange as buffered
+/// messages (`MessageWriter<M>`, `MessageReader<M>`). Non-generic types get a
+/// compile-time name and id for the access checks, as `#[derive(Resource)]` does.
+///
+/// # Examples
+/// ```ignore
+/// #[derive(Message)]
+/// struct Scored { points: u32 }
+/// ```
+#[proc_macro_derive(Message)]
+pub fn derive_message(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    resource::derive_message(input).unwrap_or_else(|err| err.to_compile_error()).into()
+}
+
 /// Derives `::ecs::bundle::Bundle` for a struct whose fields are all bundles.
 ///
 /// Every field must implement `::ecs::bundle::Bundle`: a component, a tuple of

@@ -1,4 +1,5 @@
-//! `#[derive(Resource)]`: `impl ::ecs::world::Resource`.
+//! `#[derive(Resource)]`: `impl ::ecs::world::Resource`; `#[derive(Message)]`:
+//! `impl ::ecs::world::Message`, with the same `NAME` and `ID` consts.
 //!
 //! For a non-generic `struct Time { .. }` it sets the compile-time name and id
 //! that the system access checks compare:
@@ -32,6 +33,17 @@ use syn::DeriveInput;
 /// Builds the `Resource` impl for `input`. It never fails today; it returns
 /// `syn::Result` like every derive of this crate.
 pub(crate) fn derive_resource(input: DeriveInput) -> syn::Result<TokenStream2> {
+    derive_named_type(input, quote! { ::ecs::world::Resource })
+}
+
+/// Builds the `Message` impl for `input` (`#[derive(Message)]`): the same
+/// `NAME` and `ID` as a resource, on `::ecs::world::Message`.
+pub(crate) fn derive_message(input: DeriveInput) -> syn::Result<TokenStream2> {
+    derive_named_type(input, quote! { ::ecs::world::Message })
+}
+
+/// An impl of `trait_path` (a trait with `NAME` and `ID` consts) for `input`.
+fn derive_named_type(input: DeriveInput, trait_path: TokenStream2) -> syn::Result<TokenStream2> {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let consts = if input.generics.params.is_empty() {
@@ -45,7 +57,7 @@ pub(crate) fn derive_resource(input: DeriveInput) -> syn::Result<TokenStream2> {
     };
     Ok(quote! {
         #[automatically_derived]
-        impl #impl_generics ::ecs::world::Resource for #ident #ty_generics #where_clause { #consts }
+        impl #impl_generics #trait_path for #ident #ty_generics #where_clause { #consts }
     })
 }
 
@@ -81,6 +93,19 @@ mod tests {
             #[automatically_derived]
             impl<'a, T: Send, const N: usize> ::ecs::world::Resource for Assets<'a, T, N>
             where T: Sync {}
+        };
+        assert_eq!(out, expected.to_string());
+    }
+
+    #[test]
+    fn messages_get_the_same_name_and_id() {
+        let out = derive_message(parse_quote! { struct Scored { points: u32 } }).expect("expands").to_string();
+        let expected = quote! {
+            #[automatically_derived]
+            impl ::ecs::world::Message for Scored {
+                const NAME: &'static str = "Scored";
+                const ID: u64 = ::ecs::util::component_type_id(::core::module_path!(), "Scored");
+            }
         };
         assert_eq!(out, expected.to_string());
     }

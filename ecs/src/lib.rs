@@ -47,7 +47,7 @@ pub mod util;
 pub mod world;
 
 pub use ecs_macros::{
-    Bundle, Component, Event, QueryData, QueryFilter, Relationship, Resource, SystemParam, SystemSet, system,
+    Bundle, Component, Event, Message, QueryData, QueryFilter, Relationship, Resource, SystemParam, SystemSet, system,
 };
 
 /// The README's code blocks, compiled and run as doctests.
@@ -66,14 +66,18 @@ pub mod prelude {
     };
     pub use crate::relation::{ChildOf, Fixed, Pair, Relationship, Up, WithPair};
     pub use crate::schedule::{
-        ApplyDeferred, IntoCondition, IntoSystemConfigs, IntoSystemSetConfigs, Schedule, SystemSet, not,
+        ApplyDeferred, IntoCondition, IntoSystemConfigs, IntoSystemSetConfigs, Schedule, SystemSet, not, on_message,
         resource_exists,
     };
     pub use crate::system::{
-        Commands, EntityCommands, IntoSystem, Local, Propagate, Query, Res, ResMut, System, SystemParam,
+        Commands, EntityCommands, IntoSystem, Local, MessageMutator, MessageReader, MessageWriter, Propagate, Query,
+        Res, ResMut, System, SystemParam,
     };
-    pub use crate::world::{DeferredWorld, EntityRef, EntityWorldMut, Mut, Resource, World};
+    pub use crate::world::{
+        DeferredWorld, EntityRef, EntityWorldMut, Message, MessageCursor, Messages, Mut, Resource, World,
+    };
     pub use ecs_macros::{
-        Bundle, Component, Event, QueryData, QueryFilter, Relationship, Resource, SystemParam, SystemSet, system,
+        Bundle, Component, Event, Message, QueryData, QueryFilter, Relationship, Resource, SystemParam, SystemSet,
+        system,
     };
 }

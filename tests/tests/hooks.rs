@@ -357,11 +357,11 @@ fn commands_inserts_run_the_hooks_when_applied() {
     queue.apply(&mut world);
     assert_eq!(take_log(), ["A.add(1)", "A.insert(1)", "A.replace(1)", "A.insert(2)", "B.add(3)", "B.insert(3)"]);
 
-    world.run_system(move |mut commands: Commands| {
+    world.run_system_once(move |mut commands: Commands| {
         commands.entity(e).insert((A(4), S(5))).remove::<B>();
     });
     assert_eq!(take_log(), ["A.replace(2)", "S.add(5)", "A.insert(4)", "S.insert(5)", "B.replace(3)", "B.remove(3)"]);
-    let spawned = world.run_system(|mut commands: Commands| commands.spawn((B(6), Plain(7))).id());
+    let spawned = world.run_system_once(|mut commands: Commands| commands.spawn((B(6), Plain(7))).id());
     assert_eq!(take_log(), ["B.add(6)", "B.insert(6)"]);
     assert_eq!(world.get::<B>(spawned), Some(&B(6)));
     world.check_invariants();
@@ -931,7 +931,7 @@ fn a_chain_of_hook_commands_completes_depth_first_before_the_call_returns() {
     take_log();
 
     // From a system's commands too.
-    let g = world.run_system(|mut commands: Commands| commands.spawn(ChainA).id());
+    let g = world.run_system_once(|mut commands: Commands| commands.spawn(ChainA).id());
     assert!(world.has::<ChainB>(g) && world.has::<ChainC>(g));
     assert_eq!(take_log(), ["ChainA.add", "ChainB.add", "ChainC.add", "after ChainB: 3 with ChainB and ChainC"]);
     world.check_invariants();

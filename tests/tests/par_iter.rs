@@ -179,7 +179,7 @@ fn par_iter_mut_gives_the_same_world_as_iter_mut() {
     // The same through `Query::par_iter_mut` in a system.
     let mut in_system = populated_world();
     for _ in 0..3 {
-        in_system.run_system(|mut q: Query<(&mut Val, Option<&B>)>| {
+        in_system.run_system_once(|mut q: Query<(&mut Val, Option<&B>)>| {
             q.par_iter_mut().batch_size(7).for_each(|(mut row, b)| update(&mut row, b));
         });
     }
@@ -196,7 +196,7 @@ fn an_empty_query_never_calls_the_closure() {
     let ghost = world.spawn(val(1)).id();
     world.despawn(ghost);
     world.query::<&mut Val>().par_iter_mut(&mut world).batch_size(1).for_each(|_| panic!("no rows"));
-    world.run_system(|q: Query<&Val, With<B>>| q.par_iter().for_each(|_| panic!("no rows")));
+    world.run_system_once(|q: Query<&Val, With<B>>| q.par_iter().for_each(|_| panic!("no rows")));
 }
 
 // ----- filters, Option and Has terms ------------------------------------------------------
@@ -481,7 +481,7 @@ fn read_only_par_iter_sums_with_atomics() {
     });
     assert_eq!((total.into_inner(), rows.into_inner()), (expected, 5000));
 
-    let in_system = world.run_system(|q: Query<&Val>| {
+    let in_system = world.run_system_once(|q: Query<&Val>| {
         let total = AtomicI64::new(0);
         q.par_iter().batch_size(64).for_each(|row| {
             total.fetch_add(row.value, Ordering::Relaxed);

@@ -1,4 +1,4 @@
-//! The system layer: function systems run through `World::run_system` and
+//! The system layer: function systems run through `World::run_system_once` and
 //! `Schedule`, their parameters (`Query`, `Res`, `ResMut`, `Option<Res>`,
 //! `Local`, `&World`, `Commands`), change detection relative to a system's
 //! previous run, deferred commands (order, visibility, id reservation, panics,
@@ -81,9 +81,9 @@ fn run_system_iterates_a_query_and_returns_what_the_system_returns() {
     fn enemy_x_sum(q: Query<&Position, With<Enemy>>) -> f32 {
         q.iter().map(|p| p.x).sum()
     }
-    assert_eq!(world.run_system(enemy_x_sum), 3.0);
-    assert_eq!(world.run_system(|q: Query<&Position>| q.iter().count()), 3);
-    assert_eq!(world.run_system(|q: Query<Entity, Without<Enemy>>| q.iter().count()), 1);
+    assert_eq!(world.run_system_once(enemy_x_sum), 3.0);
+    assert_eq!(world.run_system_once(|q: Query<&Position>| q.iter().count()), 3);
+    assert_eq!(world.run_system_once(|q: Query<Entity, Without<Enemy>>| q.iter().count()), 1);
     world.check_invariants();
 }
 
@@ -124,7 +124,7 @@ fn query_get_and_get_mut_in_a_system() {
     let no_marker = world.spawn(A(2)).id();
     let dead = world.spawn((A(3), Marker(30))).id();
     world.despawn(dead);
-    let out = world.run_system(move |mut q: Query<(&mut A, &Marker)>| {
+    let out = world.run_system_once(move |mut q: Query<(&mut A, &Marker)>| {
         let read = q.get(a).map(|(a, m)| (a.0, m.0));
         {
             let (mut value, marker) = q.get_mut(a).expect("a matches");
@@ -160,17 +160,17 @@ fn query_single_and_single_mut_report_no_entities_and_multiple_entities() {
         (read, written, q.is_empty())
     }
     let mut world = World::new();
-    let (read, written, empty) = world.run_system(single_a);
+    let (read, written, empty) = world.run_system_once(single_a);
     assert!(matches!(read, Err(QuerySingleError::NoEntities(_))), "{read:?}");
     assert!(matches!(written, Err(QuerySingleError::NoEntities(_))), "{written:?}");
     assert!(empty);
 
     let e = world.spawn(A(4)).id();
-    assert_eq!(world.run_system(single_a), (Ok(4), Ok(40), false));
+    assert_eq!(world.run_system_once(single_a), (Ok(4), Ok(40), false));
     assert_eq!(world.get::<A>(e), Some(&A(40)));
 
     world.spawn(A(5));
-    let (read, written, empty) = world.run_system(single_a);
+    let (read, written, empty) = world.run_system_once(single_a);
     assert!(matches!(read, Err(QuerySingleError::MultipleEntities(_))), "{read:?}");
     assert!(matches!(written, Err(QuerySingleError::MultipleEntities(_))), "{written:?}");
     assert!(!empty);
@@ -188,14 +188,14 @@ fn res_reads_and_res_mut_writes() {
     let mut world = World::new();
     world.insert_resource(Time { dt: 0.5 });
     world.insert_resource(Score(1));
-    world.run_system(add_dt);
+    world.run_system_once(add_dt);
     assert_eq!(world.resource::<Score>(), &Score(6));
     let mut schedule = Schedule::new();
     schedule.add_systems(add_dt);
     schedule.run(&mut world);
     schedule.run(&mut world);
     assert_eq!(world.resource::<Score>(), &Score(16));
-    assert_eq!(world.run_system(|score: Res<Score>| score.0), 16);
+    assert_eq!(world.run_system_once(|score: Res<Score>| score.0), 16);
     assert_eq!(world.resource::<Time>(), &Time { dt: 0.5 }, "Res does not write");
 }
 
@@ -209,14 +209,14 @@ fn option_res_is_none_when_missing_and_some_when_present() {
         (score.map(|score| score.0), dt)
     }
     let mut world = World::new();
-    assert_eq!(world.run_system(peek), (None, None));
+    assert_eq!(world.run_system_once(peek), (None, None));
     world.insert_resource(Score(3));
-    assert_eq!(world.run_system(peek), (Some(3), None));
+    assert_eq!(world.run_system_once(peek), (Some(3), None));
     world.insert_resource(Time { dt: 1.5 });
-    assert_eq!(world.run_system(peek), (Some(3), Some(3.0)));
+    assert_eq!(world.run_system_once(peek), (Some(3), Some(3.0)));
     assert_eq!(world.resource::<Time>(), &Time { dt: 3.0 });
     world.remove_resource::<Score>();
-    assert_eq!(world.run_system(peek), (None, Some(6.0)));
+    assert_eq!(world.run_system_once(peek), (None, Some(6.0)));
 }
 
 fn needs_missing(_missing: Res<Missing>) {}
@@ -226,12 +226,12 @@ fn needs_missing_mut(_missing: ResMut<Missing>) {}
 #[test]
 fn a_missing_res_panics_naming_the_system_and_the_resource() {
     let mut world = World::new();
-    let message = panic_message(|| world.run_system(needs_missing));
+    let message = panic_message(|| world.run_system_once(needs_missing));
     assert!(message.contains("needs_missing"), "{message}");
     assert!(message.contains("Missing"), "{message}");
     assert!(message.contains("does not exist"), "{message}");
 
-    let message = panic_message(|| world.run_system(needs_missing_mut));
+    let message = panic_message(|| world.run_system_once(needs_missing_mut));
     assert!(message.contains("needs_missing_mut"), "{message}");
     assert!(message.contains("Missing"), "{message}");
 
@@ -243,7 +243,7 @@ fn a_missing_res_panics_naming_the_system_and_the_resource() {
 
     world.insert_resource(Missing);
     schedule.run(&mut world);
-    world.run_system(needs_missing_mut);
+    world.run_system_once(needs_missing_mut);
 }
 
 #[test]
@@ -272,13 +272,13 @@ fn local_persists_across_runs_of_one_schedule_and_belongs_to_one_system() {
     schedule.run(&mut world);
     assert_eq!(world.resource::<Log>().0, ["run 1", "run 1", "run 2", "run 2", "run 3", "run 3"]);
 
-    // Another schedule (or a one-off run_system) starts from `Default` again.
+    // Another schedule (or a one-off run_system_once) starts from `Default` again.
     world.resource_mut::<Log>().0.clear();
     let mut other = Schedule::new();
     other.add_systems(count_runs);
     other.run(&mut world);
-    world.run_system(count_runs);
-    world.run_system(count_runs);
+    world.run_system_once(count_runs);
+    world.run_system_once(count_runs);
     schedule.run(&mut world);
     assert_eq!(world.resource::<Log>().0, ["run 1", "run 1", "run 1", "run 4", "run 4"]);
 }
@@ -308,10 +308,10 @@ fn world_param_reads_entities_components_and_resources() {
     let e = world.spawn(A(2)).id();
     world.spawn((A(3), B));
     world.spawn_empty();
-    assert_eq!(world.run_system(census), (3, 5, None, 0));
+    assert_eq!(world.run_system_once(census), (3, 5, None, 0));
     world.insert_resource(Score(9));
-    assert_eq!(world.run_system(census), (3, 5, Some(9), 1));
-    let seen = world.run_system(move |world: &World| (world.is_alive(e), world.get::<A>(e).map(|a| a.0)));
+    assert_eq!(world.run_system_once(census), (3, 5, Some(9), 1));
+    let seen = world.run_system_once(move |world: &World| (world.is_alive(e), world.get::<A>(e).map(|a| a.0)));
     assert_eq!(seen, (true, Some(2)));
     let mut schedule = Schedule::new();
     schedule.add_systems(move |world: &World, mut commands: Commands| {
@@ -569,7 +569,7 @@ fn a_resource_inserted_by_commands_is_added_on_the_next_run() {
 fn commands_spawn_returns_an_id_usable_in_the_same_system() {
     let mut world = World::new();
     let before = world.entity_count();
-    let (e, f) = world.run_system(|mut commands: Commands| {
+    let (e, f) = world.run_system_once(|mut commands: Commands| {
         let e = commands.spawn((pos(1.0), Velocity::default())).id();
         commands.entity(e).insert(Enemy).insert(Stunned(2));
         let mut spawned = commands.spawn_empty();
@@ -592,7 +592,7 @@ fn commands_spawn_returns_an_id_usable_in_the_same_system() {
 #[test]
 fn spawn_empty_through_commands_makes_an_alive_empty_entity() {
     let mut world = World::new();
-    let e = world.run_system(|mut commands: Commands| commands.spawn_empty().id());
+    let e = world.run_system_once(|mut commands: Commands| commands.spawn_empty().id());
     assert!(world.is_alive(e));
     assert_eq!(world.entity_count(), 1);
     assert!(!world.has::<A>(e));
@@ -605,7 +605,7 @@ fn entity_commands_insert_remove_and_despawn() {
     let e = world.spawn((A(1), B, Stunned(1))).id();
     let gone = world.spawn((A(2), C)).id();
     let keep = world.spawn(A(3)).id();
-    world.run_system(move |mut commands: Commands| {
+    world.run_system_once(move |mut commands: Commands| {
         commands.entity(e).insert((Marker(1), C)).remove::<(B, Stunned)>().insert(A(10));
         commands.entity(gone).despawn();
     });
@@ -619,7 +619,7 @@ fn entity_commands_insert_remove_and_despawn() {
     assert_eq!(world.entity_count(), 2);
 
     // Despawning a dead entity and removing absent components are no-ops.
-    world.run_system(move |mut commands: Commands| {
+    world.run_system_once(move |mut commands: Commands| {
         commands.entity(gone).despawn();
         commands.entity(keep).remove::<(B, Marker)>();
     });
@@ -632,7 +632,7 @@ fn entity_commands_insert_remove_and_despawn() {
 fn commands_insert_and_remove_resources() {
     let mut world = World::new();
     world.insert_resource(Time { dt: 1.0 });
-    world.run_system(|mut commands: Commands| {
+    world.run_system_once(|mut commands: Commands| {
         commands.insert_resource(Score(1));
         commands.insert_resource(Score(2)); // replaces
         commands.remove_resource::<Time>();
@@ -640,7 +640,7 @@ fn commands_insert_and_remove_resources() {
     });
     assert_eq!(world.get_resource::<Score>(), Some(&Score(2)));
     assert!(!world.contains_resource::<Time>());
-    world.run_system(|mut commands: Commands| {
+    world.run_system_once(|mut commands: Commands| {
         commands.remove_resource::<Score>();
         commands.insert_resource(Score(3)); // after the removal: present again
     });
@@ -652,7 +652,7 @@ fn commands_queue_closures_get_the_world_in_order() {
     let mut world = World::new();
     world.init_resource::<Log>();
     let e = world.spawn(A(1)).id();
-    world.run_system(move |mut commands: Commands| {
+    world.run_system_once(move |mut commands: Commands| {
         commands.queue(|world: &mut World| world.resource_mut::<Log>().0.push("first".into()));
         commands.entity(e).insert(A(2)).queue(|world: &mut World, entity: Entity| {
             let value = world.get::<A>(entity).unwrap().0;
@@ -739,7 +739,7 @@ fn commands_are_not_visible_to_later_systems_in_the_same_run() {
 #[test]
 fn a_reserved_entity_is_not_alive_in_the_system_that_reserved_it() {
     let mut world = World::new();
-    let (e, alive, matched) = world.run_system(|mut commands: Commands, world: &World, q: Query<Entity>| {
+    let (e, alive, matched) = world.run_system_once(|mut commands: Commands, world: &World, q: Query<Entity>| {
         let e = commands.spawn(A(1)).id();
         (e, world.is_alive(e), q.get(e).is_ok())
     });
@@ -783,7 +783,7 @@ fn try_insert_on_a_dead_entity_does_nothing() {
     let mut world = World::new();
     let e = world.spawn(A(1)).id();
     let alive = world.spawn(A(2)).id();
-    world.run_system(move |mut commands: Commands| {
+    world.run_system_once(move |mut commands: Commands| {
         commands.entity(e).despawn();
         commands.entity(e).try_insert(Marker(1));
         commands.entity(alive).try_insert(Marker(2));
@@ -856,7 +856,7 @@ fn reservations_of_several_systems_and_a_despawn_in_between_stay_distinct() {
 #[test]
 fn run_system_applies_its_commands_before_returning() {
     let mut world = World::new();
-    let e = world.run_system(|mut commands: Commands| {
+    let e = world.run_system_once(|mut commands: Commands| {
         commands.insert_resource(Score(4));
         commands.spawn(A(4)).id()
     });
@@ -971,7 +971,7 @@ fn try_insert_on_a_dead_entity_drops_the_bundle_once() {
     let mut world = World::new();
     let e = world.spawn(log.table(1)).id();
     let mut table = Some(log.table(2));
-    world.run_system(move |mut commands: Commands| {
+    world.run_system_once(move |mut commands: Commands| {
         commands.entity(e).despawn();
         commands.entity(e).try_insert(table.take().expect("runs once"));
     });
@@ -1005,7 +1005,7 @@ fn or_disjoint(mut a: Query<&mut A, BOrC>, mut b: Query<&mut A, (Without<B>, Wit
 fn an_or_filter_overlap_panics_at_initialization_naming_the_system_both_params_and_the_component() {
     let mut world = World::new();
     let e = world.spawn((A(1), B)).id();
-    let message = panic_message(|| world.run_system(or_overlaps_unfiltered));
+    let message = panic_message(|| world.run_system_once(or_overlaps_unfiltered));
     assert!(message.contains("or_overlaps_unfiltered"), "{message}");
     assert!(message.contains("#0") && message.contains("#1"), "{message}");
     assert!(message.contains("conflict on A"), "{message}");
@@ -1019,7 +1019,7 @@ fn an_or_filter_overlap_panics_at_initialization_naming_the_system_both_params_a
     assert_eq!(world.get::<A>(e), Some(&A(1)));
 
     // Without<B> alone leaves the With<C> branch overlapping.
-    let message = panic_message(|| world.run_system(or_overlaps_without_b));
+    let message = panic_message(|| world.run_system_once(or_overlaps_without_b));
     assert!(message.contains("or_overlaps_without_b"), "{message}");
     assert!(message.contains("#0") && message.contains("#1") && message.contains(" A"), "{message}");
 
@@ -1047,7 +1047,7 @@ fn or_filters_disjoint_from_without_both_run() {
     let bc = world.spawn((A(3), B, C)).id();
     let plain = world.spawn(A(4)).id();
     let other = world.spawn((A(5), Marker(0))).id();
-    world.run_system(or_disjoint);
+    world.run_system_once(or_disjoint);
     let mut schedule = Schedule::new();
     schedule.add_systems(or_disjoint);
     schedule.run(&mut world);
@@ -1069,12 +1069,12 @@ fn generic_resources_are_checked_at_initialization() {
     let mut world = World::new();
     world.insert_resource(Wrapper(1_u32));
     world.insert_resource(Wrapper(10_u64));
-    let message = panic_message(|| world.run_system(alias));
+    let message = panic_message(|| world.run_system_once(alias));
     assert!(message.contains("alias"), "{message}");
     assert!(message.contains("#0") && message.contains("#1"), "{message}");
     assert!(message.contains("resource"), "{message}");
     assert!(message.contains("Wrapper"), "{message}");
-    world.run_system(distinct);
+    world.run_system_once(distinct);
     assert_eq!(world.resource::<Wrapper<u32>>(), &Wrapper(11));
 }
 
@@ -1163,7 +1163,7 @@ fn runtime_labels_of_queries_have_no_lifetimes() {
     let system = initialized(&mut world, params);
     let labels: Vec<&str> = system.access().units().iter().map(|u| u.label.as_str()).collect();
     assert_eq!(labels, ["Query<&mut A, With<B>>", "Query<&A, Without<B>>"]);
-    let message = panic_message(|| world.run_system(or_overlaps_unfiltered));
+    let message = panic_message(|| world.run_system_once(or_overlaps_unfiltered));
     assert!(message.contains(": Query<&mut A, Or<(With<B>, With<C>)>> vs Query<&mut A>;"), "{message}");
 }
 
@@ -1206,7 +1206,7 @@ fn with_and_without_writers_move_both_sets() {
     let enemies: Vec<Entity> = (0..3).map(|i| world.spawn((pos(i as f32), Enemy)).id()).collect();
     let others: Vec<Entity> = (0..2).map(|i| world.spawn((pos(10.0 + i as f32), Velocity::default())).id()).collect();
     let sparse_enemy = world.spawn((pos(50.0), Enemy, Stunned(1))).id();
-    world.run_system(ok);
+    world.run_system_once(ok);
     let mut schedule = Schedule::new();
     schedule.add_systems(ok);
     schedule.run(&mut world);
@@ -1228,7 +1228,7 @@ fn two_readers_of_one_component() {
     let mut world = World::new();
     world.spawn((pos(1.0), Enemy));
     world.spawn(pos(2.0));
-    assert_eq!(world.run_system(readers), (3.0, 1));
+    assert_eq!(world.run_system_once(readers), (3.0, 1));
 }
 
 #[test]
@@ -1243,12 +1243,12 @@ fn a_writer_of_one_component_and_a_reader_of_another() {
     let e = world.spawn((A(0), Marker(1))).id();
     let f = world.spawn((A(0), Marker(2))).id();
     world.spawn(Marker(10));
-    world.run_system(copy_b);
+    world.run_system_once(copy_b);
     assert_eq!(world.get::<A>(e), Some(&A(14)));
     assert_eq!(world.get::<A>(f), Some(&A(15)));
     // And the plain form from the brief: Query<&mut A> + Query<&B>.
     world.insert(e, B);
-    let n = world.run_system(|mut a: Query<&mut A>, b: Query<&B>| {
+    let n = world.run_system_once(|mut a: Query<&mut A>, b: Query<&B>| {
         for mut a in a.iter_mut() {
             a.0 += 1;
         }
@@ -1265,7 +1265,7 @@ fn two_res_readers_of_one_resource() {
     }
     let mut world = World::new();
     world.insert_resource(Score(2));
-    assert_eq!(world.run_system(both), 6);
+    assert_eq!(world.run_system_once(both), 6);
     let mut schedule = Schedule::new();
     schedule.add_systems((|a: Res<Score>, b: Res<Score>| assert_eq!(a.0, b.0), |mut s: ResMut<Score>| s.0 += 1));
     schedule.run(&mut world);

@@ -8,8 +8,8 @@
 //! its reads count as reads of every system it guards, so it never races a
 //! writer.
 
-use crate::system::{IntoSystem, Res, System, SystemAccess};
-use crate::world::{Resource, World};
+use crate::system::{IntoSystem, MessageReader, Res, System, SystemAccess};
+use crate::world::{Message, Resource, World};
 
 /// A boxed run condition.
 pub type BoxedCondition = Box<dyn System<Out = bool>>;
@@ -63,6 +63,33 @@ where
 /// ```
 pub fn resource_exists<R: Resource>(resource: Option<Res<R>>) -> bool {
     resource.is_some()
+}
+
+/// The condition "a message of type `M` arrived since this condition last
+/// ran" (it reads them through its own cursor, so each message counts once).
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Message)]
+/// struct Scored(u32);
+/// #[derive(Resource, Default)]
+/// struct Celebrations(u32);
+/// fn celebrate(mut celebrations: ResMut<Celebrations>) { celebrations.0 += 1; }
+/// let mut world = World::new();
+/// world.init_resource::<Celebrations>();
+/// let mut schedule = Schedule::new();
+/// schedule.add_systems(celebrate.run_if(on_message::<Scored>));
+/// schedule.run(&mut world); // no message
+/// world.write_message(Scored(1));
+/// schedule.run(&mut world);
+/// schedule.run(&mut world); // already seen
+/// assert_eq!(world.resource::<Celebrations>().0, 1);
+/// ```
+pub fn on_message<M: Message>(mut reader: MessageReader<M>) -> bool {
+    let arrived = !reader.is_empty();
+    reader.clear();
+    arrived
 }
 
 /// The negation of a condition.

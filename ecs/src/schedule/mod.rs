@@ -26,7 +26,7 @@ mod set;
 
 use core::fmt::Write as _;
 
-pub use condition::{BoxedCondition, IntoCondition, IsNotCondition, NotCondition, not, resource_exists};
+pub use condition::{BoxedCondition, IntoCondition, IsNotCondition, NotCondition, not, on_message, resource_exists};
 pub use config::{
     ApplyDeferred, IntoScheduleTarget, IntoSystemConfigs, IntoSystemSetConfigs, IsApplyDeferred, IsSetTarget,
     IsSetTuple, IsSingleSet, IsSingleSystem, IsSystemTarget, IsSystemTuple, ScheduleTarget, SystemConfigs,

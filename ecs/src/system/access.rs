@@ -8,7 +8,7 @@
 //! is `&World` and the other writes anything.
 //!
 //! * The const check ([`ParamAccess::check`]) is forced by every generic entry
-//!   point (`Schedule::add_systems`, `World::run_system`, `IntoSystem`) and by the
+//!   point (`Schedule::add_systems`, `World::run_system_once`, `IntoSystem`) and by the
 //!   `#[system]` attribute, and reports only what it can prove (see
 //!   [`AccessSet`]).
 //! * The runtime check ([`SystemAccess::check`]) runs when a system is

@@ -11,7 +11,7 @@ use crate::bundle::Bundle;
 use crate::component::CleanupPolicy;
 use crate::entity::Entity;
 use crate::relation::Relationship;
-use crate::world::{DeferredWorld, Resource, World};
+use crate::world::{DeferredWorld, Message, Resource, World};
 
 pub use crate::world::CommandQueue;
 
@@ -29,7 +29,7 @@ pub use crate::world::CommandQueue;
 ///     commands.entity(e).insert(Enemy);
 /// }
 /// let mut world = World::new();
-/// world.run_system(spawner);
+/// world.run_system_once(spawner);
 /// assert_eq!(world.query_filtered::<&Position, With<Enemy>>().iter(&world).count(), 1);
 /// ```
 pub struct Commands<'w, 's> {
@@ -77,6 +77,25 @@ impl<'w, 's> Commands<'w, 's> {
     pub fn remove_resource<R: Resource>(&mut self) {
         self.queue.push(|world: &mut World| {
             world.remove_resource::<R>();
+        });
+    }
+
+    /// Queues writing a message; the message type is added to the world first
+    /// if needed ([`World::add_message`]), so the message is never lost.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Message)]
+    /// struct Scored(u32);
+    /// let mut world = World::new();
+    /// world.run_system_once(|mut commands: Commands| commands.write_message(Scored(1)));
+    /// assert_eq!(world.resource::<Messages<Scored>>().len(), 1);
+    /// ```
+    pub fn write_message<M: Message>(&mut self, message: M) {
+        self.queue.push(move |world: &mut World| {
+            world.add_message::<M>();
+            world.write_message(message);
         });
     }
 }

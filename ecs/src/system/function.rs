@@ -221,11 +221,11 @@ impl World {
     /// struct Health(u32);
     /// let mut world = World::new();
     /// world.spawn(Health(3));
-    /// let total = world.run_system(|q: Query<&Health>| q.iter().map(|h| h.0).sum::<u32>());
+    /// let total = world.run_system_once(|q: Query<&Health>| q.iter().map(|h| h.0).sum::<u32>());
     /// assert_eq!(total, 3);
     /// ```
     #[track_caller]
-    pub fn run_system<Marker, S: IntoSystem<Marker>>(&mut self, system: S) -> <S::System as System>::Out {
+    pub fn run_system_once<Marker, S: IntoSystem<Marker>>(&mut self, system: S) -> <S::System as System>::Out {
         let () = S::CHECK;
         let mut system = system.into_system();
         system.run(self)

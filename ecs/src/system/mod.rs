@@ -4,7 +4,7 @@
 //! * [`Query`], [`Res`], [`ResMut`], [`Commands`], [`Local`], `&World`, `Option<Res<T>>`,
 //!   tuples, and `#[derive(SystemParam)]` structs are parameters.
 //! * Every parameter has a const [`ParamAccess`]; converting a function into a
-//!   system (`IntoSystem`, `Schedule::add_systems`, `World::run_system`) evaluates
+//!   system (`IntoSystem`, `Schedule::add_systems`, `World::run_system_once`) evaluates
 //!   [`ParamAccess::check`], so aliasing parameters are a compile error that names
 //!   the component; `#[system]` also emits the check as a free `const` item so
 //!   `cargo check` and editors report it.
@@ -19,6 +19,7 @@ mod access;
 mod commands;
 mod exclusive;
 mod function;
+mod message;
 mod param;
 mod propagate;
 mod query;
@@ -32,6 +33,7 @@ pub use exclusive::{ExclusiveFunctionSystem, IsExclusiveFunctionSystem};
 pub use function::{
     BoxedSystem, FunctionSystem, IntoSystem, IsFunctionSystem, System, SystemParamFunction, check_params,
 };
+pub use message::{MessageMutator, MessageReader, MessageWriter};
 pub use param::{Local, Res, ResMut, SystemMeta, SystemParam, SystemParamItem};
 pub use propagate::Propagate;
 pub use query::Query;

@@ -145,7 +145,7 @@ unsafe impl<D: QueryData + 'static, F: QueryFilter + 'static> SystemParam for Qu
 /// fn read(score: Res<Score>) -> u32 { score.0 }
 /// let mut world = World::new();
 /// world.insert_resource(Score(3));
-/// assert_eq!(world.run_system(read), 3);
+/// assert_eq!(world.run_system_once(read), 3);
 /// ```
 pub struct Res<'w, R: Resource> {
     value: &'w R,
@@ -185,7 +185,7 @@ impl<R: Resource> Deref for Res<'_, R> {
 /// fn bump(mut score: ResMut<Score>) { score.0 += 1; }
 /// let mut world = World::new();
 /// world.insert_resource(Score(3));
-/// world.run_system(bump);
+/// world.run_system_once(bump);
 /// assert_eq!(world.resource::<Score>().0, 4);
 /// ```
 pub struct ResMut<'w, R: Resource> {

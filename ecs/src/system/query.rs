@@ -27,7 +27,7 @@ use crate::world::World;
 /// }
 /// let mut world = World::new();
 /// let e = world.spawn((Position(0.0), Velocity(2.0))).id();
-/// world.run_system(movement);
+/// world.run_system_once(movement);
 /// assert_eq!(world.get::<Position>(e).unwrap().0, 2.0);
 /// ```
 pub struct Query<'w, 's, D: QueryData, F: QueryFilter = ()> {
@@ -68,7 +68,7 @@ impl<'w, 's, D: QueryData, F: QueryFilter> Query<'w, 's, D, F> {
     /// struct Health(u32);
     /// let mut world = World::new();
     /// world.spawn_batch((0..100).map(|_| (Health(1),)));
-    /// let total = world.run_system(|q: Query<&Health>| {
+    /// let total = world.run_system_once(|q: Query<&Health>| {
     ///     let total = AtomicU32::new(0);
     ///     q.par_iter().for_each(|health| { total.fetch_add(health.0, Ordering::Relaxed); });
     ///     total.into_inner()
@@ -93,7 +93,7 @@ impl<'w, 's, D: QueryData, F: QueryFilter> Query<'w, 's, D, F> {
     /// }
     /// let mut world = World::new();
     /// world.spawn_batch((0..100).map(|_| (Health(1),)));
-    /// world.run_system(heal);
+    /// world.run_system_once(heal);
     /// assert!(world.query::<&Health>().iter(&world).all(|health| health.0 == 2));
     /// ```
     pub fn par_iter_mut(&mut self) -> QueryParIter<'_, 's, D, F> {

@@ -14,5 +14,5 @@ fn bad(a: Query<&Position>, b: Query<(&Velocity, &mut Position)>) {}
 
 fn main() {
     let mut world = World::new();
-    world.run_system(bad);
+    world.run_system_once(bad);
 }

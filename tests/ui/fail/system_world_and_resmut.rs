@@ -14,5 +14,5 @@ fn bad(time: ResMut<Time>, world: &World) {}
 
 fn main() {
     let mut world = World::new();
-    world.run_system(bad);
+    world.run_system_once(bad);
 }

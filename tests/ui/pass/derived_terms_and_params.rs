@@ -41,6 +41,6 @@ fn main() {
     let mut world = World::new();
     world.insert_resource(Time(2.0));
     let e = world.spawn((Position(0.0), Velocity(1.0), Enemy)).id();
-    world.run_system(movement);
+    world.run_system_once(movement);
     assert_eq!(world.get::<Position>(e).unwrap().0, 2.0);
 }

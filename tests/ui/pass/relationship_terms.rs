@@ -28,8 +28,8 @@ fn main() {
         (world.spawn_empty().id(), world.spawn_empty().id(), world.spawn_empty().id(), world.spawn_empty().id());
     world.entity_mut(alice).add_pair::<Likes>(bob).add_pair::<Likes>(carol).insert_pair(Eats { amount: 1 }, apples);
     world.spawn(Eats { amount: 7 });
-    world.run_system(feed);
-    world.run_system(follow);
+    world.run_system_once(feed);
+    world.run_system_once(follow);
     assert_eq!(world.get_pair::<Eats>(alice, apples).map(|e| e.amount), Some(2));
     let mut rows = world.query::<(Entity, Pair<Likes>)>();
     assert_eq!(rows.iter(&world).count(), 2);
