@@ -63,6 +63,7 @@ pub(crate) fn derive_system_param(input: DeriveInput) -> syn::Result<TokenStream
                 #name,
                 &[#((#labels, <#types as ::ecs::system::SystemParam>::ACCESS)),*],
             );
+            const HAS_DEFERRED: bool = <#tuple as ::ecs::system::SystemParam>::HAS_DEFERRED;
 
             fn init_state(world: &mut ::ecs::world::World, meta: &mut ::ecs::system::SystemMeta) -> Self::State {
                 <#tuple as ::ecs::system::SystemParam>::init_state(world, meta)

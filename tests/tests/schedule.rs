@@ -1064,12 +1064,13 @@ fn apply_deferred_makes_commands_visible_to_later_systems_of_the_same_run() {
 }
 
 #[test]
-fn without_a_sync_point_commands_are_visible_on_the_next_run() {
+fn with_auto_sync_off_commands_are_visible_on_the_next_run() {
     for executor in EXECUTORS {
         let mut world = World::new();
         world.init_resource::<Seen>();
         let mut schedule = Schedule::new();
         schedule.set_executor_kind(executor);
+        schedule.set_auto_sync(false);
         schedule.add_systems((spawn_enemy, count_enemies).chain());
         schedule.run(&mut world);
         assert_eq!(world.resource::<Seen>().0, [0], "{executor:?}: applied at the end of the run");
@@ -1150,7 +1151,9 @@ fn commands_apply_in_insertion_order_not_run_order() {
         let mut schedule = Schedule::new();
         schedule.set_executor_kind(executor);
         // `insert_two` is ordered first but added second: the order of
-        // application is insertion order, not run order.
+        // application is insertion order, not run order (without the
+        // automatic sync point the ordering would put between them).
+        schedule.set_auto_sync(false);
         schedule.add_systems((insert_one, insert_two.before(insert_one)));
         schedule.run(&mut world);
         assert_eq!(world.resource::<Winner>(), &Winner("two"), "{executor:?}");

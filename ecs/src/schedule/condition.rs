@@ -169,6 +169,10 @@ impl System for NotCondition {
         self.inner.discard_deferred();
     }
 
+    fn has_deferred(&self) -> bool {
+        self.inner.has_deferred()
+    }
+
     fn is_exclusive(&self) -> bool {
         self.inner.is_exclusive()
     }

@@ -269,17 +269,24 @@ where
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ApplyDeferred;
 
-/// The system behind [`ApplyDeferred`]: exclusive, doing nothing itself (the
-/// executor applies the pending commands when it reaches the node).
+/// The system behind [`ApplyDeferred`] and automatic sync points: exclusive,
+/// doing nothing itself (the executor applies the pending commands when it
+/// reaches the node).
 struct SyncPointSystem {
     access: SystemAccess,
+    name: &'static str,
+}
+
+/// An automatic sync point's system (named `auto_sync`).
+pub(crate) fn auto_sync_system() -> BoxedSystem {
+    Box::new(SyncPointSystem { access: SystemAccess::default(), name: "auto_sync" })
 }
 
 impl System for SyncPointSystem {
     type Out = ();
 
     fn name(&self) -> &str {
-        "apply_deferred"
+        self.name
     }
 
     fn initialize(&mut self, _world: &mut World) {}
@@ -310,7 +317,7 @@ impl IntoSystemConfigs<IsApplyDeferred> for ApplyDeferred {
     const CHECK: () = ();
     fn into_configs(self) -> SystemConfigs {
         SystemConfigs(ConfigList::single(SystemConfig {
-            system: Box::new(SyncPointSystem { access: SystemAccess::default() }),
+            system: Box::new(SyncPointSystem { access: SystemAccess::default(), name: "apply_deferred" }),
             type_id: TypeId::of::<ApplyDeferred>(),
             sync_point: true,
             before: Vec::new(),

@@ -3,14 +3,17 @@
 //!
 //! 1. Every constraint is expanded to edges between systems: a set stands for
 //!    its members, a system target for every instance of that function.
+//!    Automatic sync points ([`plan_auto_sync`]) add edges `u -> sync -> v`
+//!    where `u` has commands, one sync point per distance level.
 //! 2. Ordering cycles are errors that name the systems (or sets) around the
 //!    cycle.
 //! 3. For every pair of systems, in insertion order, whose access conflicts
 //!    (exclusive systems conflict with everything; run conditions count as
 //!    reads of the systems they guard) and that no path orders yet, an edge
 //!    from the earlier to the later is added. Adding an edge between two
-//!    unordered nodes never closes a cycle, and afterwards every conflicting
-//!    pair is ordered, so no two conflicting systems ever run at the same time
+//!    unordered nodes never closes a cycle (an automatic sync point goes after
+//!    the systems of lower distance levels and before the others, in either
+//!    direction), and afterwards every conflicting pair is ordered, so no two conflicting systems ever run at the same time
 //!    and the result never depends on thread timing. Pairs the user did not
 //!    order are reported as [`Ambiguity`]s (except against `ApplyDeferred`,
 //!    which is a barrier in insertion order by design).
@@ -169,19 +172,14 @@ impl Bits {
     }
 }
 
-/// Builds the graph of `nodes`. Systems and conditions must be initialized.
-pub(crate) fn build(
+/// The ordering constraints of `nodes` expanded to edges between systems
+/// (deduplicated, in a stable order): chains, `before`/`after` on systems and
+/// sets. Step 1 of the build.
+pub(crate) fn constraint_edges(
     nodes: &[SystemNode],
     sets: &[SetNode],
-    conditions: &[BoxedCondition],
     chain_edges: &[(usize, usize)],
-    world: &World,
-) -> Result<ScheduleGraph, ScheduleBuildError> {
-    for condition in conditions {
-        if condition.access().writes_anything() {
-            return Err(ScheduleBuildError::ConditionWrites(condition.name().to_owned()));
-        }
-    }
+) -> Result<Vec<(usize, usize)>, ScheduleBuildError> {
     check_set_cycles(sets)?;
     let count = nodes.len();
     let members: Vec<Vec<usize>> =
@@ -207,7 +205,6 @@ pub(crate) fn build(
             }
         };
 
-    // 1. Constraint edges.
     let mut edge_set = rustc_hash::FxHashSet::default();
     let mut constraint_edges = Vec::new();
     let mut add_edge = |from: usize, to: usize| {
@@ -248,6 +245,90 @@ pub(crate) fn build(
             }
         }
     }
+    Ok(constraint_edges)
+}
+
+/// Where automatic sync points go (see [`plan_auto_sync`]).
+#[derive(Debug)]
+pub(crate) struct AutoSyncPlan {
+    /// How many sync points to append (one per distance level, levels 1..=count).
+    pub(crate) levels: usize,
+    /// Edges through them, with sync point `level` at node index `first_sync + level - 1`.
+    pub(crate) edges: Vec<(usize, usize)>,
+    /// Per node (the sync points included): its distance level, which orders
+    /// sync points against systems no constraint relates to them.
+    pub(crate) levels_of: Vec<u32>,
+}
+
+/// Plans automatic sync points (Bevy's auto-insert pass): walking the
+/// constraint edges in topological order, a node's *distance* is the most
+/// deferred-work systems on any constraint path to it. Every edge `u -> v`
+/// where `u` has deferred work (commands) and `v` is not itself an
+/// `ApplyDeferred` becomes `u -> sync(distance(v)) -> v`: one sync point per
+/// distance, shared by every edge that needs one there. `None` when no edge
+/// needs one. New sync points get indices from `first_sync` on.
+pub(crate) fn plan_auto_sync(
+    nodes: &[SystemNode],
+    edges: &[(usize, usize)],
+) -> Result<Option<AutoSyncPlan>, ScheduleBuildError> {
+    let count = nodes.len();
+    let deferred: Vec<bool> = nodes.iter().map(|node| !node.sync_point && node.system.has_deferred()).collect();
+    let needs_sync = |&(from, to): &(usize, usize)| deferred[from] && !nodes[to].sync_point;
+    if !edges.iter().any(needs_sync) {
+        return Ok(None);
+    }
+    let mut successors: Vec<Vec<usize>> = vec![Vec::new(); count];
+    for &(from, to) in edges {
+        successors[from].push(to);
+    }
+    let order = topological_order(&successors).map_err(|cycle| {
+        ScheduleBuildError::SystemCycle(cycle.into_iter().map(|node| nodes[node].system.name().to_owned()).collect())
+    })?;
+    let mut distance = vec![0u32; count];
+    for &from in &order {
+        for &to in &successors[from] {
+            let step = u32::from(needs_sync(&(from, to)));
+            distance[to] = distance[to].max(distance[from] + step);
+        }
+    }
+    let mut levels: Vec<u32> = edges.iter().filter(|edge| needs_sync(edge)).map(|&(_, to)| distance[to]).collect();
+    levels.sort_unstable();
+    levels.dedup();
+    let sync_of = |level: u32| count + levels.binary_search(&level).expect("a planned level");
+    let mut sync_edges = Vec::new();
+    for edge in edges.iter().filter(|edge| needs_sync(edge)) {
+        let sync = sync_of(distance[edge.1]);
+        for pair in [(edge.0, sync), (sync, edge.1)] {
+            if !sync_edges.contains(&pair) {
+                sync_edges.push(pair);
+            }
+        }
+    }
+    let mut levels_of = distance;
+    levels_of.extend(levels.iter().copied());
+    Ok(Some(AutoSyncPlan { levels: levels.len(), edges: sync_edges, levels_of }))
+}
+
+/// Builds the graph of `nodes` from their constraint edges (see
+/// [`constraint_edges`], plus the edges through automatic sync points). Systems
+/// and conditions must be initialized. With `auto_sync` (the first automatic
+/// sync point's index and every node's distance level), a sync point and a
+/// system no constraint relates are ordered by level: the system first when its
+/// level is lower.
+pub(crate) fn build(
+    nodes: &[SystemNode],
+    sets: &[SetNode],
+    conditions: &[BoxedCondition],
+    constraint_edges: Vec<(usize, usize)>,
+    auto_sync: Option<(usize, &[u32])>,
+    world: &World,
+) -> Result<ScheduleGraph, ScheduleBuildError> {
+    for condition in conditions {
+        if condition.access().writes_anything() {
+            return Err(ScheduleBuildError::ConditionWrites(condition.name().to_owned()));
+        }
+    }
+    let count = nodes.len();
 
     // 2. Cycles, and the reachability of the constraints alone.
     let mut successors: Vec<Vec<usize>> = vec![Vec::new(); count];
@@ -292,12 +373,20 @@ pub(crate) fn build(
             if reach[first].contains(second) || reach[second].contains(first) {
                 continue;
             }
-            successors[first].push(second);
-            conflict_edges.push((first, second, conflicts));
-            let mut gained = reach[second].clone();
-            gained.insert(second);
+            // Insertion order, except against an automatic sync point (which
+            // has no place in insertion order): by distance level.
+            let (from, to) = match auto_sync {
+                Some((first_sync, levels)) if second >= first_sync && first < first_sync => {
+                    if levels[first] < levels[second] { (first, second) } else { (second, first) }
+                }
+                _ => (first, second),
+            };
+            successors[from].push(to);
+            conflict_edges.push((from, to, conflicts));
+            let mut gained = reach[to].clone();
+            gained.insert(to);
             for (node, bits) in reach.iter_mut().enumerate() {
-                if node == first || bits.contains(first) {
+                if node == from || bits.contains(from) {
                     bits.union_with(&gained);
                 }
             }

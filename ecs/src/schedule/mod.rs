@@ -8,10 +8,12 @@
 //!   [`SystemSet`]s. Every system's parameters are checked at compile time.
 //! * **Building** ([`Schedule::initialize`], done by the first `run` after a
 //!   change): systems are initialized (their runtime access checked), then the
-//!   dependency graph is built (see `graph`): constraint edges, a cycle check
-//!   that names the systems, and an edge in insertion order between every
-//!   conflicting pair no constraint orders, so results never depend on thread
-//!   timing. Those pairs are reported by [`Schedule::ambiguities`].
+//!   dependency graph is built (see `graph`): constraint edges, automatic sync
+//!   points on ordering edges that leave a system with commands (one per
+//!   distance level, [`Schedule::set_auto_sync`]), a cycle check that names
+//!   the systems, and an edge in insertion order between every conflicting
+//!   pair no constraint orders, so results never depend on thread timing.
+//!   Those pairs are reported by [`Schedule::ambiguities`].
 //! * **Running** ([`Schedule::run`]): see `executor`: tiny systems inline,
 //!   long ones on the pool, commands at sync points and at the end in system
 //!   order, panics propagated after running systems finish.
@@ -80,6 +82,10 @@ pub struct Schedule {
     chain_edges: Vec<(usize, usize)>,
     /// The built graph; `None` after a change.
     graph: Option<ScheduleGraph>,
+    /// `set_auto_sync(false)`: only explicit `ApplyDeferred` sync points.
+    auto_sync_disabled: bool,
+    /// How many automatic sync points the last build appended to `nodes`.
+    auto_syncs: usize,
     executor: ExecutorKind,
     state: ExecutorState,
 }
@@ -111,6 +117,7 @@ impl Schedule {
     #[track_caller]
     pub fn add_systems<Marker, S: IntoSystemConfigs<Marker>>(&mut self, systems: S) -> &mut Self {
         let () = S::CHECK;
+        self.remove_auto_syncs();
         let configs = systems.into_configs().0;
         let offset = self.nodes.len();
         for config in configs.items {
@@ -194,6 +201,53 @@ impl Schedule {
         self
     }
 
+    /// Drops the automatic sync points of the last build (they are planned
+    /// again by the next one).
+    fn remove_auto_syncs(&mut self) {
+        self.nodes.truncate(self.nodes.len() - self.auto_syncs);
+        self.auto_syncs = 0;
+        self.graph = None;
+    }
+
+    /// Turns automatic sync points on (the default) or off. On, the commands
+    /// of a system are applied before any system ordered after it runs
+    /// (exclusive systems included): the build puts an `ApplyDeferred` on such
+    /// ordering edges, one per distance level, shared by every edge that needs
+    /// one there. Off, only explicit [`ApplyDeferred`]s and the end of the run
+    /// apply commands. Systems without deferred parameters never get one.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Enemy;
+    /// #[derive(Resource, Default)]
+    /// struct Seen(usize);
+    /// fn spawn(mut commands: Commands) { commands.spawn(Enemy); }
+    /// fn count(enemies: Query<&Enemy>, mut seen: ResMut<Seen>) { seen.0 = enemies.iter().count(); }
+    /// let mut world = World::new();
+    /// world.init_resource::<Seen>();
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_systems((spawn, count).chain());
+    /// schedule.run(&mut world);
+    /// assert_eq!(world.resource::<Seen>().0, 1); // applied between the two
+    /// schedule.set_auto_sync(false);
+    /// schedule.run(&mut world);
+    /// assert_eq!(world.resource::<Seen>().0, 1); // the second enemy comes at the end of the run
+    /// ```
+    pub fn set_auto_sync(&mut self, enabled: bool) -> &mut Self {
+        if self.auto_sync_disabled == enabled {
+            self.auto_sync_disabled = !enabled;
+            self.remove_auto_syncs();
+        }
+        self
+    }
+
+    /// Whether automatic sync points are on.
+    pub fn auto_sync(&self) -> bool {
+        !self.auto_sync_disabled
+    }
+
     fn intern_set(&mut self, set: InternedSet) -> usize {
         if let Some(index) = self.sets.iter().position(|node| node.set == set) {
             return index;
@@ -227,19 +281,25 @@ impl Schedule {
         self.executor
     }
 
-    /// The number of systems (sync points included).
+    /// The number of systems added (explicit sync points included, automatic
+    /// ones not).
     pub fn len(&self) -> usize {
-        self.nodes.len()
+        self.nodes.len() - self.auto_syncs
     }
 
     /// Whether the schedule has no systems.
     pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
+        self.len() == 0
     }
 
-    /// The systems' names, in insertion order.
+    /// The added systems' names, in insertion order.
     pub fn system_names(&self) -> impl Iterator<Item = &str> {
-        self.nodes.iter().map(|node| node.system.name())
+        self.nodes[..self.len()].iter().map(|node| node.system.name())
+    }
+
+    /// How many automatic sync points the last build inserted.
+    pub fn auto_sync_points(&self) -> usize {
+        self.auto_syncs
     }
 
     /// Initializes new systems and builds the dependency graph if anything
@@ -279,7 +339,28 @@ impl Schedule {
                 condition.initialize(world);
             }
         }
-        let graph = graph::build(&self.nodes, &self.sets, &self.conditions, &self.chain_edges, world)?;
+        self.nodes.truncate(self.nodes.len() - self.auto_syncs);
+        self.auto_syncs = 0;
+        let mut edges = graph::constraint_edges(&self.nodes, &self.sets, &self.chain_edges)?;
+        let plan = if self.auto_sync_disabled { None } else { graph::plan_auto_sync(&self.nodes, &edges)? };
+        let first_sync = self.nodes.len();
+        if let Some(plan) = &plan {
+            for _ in 0..plan.levels {
+                self.nodes.push(SystemNode {
+                    system: config::auto_sync_system(),
+                    type_id: core::any::TypeId::of::<ApplyDeferred>(),
+                    sync_point: true,
+                    before: Vec::new(),
+                    after: Vec::new(),
+                    sets: Vec::new(),
+                    conditions: Vec::new(),
+                });
+            }
+            self.auto_syncs = plan.levels;
+            edges.extend(plan.edges.iter().copied());
+        }
+        let auto_sync = plan.as_ref().map(|plan| (first_sync, plan.levels_of.as_slice()));
+        let graph = graph::build(&self.nodes, &self.sets, &self.conditions, edges, auto_sync, world)?;
         self.state.reset(self.nodes.len());
         self.graph = Some(graph);
         Ok(())
@@ -361,7 +442,9 @@ impl Schedule {
         let mut dot = String::from("digraph schedule {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n");
         for (index, node) in self.nodes.iter().enumerate() {
             let name = escape(&short_type_name(node.system.name()));
-            let style = if node.sync_point {
+            let style = if index >= self.len() {
+                ", shape=diamond, style=dashed, color=blue"
+            } else if node.sync_point {
                 ", shape=diamond"
             } else if node.system.is_exclusive() {
                 ", style=bold"

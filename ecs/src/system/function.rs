@@ -48,6 +48,13 @@ pub trait System: Send + Sync + 'static {
     /// Drops deferred commands unapplied (after the system panicked).
     fn discard_deferred(&mut self) {}
 
+    /// Whether the system queues deferred work (commands) that
+    /// [`System::apply_deferred`] applies: a schedule applies it before the
+    /// systems ordered after this one run (automatic sync points).
+    fn has_deferred(&self) -> bool {
+        false
+    }
+
     /// Whether the system takes `&mut World` ([`ExclusiveFunctionSystem`](super::ExclusiveFunctionSystem)):
     /// a schedule runs it alone, through [`System::run`], never through
     /// [`System::run_unsafe`].
@@ -176,6 +183,10 @@ impl<Marker: 'static, F: SystemParamFunction<Marker>> System for FunctionSystem<
         if let Some(state) = self.state.as_mut() {
             <F::Param as SystemParam>::discard(state);
         }
+    }
+
+    fn has_deferred(&self) -> bool {
+        <F::Param as SystemParam>::HAS_DEFERRED
     }
 }
 

@@ -53,6 +53,10 @@ pub unsafe trait SystemParam: Sized {
     type Item<'world, 'state>: SystemParam<State = Self::State>;
     /// What the parameter borrows, known at compile time.
     const ACCESS: ParamAccess;
+    /// Whether the parameter queues deferred work ([`SystemParam::apply`] does
+    /// something): a schedule puts a sync point between such a system and the
+    /// systems ordered after it (`Commands` and parameters built on it).
+    const HAS_DEFERRED: bool = false;
 
     /// Creates the state and declares the runtime access.
     fn init_state(world: &mut World, meta: &mut SystemMeta) -> Self::State;
@@ -416,6 +420,7 @@ unsafe impl SystemParam for Commands<'_, '_> {
     type State = CommandQueue;
     type Item<'w, 's> = Commands<'w, 's>;
     const ACCESS: ParamAccess = ParamAccess::NONE;
+    const HAS_DEFERRED: bool = true;
 
     fn init_state(_world: &mut World, meta: &mut SystemMeta) -> CommandQueue {
         meta.access.add("Commands".to_owned(), UnitAccess::EntityReservation);
@@ -474,6 +479,7 @@ macro_rules! impl_system_param_tuple {
             type State = ($($param::State,)*);
             type Item<'w, 's> = ($($param::Item<'w, 's>,)*);
             const ACCESS: ParamAccess = ParamAccess::system(&[$($param::ACCESS),*]);
+            const HAS_DEFERRED: bool = false $(|| $param::HAS_DEFERRED)*;
 
             fn init_state(world: &mut World, meta: &mut SystemMeta) -> Self::State {
                 // Only the outermost tuple (a system's parameter list) numbers its elements.

@@ -13,7 +13,6 @@
 //! current_start`, `current` those numbered `current_start .. next`; sequence
 //! numbers only grow.
 
-use core::any::TypeId;
 use core::marker::PhantomData;
 
 use super::{Resource, World};
@@ -254,7 +253,7 @@ impl<T, A: ExactSizeIterator<Item = T>, B: ExactSizeIterator<Item = T>> ExactSiz
 /// The message types added to a world, each with its update function.
 #[derive(Default)]
 struct MessageRegistry {
-    updates: Vec<(TypeId, fn(&mut World))>,
+    updates: Vec<fn(&mut World)>,
 }
 
 impl Resource for MessageRegistry {}
@@ -289,7 +288,7 @@ impl World {
         }
         self.insert_resource(Messages::<M>::default());
         self.init_resource::<MessageRegistry>();
-        self.resource_mut::<MessageRegistry>().updates.push((TypeId::of::<M>(), update_messages_of::<M>));
+        self.resource_mut::<MessageRegistry>().updates.push(update_messages_of::<M>);
     }
 
     /// Writes a message of an added type; `false` (and the message is dropped)
@@ -332,7 +331,7 @@ impl World {
     /// ```
     pub fn update_messages(&mut self) {
         let updates: Vec<fn(&mut World)> = match self.get_resource::<MessageRegistry>() {
-            Some(registry) => registry.updates.iter().map(|(_, update)| *update).collect(),
+            Some(registry) => registry.updates.clone(),
             None => return,
         };
         for update in updates {
