@@ -66,12 +66,12 @@ pub mod prelude {
     };
     pub use crate::relation::{ChildOf, Fixed, Pair, Relationship, Up, WithPair};
     pub use crate::schedule::{
-        ApplyDeferred, IntoCondition, IntoSystemConfigs, IntoSystemSetConfigs, Schedule, SystemSet, not, on_message,
-        resource_exists,
+        ApplyDeferred, Condition, IntoCondition, IntoSystemConfigs, IntoSystemSetConfigs, Schedule, SystemSet,
+        any_with_component, not, on_message, resource_added, resource_changed, resource_exists, run_once,
     };
     pub use crate::system::{
-        Commands, EntityCommands, IntoSystem, Local, MessageMutator, MessageReader, MessageWriter, Propagate, Query,
-        Res, ResMut, System, SystemParam,
+        Commands, EntityCommands, In, IntoSystem, Local, MessageMutator, MessageReader, MessageWriter, Propagate,
+        Query, Res, ResMut, RunSystemError, System, SystemId, SystemParam,
     };
     pub use crate::world::{
         DeferredWorld, EntityRef, EntityWorldMut, Message, MessageCursor, Messages, Mut, Resource, World,

@@ -292,10 +292,10 @@ fn local_through_system_run_counts_and_holds_any_default_type() {
     let mut world = World::new();
     world.insert_resource(Score(1));
     let mut system = initialized(&mut world, history);
-    assert_eq!(system.run(&mut world), [1]);
+    assert_eq!(system.run((), &mut world), [1]);
     world.insert_resource(Score(5));
-    assert_eq!(system.run(&mut world), [1, 5]);
-    assert_eq!(system.run(&mut world), [1, 5, 5]);
+    assert_eq!(system.run((), &mut world), [1, 5]);
+    assert_eq!(system.run((), &mut world), [1, 5, 5]);
 }
 
 #[test]
@@ -342,31 +342,31 @@ fn changed_and_added_are_relative_to_the_systems_previous_run() {
     let mut added = initialized(&mut world, added_a);
 
     // First run: everything is added and changed.
-    assert_eq!(changed.run(&mut world), set([e1, e2]));
-    assert_eq!(added.run(&mut world), set([e1, e2]));
+    assert_eq!(changed.run((), &mut world), set([e1, e2]));
+    assert_eq!(added.run((), &mut world), set([e1, e2]));
     // Nothing happened since.
-    assert_eq!(changed.run(&mut world), set([]));
-    assert_eq!(added.run(&mut world), set([]));
+    assert_eq!(changed.run((), &mut world), set([]));
+    assert_eq!(added.run((), &mut world), set([]));
 
     // A write between runs is a change, not an add; a spawn is both.
     world.get_mut::<A>(e2).unwrap().0 = 20;
     let e3 = world.spawn(A(3)).id();
-    assert_eq!(changed.run(&mut world), set([e2, e3]));
-    assert_eq!(added.run(&mut world), set([e3]));
-    assert_eq!(changed.run(&mut world), set([]));
-    assert_eq!(added.run(&mut world), set([]));
+    assert_eq!(changed.run((), &mut world), set([e2, e3]));
+    assert_eq!(added.run((), &mut world), set([e3]));
+    assert_eq!(changed.run((), &mut world), set([]));
+    assert_eq!(added.run((), &mut world), set([]));
 
     // Insert over an existing value is a change; removing and re-inserting is an add.
     world.insert(e1, A(10));
     world.remove::<A>(e3);
     world.insert(e3, A(30));
-    assert_eq!(changed.run(&mut world), set([e1, e3]));
-    assert_eq!(added.run(&mut world), set([e3]));
+    assert_eq!(changed.run((), &mut world), set([e1, e3]));
+    assert_eq!(added.run((), &mut world), set([e3]));
 
     // Moving between archetypes keeps the ticks.
     world.insert(e2, C);
-    assert_eq!(changed.run(&mut world), set([]));
-    assert_eq!(added.run(&mut world), set([]));
+    assert_eq!(changed.run((), &mut world), set([]));
+    assert_eq!(added.run((), &mut world), set([]));
     world.check_invariants();
 }
 
@@ -375,13 +375,13 @@ fn each_system_has_its_own_last_run() {
     let mut world = World::new();
     let e = world.spawn(A(1)).id();
     let mut early = initialized(&mut world, changed_a);
-    assert_eq!(early.run(&mut world), set([e]));
+    assert_eq!(early.run((), &mut world), set([e]));
     world.get_mut::<A>(e).unwrap().0 = 2;
     // A system initialized late still sees everything on its first run.
     let mut late = initialized(&mut world, changed_a);
-    assert_eq!(late.run(&mut world), set([e]));
-    assert_eq!(late.run(&mut world), set([]));
-    assert_eq!(early.run(&mut world), set([e]), "the late system's runs do not hide the change from early");
+    assert_eq!(late.run((), &mut world), set([e]));
+    assert_eq!(late.run((), &mut world), set([]));
+    assert_eq!(early.run((), &mut world), set([e]), "the late system's runs do not hide the change from early");
 }
 
 fn bump_a(mut q: Query<&mut A>) {
@@ -433,13 +433,13 @@ fn a_system_does_not_see_its_own_writes_on_its_next_run() {
     let mut world = World::new();
     let e = world.spawn(A(0)).id();
     let mut system = initialized(&mut world, bump_and_report);
-    assert_eq!(system.run(&mut world), set([e]), "first run");
-    assert_eq!(system.run(&mut world), set([]), "its own write of run 1");
+    assert_eq!(system.run((), &mut world), set([e]), "first run");
+    assert_eq!(system.run((), &mut world), set([]), "its own write of run 1");
     // But another system does see those writes.
     let mut observer = initialized(&mut world, changed_a);
-    assert_eq!(observer.run(&mut world), set([e]));
-    system.run(&mut world);
-    assert_eq!(observer.run(&mut world), set([e]), "the write of the system's third run");
+    assert_eq!(observer.run((), &mut world), set([e]));
+    system.run((), &mut world);
+    assert_eq!(observer.run((), &mut world), set([e]), "the write of the system's third run");
     assert_eq!(world.get::<A>(e), Some(&A(3)));
     // Through a schedule: a system after the writer sees each run's write.
     let mut schedule = Schedule::new();
@@ -458,11 +458,11 @@ fn mut_in_a_system_reports_is_changed_relative_to_the_previous_run() {
     let mut world = World::new();
     let e = world.spawn(A(0)).id();
     let mut system = initialized(&mut world, report);
-    assert_eq!(system.run(&mut world), [(true, true)]);
-    assert_eq!(system.run(&mut world), [(false, false)]);
+    assert_eq!(system.run((), &mut world), [(true, true)]);
+    assert_eq!(system.run((), &mut world), [(false, false)]);
     world.get_mut::<A>(e).unwrap().0 = 5;
-    assert_eq!(system.run(&mut world), [(false, true)]);
-    assert_eq!(system.run(&mut world), [(false, false)], "reading through Mut does not mark it changed");
+    assert_eq!(system.run((), &mut world), [(false, true)]);
+    assert_eq!(system.run((), &mut world), [(false, false)], "reading through Mut does not mark it changed");
 }
 
 #[test]
@@ -473,19 +473,19 @@ fn res_is_changed_and_is_added_are_relative_to_the_systems_previous_run() {
     let mut world = World::new();
     world.insert_resource(Score(1));
     let mut system = initialized(&mut world, watch);
-    assert_eq!(system.run(&mut world), (true, true, 1), "first run");
-    assert_eq!(system.run(&mut world), (false, false, 1));
+    assert_eq!(system.run((), &mut world), (true, true, 1), "first run");
+    assert_eq!(system.run((), &mut world), (false, false, 1));
     world.resource_mut::<Score>().0 = 2;
-    assert_eq!(system.run(&mut world), (false, true, 2));
-    assert_eq!(system.run(&mut world), (false, false, 2));
+    assert_eq!(system.run((), &mut world), (false, true, 2));
+    assert_eq!(system.run((), &mut world), (false, false, 2));
     // Reading through resource_mut without writing marks nothing.
     let _ = world.resource_mut::<Score>().0;
-    assert_eq!(system.run(&mut world), (false, false, 2));
+    assert_eq!(system.run((), &mut world), (false, false, 2));
     world.insert_resource(Score(3)); // replacing counts as a fresh insert
-    let (_, changed, value) = system.run(&mut world);
+    let (_, changed, value) = system.run((), &mut world);
     assert!(changed);
     assert_eq!(value, 3);
-    assert_eq!(system.run(&mut world), (false, false, 3));
+    assert_eq!(system.run((), &mut world), (false, false, 3));
 
     // Writes of a ResMut system in a schedule are seen by a later reader.
     let mut schedule = Schedule::new();
@@ -518,11 +518,11 @@ fn res_mut_is_changed_is_relative_to_the_systems_previous_run() {
     let mut world = World::new();
     world.insert_resource(Score(0));
     let mut system = initialized(&mut world, watch);
-    assert_eq!(system.run(&mut world), (true, true));
-    assert_eq!(system.run(&mut world), (false, false));
-    assert_eq!(system.run(&mut world), (false, false), "its own write of run 2");
+    assert_eq!(system.run((), &mut world), (true, true));
+    assert_eq!(system.run((), &mut world), (false, false));
+    assert_eq!(system.run((), &mut world), (false, false), "its own write of run 2");
     world.resource_mut::<Score>().0 = 7;
-    assert_eq!(system.run(&mut world), (false, true));
+    assert_eq!(system.run((), &mut world), (false, true));
     assert_eq!(world.resource::<Score>(), &Score(7));
 }
 
@@ -558,9 +558,9 @@ fn a_resource_inserted_by_commands_is_added_on_the_next_run() {
         }
         out
     });
-    assert_eq!(system.run(&mut world), None);
-    assert_eq!(system.run(&mut world), Some((5, true)));
-    assert_eq!(system.run(&mut world), Some((5, false)));
+    assert_eq!(system.run((), &mut world), None);
+    assert_eq!(system.run((), &mut world), Some((5, true)));
+    assert_eq!(system.run((), &mut world), Some((5, false)));
 }
 
 // ----- commands ----------------------------------------------------------------------
@@ -866,8 +866,8 @@ fn run_system_applies_its_commands_before_returning() {
     let mut system = initialized(&mut world, |mut commands: Commands| {
         commands.spawn(A(5));
     });
-    system.run(&mut world);
-    system.run(&mut world);
+    system.run((), &mut world);
+    system.run((), &mut world);
     assert_eq!(world.query::<&A>().iter(&world).count(), 3);
     world.check_invariants();
 }
@@ -1056,7 +1056,7 @@ fn or_filters_disjoint_from_without_both_run() {
     let mut system = initialized(&mut world, or_disjoint);
     assert_eq!(system.access().units().len(), 2);
     assert!(system.access().first_conflict().is_none());
-    system.run(&mut world);
+    system.run((), &mut world);
     assert_eq!(world.get::<A>(bc), Some(&A(303)));
 }
 
@@ -1111,7 +1111,7 @@ fn system_access_compatibility() {
     let world_reader = initialized(&mut world, world_reader);
     let only_commands = initialized(&mut world, only_commands);
 
-    let compatible = |a: &dyn System<Out = ()>, b: &dyn System<Out = ()>| {
+    let compatible = |a: &dyn System<In = (), Out = ()>, b: &dyn System<In = (), Out = ()>| {
         let forward = a.access().is_compatible(b.access());
         assert_eq!(forward, b.access().is_compatible(a.access()), "{} vs {}", a.name(), b.name());
         forward
@@ -1173,7 +1173,7 @@ fn a_system_initialized_on_one_world_panics_when_run_on_another() {
     let mut second = World::new();
     let e = second.spawn(A(0)).id();
     let mut system = initialized(&mut first, bump_a);
-    let message = panic_message(|| system.run(&mut second));
+    let message = panic_message(|| system.run((), &mut second));
     assert!(message.contains("used with a world other than the one it was built for"), "{message}");
     assert_eq!(second.get::<A>(e), Some(&A(0)));
 }
@@ -1186,7 +1186,7 @@ fn initializing_a_system_twice_is_harmless() {
     assert_eq!(system.access().units().len(), 1);
     system.initialize(&mut world);
     assert_eq!(system.access().units().len(), 1);
-    system.run(&mut world);
+    system.run((), &mut world);
     assert_eq!(world.get::<A>(e), Some(&A(1)));
 }
 

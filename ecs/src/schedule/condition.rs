@@ -8,11 +8,13 @@
 //! its reads count as reads of every system it guards, so it never races a
 //! writer.
 
-use crate::system::{IntoSystem, MessageReader, Res, System, SystemAccess};
+use crate::component::Component;
+use crate::query::With;
+use crate::system::{IntoSystem, Local, MessageReader, Query, Res, System, SystemAccess};
 use crate::world::{Message, Resource, World};
 
 /// A boxed run condition.
-pub type BoxedCondition = Box<dyn System<Out = bool>>;
+pub type BoxedCondition = Box<dyn System<In = (), Out = bool>>;
 
 /// Things usable as run conditions: read-only systems returning `bool`.
 pub trait IntoCondition<Marker>: Sized {
@@ -23,10 +25,166 @@ pub trait IntoCondition<Marker>: Sized {
     fn into_condition(self) -> BoxedCondition;
 }
 
+/// `.and(..)` and `.or(..)` on every condition: combine two conditions into
+/// one that short-circuits like `&&` and `||` (the second is evaluated only
+/// when the first does not decide). Separate `.run_if` conditions, by
+/// contrast, are all evaluated on every run.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Resource)]
+/// struct Config;
+/// #[derive(Resource)]
+/// struct Paused;
+/// #[derive(Resource, Default)]
+/// struct Frames(u32);
+/// fn count(mut frames: ResMut<Frames>) { frames.0 += 1; }
+/// let mut world = World::new();
+/// world.init_resource::<Frames>();
+/// let mut schedule = Schedule::new();
+/// schedule.add_systems(count.run_if(resource_exists::<Config>.and(not(resource_exists::<Paused>)).or(run_once)));
+/// schedule.run(&mut world); // run_once
+/// schedule.run(&mut world); // no Config
+/// world.insert_resource(Config);
+/// schedule.run(&mut world);
+/// world.insert_resource(Paused);
+/// schedule.run(&mut world);
+/// assert_eq!(world.resource::<Frames>().0, 2);
+/// ```
+pub trait Condition<Marker>: IntoCondition<Marker> {
+    /// Both conditions (the second only evaluated when the first passes).
+    fn and<OtherMarker, Other: IntoCondition<OtherMarker>>(self, other: Other) -> CombinedCondition {
+        let () = Self::CHECK;
+        let () = Other::CHECK;
+        CombinedCondition::new(self.into_condition(), other.into_condition(), Combinator::And)
+    }
+
+    /// Either condition (the second only evaluated when the first fails).
+    fn or<OtherMarker, Other: IntoCondition<OtherMarker>>(self, other: Other) -> CombinedCondition {
+        let () = Self::CHECK;
+        let () = Other::CHECK;
+        CombinedCondition::new(self.into_condition(), other.into_condition(), Combinator::Or)
+    }
+}
+
+impl<Marker, C: IntoCondition<Marker>> Condition<Marker> for C {}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Combinator {
+    And,
+    Or,
+}
+
+/// The condition built by [`Condition::and`] or [`Condition::or`].
+pub struct CombinedCondition {
+    first: BoxedCondition,
+    second: BoxedCondition,
+    combinator: Combinator,
+    name: String,
+    access: SystemAccess,
+}
+
+impl CombinedCondition {
+    fn new(first: BoxedCondition, second: BoxedCondition, combinator: Combinator) -> Self {
+        let operator = if combinator == Combinator::And { "&&" } else { "||" };
+        let name = format!("({} {operator} {})", first.name(), second.name());
+        CombinedCondition { first, second, combinator, name, access: SystemAccess::default() }
+    }
+
+    /// Whether the first result decides without the second.
+    fn decided(&self, first: bool) -> Option<bool> {
+        match (self.combinator, first) {
+            (Combinator::And, false) => Some(false),
+            (Combinator::Or, true) => Some(true),
+            _ => None,
+        }
+    }
+}
+
+impl core::fmt::Debug for CombinedCondition {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+/// Marks the [`CombinedCondition`] impl of [`IntoCondition`].
+pub struct IsCombinedCondition;
+
+impl IntoCondition<IsCombinedCondition> for CombinedCondition {
+    const CHECK: () = ();
+
+    fn into_condition(self) -> BoxedCondition {
+        Box::new(self)
+    }
+}
+
+impl System for CombinedCondition {
+    type In = ();
+    type Out = bool;
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn initialize(&mut self, world: &mut World) {
+        if !self.first.is_initialized() {
+            self.first.initialize(world);
+        }
+        if !self.second.is_initialized() {
+            self.second.initialize(world);
+        }
+        let mut access = self.first.access().clone();
+        access.extend(self.second.access());
+        self.access = access;
+    }
+
+    fn is_initialized(&self) -> bool {
+        self.first.is_initialized() && self.second.is_initialized()
+    }
+
+    fn access(&self) -> &SystemAccess {
+        &self.access
+    }
+
+    unsafe fn run_unsafe(&mut self, _input: (), world: &World) -> bool {
+        // SAFETY: forwarded to the caller; the access is the union of both.
+        let first = unsafe { self.first.run_unsafe((), world) };
+        // SAFETY: as above; the first condition's borrows ended.
+        self.decided(first).unwrap_or_else(|| unsafe { self.second.run_unsafe((), world) })
+    }
+
+    fn run(&mut self, _input: (), world: &mut World) -> bool {
+        if !self.is_initialized() {
+            self.initialize(world);
+        }
+        let first = self.first.run((), world);
+        self.decided(first).unwrap_or_else(|| self.second.run((), world))
+    }
+
+    fn apply_deferred(&mut self, world: &mut World) {
+        self.first.apply_deferred(world);
+        self.second.apply_deferred(world);
+    }
+
+    fn discard_deferred(&mut self) {
+        self.first.discard_deferred();
+        self.second.discard_deferred();
+    }
+
+    fn has_deferred(&self) -> bool {
+        self.first.has_deferred() || self.second.has_deferred()
+    }
+
+    fn is_exclusive(&self) -> bool {
+        self.first.is_exclusive() || self.second.is_exclusive()
+    }
+}
+
 impl<Marker, S> IntoCondition<Marker> for S
 where
     S: IntoSystem<Marker>,
-    S::System: System<Out = bool>,
+    S::System: System<In = (), Out = bool>,
 {
     const CHECK: () = {
         let () = S::CHECK;
@@ -92,6 +250,99 @@ pub fn on_message<M: Message>(mut reader: MessageReader<M>) -> bool {
     arrived
 }
 
+/// The condition "`R` was inserted since this condition last ran".
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Resource)]
+/// struct Level(u32);
+/// #[derive(Resource, Default)]
+/// struct Loads(u32);
+/// fn load(mut loads: ResMut<Loads>) { loads.0 += 1; }
+/// let mut world = World::new();
+/// world.init_resource::<Loads>();
+/// let mut schedule = Schedule::new();
+/// schedule.add_systems(load.run_if(resource_added::<Level>));
+/// schedule.run(&mut world);
+/// world.insert_resource(Level(1));
+/// schedule.run(&mut world);
+/// schedule.run(&mut world);
+/// assert_eq!(world.resource::<Loads>().0, 1);
+/// ```
+pub fn resource_added<R: Resource>(resource: Option<Res<R>>) -> bool {
+    resource.is_some_and(|resource| resource.is_added())
+}
+
+/// The condition "`R` was inserted or written since this condition last ran".
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Resource)]
+/// struct Volume(u32);
+/// #[derive(Resource, Default)]
+/// struct Applied(u32);
+/// fn apply(mut applied: ResMut<Applied>) { applied.0 += 1; }
+/// let mut world = World::new();
+/// world.init_resource::<Applied>();
+/// world.insert_resource(Volume(3));
+/// let mut schedule = Schedule::new();
+/// schedule.add_systems(apply.run_if(resource_changed::<Volume>));
+/// schedule.run(&mut world); // inserted: changed
+/// schedule.run(&mut world);
+/// world.resource_mut::<Volume>().0 = 4;
+/// schedule.run(&mut world);
+/// assert_eq!(world.resource::<Applied>().0, 2);
+/// ```
+pub fn resource_changed<R: Resource>(resource: Option<Res<R>>) -> bool {
+    resource.is_some_and(|resource| resource.is_changed())
+}
+
+/// The condition "some entity has a `T`".
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component)]
+/// struct Enemy;
+/// #[derive(Resource, Default)]
+/// struct Alarms(u32);
+/// fn alarm(mut alarms: ResMut<Alarms>) { alarms.0 += 1; }
+/// let mut world = World::new();
+/// world.init_resource::<Alarms>();
+/// let mut schedule = Schedule::new();
+/// schedule.add_systems(alarm.run_if(any_with_component::<Enemy>));
+/// schedule.run(&mut world);
+/// world.spawn(Enemy);
+/// schedule.run(&mut world);
+/// assert_eq!(world.resource::<Alarms>().0, 1);
+/// ```
+pub fn any_with_component<T: Component>(entities: Query<(), With<T>>) -> bool {
+    !entities.is_empty()
+}
+
+/// The condition "this condition never ran before": true on its first
+/// evaluation only.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Resource, Default)]
+/// struct Setups(u32);
+/// fn setup(mut setups: ResMut<Setups>) { setups.0 += 1; }
+/// let mut world = World::new();
+/// world.init_resource::<Setups>();
+/// let mut schedule = Schedule::new();
+/// schedule.add_systems(setup.run_if(run_once));
+/// schedule.run(&mut world);
+/// schedule.run(&mut world);
+/// assert_eq!(world.resource::<Setups>().0, 1);
+/// ```
+pub fn run_once(mut has_run: Local<bool>) -> bool {
+    !core::mem::replace(&mut *has_run, true)
+}
+
 /// The negation of a condition.
 ///
 /// # Examples
@@ -138,6 +389,7 @@ impl IntoCondition<IsNotCondition> for NotCondition {
 }
 
 impl System for NotCondition {
+    type In = ();
     type Out = bool;
 
     fn name(&self) -> &str {
@@ -156,9 +408,9 @@ impl System for NotCondition {
         self.inner.access()
     }
 
-    unsafe fn run_unsafe(&mut self, world: &World) -> bool {
+    unsafe fn run_unsafe(&mut self, _input: (), world: &World) -> bool {
         // SAFETY: forwarded to the caller; the inner condition's access is ours.
-        !unsafe { self.inner.run_unsafe(world) }
+        !unsafe { self.inner.run_unsafe((), world) }
     }
 
     fn apply_deferred(&mut self, world: &mut World) {
@@ -177,7 +429,7 @@ impl System for NotCondition {
         self.inner.is_exclusive()
     }
 
-    fn run(&mut self, world: &mut World) -> bool {
-        !self.inner.run(world)
+    fn run(&mut self, _input: (), world: &mut World) -> bool {
+        !self.inner.run((), world)
     }
 }

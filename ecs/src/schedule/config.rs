@@ -230,7 +230,7 @@ pub struct IsSingleSystem;
 impl<Marker, S> IntoSystemConfigs<(IsSingleSystem, Marker)> for S
 where
     S: IntoSystem<Marker>,
-    S::System: System<Out = ()>,
+    S::System: System<In = (), Out = ()>,
 {
     const CHECK: () = S::CHECK;
     fn into_configs(self) -> SystemConfigs {
@@ -283,6 +283,7 @@ pub(crate) fn auto_sync_system() -> BoxedSystem {
 }
 
 impl System for SyncPointSystem {
+    type In = ();
     type Out = ();
 
     fn name(&self) -> &str {
@@ -299,7 +300,7 @@ impl System for SyncPointSystem {
         &self.access
     }
 
-    unsafe fn run_unsafe(&mut self, _world: &World) {}
+    unsafe fn run_unsafe(&mut self, _input: (), _world: &World) {}
 
     fn apply_deferred(&mut self, _world: &mut World) {}
 
@@ -307,7 +308,7 @@ impl System for SyncPointSystem {
         true
     }
 
-    fn run(&mut self, _world: &mut World) {}
+    fn run(&mut self, _input: (), _world: &mut World) {}
 }
 
 /// Marks the [`ApplyDeferred`] impl of [`IntoSystemConfigs`].

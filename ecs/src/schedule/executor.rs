@@ -219,9 +219,12 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Whether `node`'s conditions pass, evaluating each at most once per run;
-    /// a panicking condition counts as failed and its panic is kept in `panic`.
+    /// Whether `node`'s conditions pass, evaluating each at most once per run
+    /// and every one of them even after one failed (as Bevy does: a stateful
+    /// condition keeps counting behind a false one); a panicking condition
+    /// counts as failed and its panic is kept in `panic`.
     fn conditions_pass(&mut self, node: usize, world: &World, panic: &mut Option<PanicPayload>) -> bool {
+        let mut all = true;
         for &condition in &self.graph.node_conditions[node] {
             let result = match self.state.condition_results[condition] {
                 Some(result) => result,
@@ -230,7 +233,7 @@ impl<'a> Run<'a> {
                     // SAFETY: conditions only read; the graph orders the systems a
                     // condition guards against every writer of what it reads, and
                     // those guarded systems are ready, so no conflicting system runs.
-                    let outcome = catch_unwind(AssertUnwindSafe(|| unsafe { system.run_unsafe(world) }));
+                    let outcome = catch_unwind(AssertUnwindSafe(|| unsafe { system.run_unsafe((), world) }));
                     let result = outcome.unwrap_or_else(|payload| {
                         panic.get_or_insert(payload);
                         false
@@ -239,11 +242,9 @@ impl<'a> Run<'a> {
                     result
                 }
             };
-            if !result {
-                return false;
-            }
+            all &= result;
         }
-        true
+        all
     }
 
     /// Marks `node` finished and queues successors that became ready.
@@ -301,7 +302,7 @@ impl<'a> Run<'a> {
         let start = Instant::now();
         // SAFETY: no task is running.
         let system = unsafe { &mut self.node(node).system };
-        let result = catch_unwind(AssertUnwindSafe(|| system.run(world)));
+        let result = catch_unwind(AssertUnwindSafe(|| system.run((), world)));
         self.state.record(node, start.elapsed());
         result.err()
     }
@@ -343,7 +344,7 @@ impl<'a> Run<'a> {
                 // SAFETY: there are no tasks on this executor.
                 let system = unsafe { &mut self.node(node).system };
                 // SAFETY: one system at a time, with the world borrowed mutably.
-                let outcome = catch_unwind(AssertUnwindSafe(|| unsafe { system.run_unsafe(world) })).err();
+                let outcome = catch_unwind(AssertUnwindSafe(|| unsafe { system.run_unsafe((), world) })).err();
                 if let Some(start) = start {
                     self.state.record(node, start.elapsed());
                 }
@@ -463,7 +464,7 @@ impl<'a> Run<'a> {
                         // running until it reports completion.
                         let outcome = catch_unwind(AssertUnwindSafe(|| unsafe {
                             let system = &mut (*nodes_ptr.get().add(node)).system;
-                            system.run_unsafe(&*world_ptr.get())
+                            system.run_unsafe((), &*world_ptr.get())
                         }));
                         let _ = sender.send(Completion { node, elapsed: start.elapsed(), panic: outcome.err() });
                     });
@@ -488,7 +489,8 @@ impl<'a> Run<'a> {
                         // SAFETY: as for spawned tasks: the graph keeps conflicting
                         // systems from running at the same time.
                         let outcome =
-                            catch_unwind(AssertUnwindSafe(|| unsafe { system.run_unsafe(&*world_ptr.get()) })).err();
+                            catch_unwind(AssertUnwindSafe(|| unsafe { system.run_unsafe((), &*world_ptr.get()) }))
+                                .err();
                         if let Some(start) = start {
                             self.state.record(node, start.elapsed());
                         }

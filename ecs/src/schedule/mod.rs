@@ -28,7 +28,10 @@ mod set;
 
 use core::fmt::Write as _;
 
-pub use condition::{BoxedCondition, IntoCondition, IsNotCondition, NotCondition, not, on_message, resource_exists};
+pub use condition::{
+    BoxedCondition, CombinedCondition, Condition, IntoCondition, IsCombinedCondition, IsNotCondition, NotCondition,
+    any_with_component, not, on_message, resource_added, resource_changed, resource_exists, run_once,
+};
 pub use config::{
     ApplyDeferred, IntoScheduleTarget, IntoSystemConfigs, IntoSystemSetConfigs, IsApplyDeferred, IsSetTarget,
     IsSetTuple, IsSingleSet, IsSingleSystem, IsSystemTarget, IsSystemTuple, ScheduleTarget, SystemConfigs,

@@ -381,6 +381,12 @@ impl SystemAccess {
         self.param = param;
     }
 
+    /// Adds every unit of `other` (a system combined with this one, such as
+    /// the second half of a pipe), keeping their labels and numbers.
+    pub fn extend(&mut self, other: &SystemAccess) {
+        self.units.extend(other.units.iter().cloned());
+    }
+
     /// Adds a unit for the current parameter.
     pub fn add(&mut self, label: String, access: UnitAccess) {
         self.units.push(RuntimeUnit { param: self.param, label, access });

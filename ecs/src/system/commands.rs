@@ -7,6 +7,7 @@
 //! Applying a queue first makes every reserved entity alive (empty), then runs
 //! the commands in order; the schedule applies the queues in system order.
 
+use super::SystemId;
 use crate::bundle::Bundle;
 use crate::component::CleanupPolicy;
 use crate::entity::Entity;
@@ -77,6 +78,40 @@ impl<'w, 's> Commands<'w, 's> {
     pub fn remove_resource<R: Resource>(&mut self) {
         self.queue.push(|world: &mut World| {
             world.remove_resource::<R>();
+        });
+    }
+
+    /// Queues running the registered system `id` (see [`World::run_system`]).
+    ///
+    /// # Panics
+    /// When applied, if `id` names no registered system or that system is
+    /// running (the [`RunSystemError`](super::RunSystemError) message).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Resource, Default)]
+    /// struct Resets(u32);
+    /// let mut world = World::new();
+    /// world.init_resource::<Resets>();
+    /// let reset = world.register_system(|mut resets: ResMut<Resets>| resets.0 += 1);
+    /// world.run_system_once(move |mut commands: Commands| commands.run_system(reset));
+    /// assert_eq!(world.resource::<Resets>().0, 1);
+    /// ```
+    pub fn run_system<O: 'static>(&mut self, id: SystemId<(), O>) {
+        self.run_system_with(id, ());
+    }
+
+    /// Queues running the registered system `id` with `input` (see
+    /// [`World::run_system_with`]).
+    ///
+    /// # Panics
+    /// As [`Commands::run_system`].
+    pub fn run_system_with<I: Send + Sync + 'static, O: 'static>(&mut self, id: SystemId<I, O>, input: I) {
+        self.queue.push(move |world: &mut World| {
+            if let Err(error) = world.run_system_with(id, input) {
+                panic!("Commands::run_system: {error}");
+            }
         });
     }
 

@@ -71,6 +71,7 @@ where
     F: FnMut(&mut World) -> Out + Send + Sync + 'static,
     Out: 'static,
 {
+    type In = ();
     type Out = Out;
 
     fn name(&self) -> &str {
@@ -93,7 +94,7 @@ where
 
     /// # Panics
     /// Always: an exclusive system needs `&mut World`; call [`System::run`].
-    unsafe fn run_unsafe(&mut self, _world: &World) -> Out {
+    unsafe fn run_unsafe(&mut self, _input: (), _world: &World) -> Out {
         panic!("exclusive system `{}` needs `&mut World`: run it with `System::run`", self.name)
     }
 
@@ -103,7 +104,7 @@ where
         true
     }
 
-    fn run(&mut self, world: &mut World) -> Out {
+    fn run(&mut self, _input: (), world: &mut World) -> Out {
         self.initialized = true;
         self.last_run = world.increment_change_tick_mut();
         (self.function)(world)

@@ -16,6 +16,9 @@ use crate::world::World;
 
 /// Something a schedule can run.
 pub trait System: Send + Sync + 'static {
+    /// What one run takes: `()` for ordinary systems, `T` for a function whose
+    /// first parameter is [`In<T>`] (piped systems, `run_system_with`).
+    type In: 'static;
     /// What one run returns (`()` for ordinary systems, `bool` for run conditions).
     type Out;
 
@@ -40,7 +43,7 @@ pub trait System: Send + Sync + 'static {
     /// # Safety
     /// The system is initialized on `world`, and nothing else borrows what its
     /// access declares for the duration of the call.
-    unsafe fn run_unsafe(&mut self, world: &World) -> Self::Out;
+    unsafe fn run_unsafe(&mut self, input: Self::In, world: &World) -> Self::Out;
 
     /// Applies deferred commands.
     fn apply_deferred(&mut self, world: &mut World);
@@ -62,20 +65,49 @@ pub trait System: Send + Sync + 'static {
         false
     }
 
-    /// Initializes if needed, runs, and applies deferred commands.
-    fn run(&mut self, world: &mut World) -> Self::Out {
+    /// Initializes if needed, runs with `input` (`()` for most systems), and
+    /// applies deferred commands.
+    fn run(&mut self, input: Self::In, world: &mut World) -> Self::Out {
         if !self.is_initialized() {
             self.initialize(world);
         }
         // SAFETY: `&mut World` excludes every other borrow.
-        let out = unsafe { self.run_unsafe(world) };
+        let out = unsafe { self.run_unsafe(input, world) };
         self.apply_deferred(world);
         out
     }
 }
 
-/// A boxed system returning `()`.
-pub type BoxedSystem = Box<dyn System<Out = ()>>;
+/// A boxed system, by default taking and returning `()`.
+pub type BoxedSystem<In = (), Out = ()> = Box<dyn System<In = In, Out = Out>>;
+
+/// The input of a system whose first parameter is `In<T>`: what
+/// [`World::run_system_with`](crate::world::World) or the system piped into it
+/// ([`IntoSystem::pipe`]) hands it.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// fn double(In(value): In<u32>) -> u32 { value * 2 }
+/// let mut world = World::new();
+/// let id = world.register_system(double);
+/// assert_eq!(world.run_system_with(id, 21), Ok(42));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct In<T>(pub T);
+
+impl<T> core::ops::Deref for In<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> core::ops::DerefMut for In<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.0
+    }
+}
 
 /// Conversion into a [`System`]; implemented for functions of system parameters.
 pub trait IntoSystem<Marker>: Sized {
@@ -90,10 +122,35 @@ pub trait IntoSystem<Marker>: Sized {
 
     /// Converts, forcing the compile-time access check.
     fn into_system(self) -> Self::System;
+
+    /// This system, then `next` with this system's output as its [`In`]
+    /// (see [`PipeSystem`](super::PipeSystem)).
+    fn pipe<NextMarker, Next>(self, next: Next) -> super::PipeSystem<Self::System, Next::System>
+    where
+        Next: IntoSystem<NextMarker>,
+        Next::System: System<In = <Self::System as System>::Out>,
+    {
+        let () = Self::CHECK;
+        let () = Next::CHECK;
+        super::PipeSystem::new(self.into_system(), next.into_system())
+    }
+
+    /// This system with `function` applied to its output (see
+    /// [`MapSystem`](super::MapSystem)).
+    fn map<T, F>(self, function: F) -> super::MapSystem<Self::System, F>
+    where
+        F: FnMut(<Self::System as System>::Out) -> T + Send + Sync + 'static,
+    {
+        let () = Self::CHECK;
+        super::MapSystem::new(self.into_system(), function)
+    }
 }
 
-/// A function usable as a system, with parameters `Self::Param`.
+/// A function usable as a system, with parameters `Self::Param` (after an
+/// optional [`In<T>`] first parameter).
 pub trait SystemParamFunction<Marker>: Send + Sync + 'static {
+    /// The input (`T` of a first parameter `In<T>`, else `()`).
+    type In: 'static;
     /// The parameters, as a tuple.
     type Param: SystemParam;
     /// The return type.
@@ -102,7 +159,7 @@ pub trait SystemParamFunction<Marker>: Send + Sync + 'static {
     const CHECK: () = <Self::Param as SystemParam>::ACCESS.check("");
 
     /// Calls the function.
-    fn run(&mut self, param: SystemParamItem<'_, '_, Self::Param>) -> Self::Out;
+    fn run(&mut self, input: Self::In, param: SystemParamItem<'_, '_, Self::Param>) -> Self::Out;
 }
 
 /// A function system: the function and its parameters' states.
@@ -128,6 +185,7 @@ impl<Marker: 'static, F: SystemParamFunction<Marker>> IntoSystem<(IsFunctionSyst
 }
 
 impl<Marker: 'static, F: SystemParamFunction<Marker>> System for FunctionSystem<Marker, F> {
+    type In = F::In;
     type Out = F::Out;
 
     fn name(&self) -> &str {
@@ -163,12 +221,12 @@ impl<Marker: 'static, F: SystemParamFunction<Marker>> System for FunctionSystem<
         &self.meta.access
     }
 
-    unsafe fn run_unsafe(&mut self, world: &World) -> F::Out {
+    unsafe fn run_unsafe(&mut self, input: F::In, world: &World) -> F::Out {
         let this_run = world.increment_change_tick();
         let state = self.state.as_mut().unwrap_or_else(|| panic!("system `{}` run before initialize", self.meta.name));
         // SAFETY: forwarded to the caller: initialized on `world`, declared access exclusive.
         let params = unsafe { <F::Param as SystemParam>::get_param(state, &self.meta, world, this_run) };
-        let out = self.function.run(params);
+        let out = self.function.run(input, params);
         self.meta.last_run = this_run;
         out
     }
@@ -199,11 +257,12 @@ macro_rules! impl_system_function {
             for<'a> &'a mut Func: FnMut($($param),*) -> Out + FnMut($(SystemParamItem<'_, '_, $param>),*) -> Out,
             Out: 'static,
         {
+            type In = ();
             type Param = ($($param,)*);
             type Out = Out;
 
             #[inline]
-            fn run(&mut self, param: SystemParamItem<'_, '_, ($($param,)*)>) -> Out {
+            fn run(&mut self, _input: (), param: SystemParamItem<'_, '_, ($($param,)*)>) -> Out {
                 // Calling through a helper with explicit generic types makes rustc
                 // pick the `FnMut(items)` impl rather than the `FnMut(params)` one.
                 fn call<Out, $($param),*>(mut function: impl FnMut($($param),*) -> Out, $($param: $param),*) -> Out {
@@ -213,8 +272,38 @@ macro_rules! impl_system_function {
                 call(self, $($param),*)
             }
         }
+
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        impl<Input, Out, Func, $($param: SystemParam),*> SystemParamFunction<(HasSystemInput, fn(In<Input>, $($param,)*) -> Out)> for Func
+        where
+            Func: Send + Sync + 'static,
+            for<'a> &'a mut Func:
+                FnMut(In<Input>, $($param),*) -> Out + FnMut(In<Input>, $(SystemParamItem<'_, '_, $param>),*) -> Out,
+            Input: 'static,
+            Out: 'static,
+        {
+            type In = Input;
+            type Param = ($($param,)*);
+            type Out = Out;
+
+            #[inline]
+            fn run(&mut self, input: Input, param: SystemParamItem<'_, '_, ($($param,)*)>) -> Out {
+                fn call<Input, Out, $($param),*>(
+                    mut function: impl FnMut(In<Input>, $($param),*) -> Out,
+                    input: In<Input>,
+                    $($param: $param),*
+                ) -> Out {
+                    function(input, $($param),*)
+                }
+                let ($($param,)*) = param;
+                call(self, In(input), $($param),*)
+            }
+        }
     };
 }
+
+/// Marks the [`SystemParamFunction`] impls of functions whose first parameter is [`In<T>`].
+pub struct HasSystemInput;
 
 ecs_macros::all_tuples!(impl_system_function, 0, 16, P);
 
@@ -236,10 +325,37 @@ impl World {
     /// assert_eq!(total, 3);
     /// ```
     #[track_caller]
-    pub fn run_system_once<Marker, S: IntoSystem<Marker>>(&mut self, system: S) -> <S::System as System>::Out {
+    pub fn run_system_once<Marker, S>(&mut self, system: S) -> <S::System as System>::Out
+    where
+        S: IntoSystem<Marker>,
+        S::System: System<In = ()>,
+    {
+        // Forced here too, so a conflict's note points at the caller's line.
+        let () = S::CHECK;
+        self.run_system_once_with(system, ())
+    }
+
+    /// [`World::run_system_once`] for a system taking [`In<T>`]: runs it once
+    /// with `input`.
+    ///
+    /// # Panics
+    /// As [`World::run_system_once`].
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// let mut world = World::new();
+    /// assert_eq!(world.run_system_once_with(|In(n): In<u32>| n + 1, 41), 42);
+    /// ```
+    #[track_caller]
+    pub fn run_system_once_with<Marker, S: IntoSystem<Marker>>(
+        &mut self,
+        system: S,
+        input: <S::System as System>::In,
+    ) -> <S::System as System>::Out {
         let () = S::CHECK;
         let mut system = system.into_system();
-        system.run(self)
+        system.run(input, self)
     }
 }
 

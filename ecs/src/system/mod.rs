@@ -16,6 +16,7 @@
 //! * Functions of `&mut World` are exclusive systems ([`ExclusiveFunctionSystem`]).
 
 mod access;
+mod combinator;
 mod commands;
 mod exclusive;
 mod function;
@@ -23,17 +24,21 @@ mod message;
 mod param;
 mod propagate;
 mod query;
+mod registry;
 
 pub use access::{
     Conflict, MAX_PARAM_UNITS, ParamAccess, ParamUnit, RuntimeUnit, SystemAccess, SystemCheck, UnitAccess,
     check_observer, check_system, short_type_name,
 };
+pub use combinator::{IsCombinedSystem, MapSystem, PipeSystem};
 pub use commands::{CommandQueue, Commands, EntityCommands};
 pub use exclusive::{ExclusiveFunctionSystem, IsExclusiveFunctionSystem};
 pub use function::{
-    BoxedSystem, FunctionSystem, IntoSystem, IsFunctionSystem, System, SystemParamFunction, check_params,
+    BoxedSystem, FunctionSystem, HasSystemInput, In, IntoSystem, IsFunctionSystem, System, SystemParamFunction,
+    check_params,
 };
 pub use message::{MessageMutator, MessageReader, MessageWriter};
 pub use param::{Local, Res, ResMut, SystemMeta, SystemParam, SystemParamItem};
 pub use propagate::Propagate;
 pub use query::Query;
+pub use registry::{RunSystemError, SystemId};

@@ -373,8 +373,8 @@ unsafe impl SystemParam for &World {
 /// let mut system = ecs::system::IntoSystem::into_system(count);
 /// use ecs::system::System;
 /// system.initialize(&mut world);
-/// assert_eq!(system.run(&mut world), 1);
-/// assert_eq!(system.run(&mut world), 2);
+/// assert_eq!(system.run((), &mut world), 1);
+/// assert_eq!(system.run((), &mut world), 2);
 /// # let _ = &mut schedule;
 /// ```
 pub struct Local<'s, T: Send + Sync + 'static>(&'s mut T);

@@ -1,0 +1,212 @@
+//! Systems built from systems: [`PipeSystem`] (`a.pipe(b)`: `b` takes `a`'s
+//! output as its [`In`](super::In)) and [`MapSystem`] (`a.map(f)`: `f` applied
+//! to `a`'s output).
+//!
+//! A pipe's access is the union of both halves' access, which is what the
+//! scheduler checks against other systems. The halves run one after the other
+//! in one run, so they may borrow the same data (their items never coexist),
+//! and their parameters are checked against each other by neither the const
+//! nor the runtime check. Commands of both halves are applied at the pipe's
+//! sync point, first half first.
+
+use std::borrow::Cow;
+
+use super::access::SystemAccess;
+use super::function::{IntoSystem, System};
+use crate::world::World;
+
+/// `a.pipe(b)`: runs `a`, then `b` with `a`'s output as its input.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Resource)]
+/// struct Text(&'static str);
+/// #[derive(Resource, Default)]
+/// struct Parsed(Option<u32>);
+/// fn parse(text: Res<Text>) -> Option<u32> { text.0.parse().ok() }
+/// fn store(In(value): In<Option<u32>>, mut parsed: ResMut<Parsed>) { parsed.0 = value; }
+/// let mut world = World::new();
+/// world.insert_resource(Text("42"));
+/// world.init_resource::<Parsed>();
+/// let mut schedule = Schedule::new();
+/// schedule.add_systems(parse.pipe(store));
+/// schedule.run(&mut world);
+/// assert_eq!(world.resource::<Parsed>().0, Some(42));
+/// ```
+pub struct PipeSystem<A, B> {
+    first: A,
+    second: B,
+    name: Cow<'static, str>,
+    access: SystemAccess,
+}
+
+impl<A: System, B: System<In = A::Out>> PipeSystem<A, B> {
+    /// `first` piped into `second`.
+    pub fn new(first: A, second: B) -> Self {
+        let name = Cow::Owned(format!("{} | {}", first.name(), second.name()));
+        PipeSystem { first, second, name, access: SystemAccess::default() }
+    }
+}
+
+impl<A: System, B: System<In = A::Out>> System for PipeSystem<A, B> {
+    type In = A::In;
+    type Out = B::Out;
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn initialize(&mut self, world: &mut World) {
+        if !self.first.is_initialized() {
+            self.first.initialize(world);
+        }
+        if !self.second.is_initialized() {
+            self.second.initialize(world);
+        }
+        let mut access = self.first.access().clone();
+        access.extend(self.second.access());
+        self.access = access;
+    }
+
+    fn is_initialized(&self) -> bool {
+        self.first.is_initialized() && self.second.is_initialized()
+    }
+
+    fn access(&self) -> &SystemAccess {
+        &self.access
+    }
+
+    unsafe fn run_unsafe(&mut self, input: A::In, world: &World) -> B::Out {
+        // SAFETY: the caller gives this pipe the union of both halves' access;
+        // they run one after the other, so their borrows never overlap.
+        unsafe {
+            let middle = self.first.run_unsafe(input, world);
+            self.second.run_unsafe(middle, world)
+        }
+    }
+
+    fn run(&mut self, input: A::In, world: &mut World) -> B::Out {
+        if !self.is_initialized() {
+            self.initialize(world);
+        }
+        let middle = self.first.run(input, world);
+        self.second.run(middle, world)
+    }
+
+    fn apply_deferred(&mut self, world: &mut World) {
+        self.first.apply_deferred(world);
+        self.second.apply_deferred(world);
+    }
+
+    fn discard_deferred(&mut self) {
+        self.first.discard_deferred();
+        self.second.discard_deferred();
+    }
+
+    fn has_deferred(&self) -> bool {
+        self.first.has_deferred() || self.second.has_deferred()
+    }
+
+    fn is_exclusive(&self) -> bool {
+        self.first.is_exclusive() || self.second.is_exclusive()
+    }
+}
+
+/// `a.map(f)`: runs `a` and returns `f` of its output.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component)]
+/// struct Enemy;
+/// let mut world = World::new();
+/// world.spawn(Enemy);
+/// let count = |q: Query<&Enemy>| q.iter().count();
+/// assert_eq!(world.run_system_once(count.map(|n| n * 10)), 10);
+/// ```
+pub struct MapSystem<S, F> {
+    system: S,
+    function: F,
+    name: Cow<'static, str>,
+}
+
+impl<S: System, F> MapSystem<S, F> {
+    /// `system` with `function` applied to its output.
+    pub fn new(system: S, function: F) -> Self {
+        let name = Cow::Owned(format!("{}.map(..)", system.name()));
+        MapSystem { system, function, name }
+    }
+}
+
+impl<S, F, T> System for MapSystem<S, F>
+where
+    S: System,
+    F: FnMut(S::Out) -> T + Send + Sync + 'static,
+{
+    type In = S::In;
+    type Out = T;
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn initialize(&mut self, world: &mut World) {
+        self.system.initialize(world);
+    }
+
+    fn is_initialized(&self) -> bool {
+        self.system.is_initialized()
+    }
+
+    fn access(&self) -> &SystemAccess {
+        self.system.access()
+    }
+
+    unsafe fn run_unsafe(&mut self, input: S::In, world: &World) -> T {
+        // SAFETY: forwarded to the caller; the access is the inner system's.
+        (self.function)(unsafe { self.system.run_unsafe(input, world) })
+    }
+
+    fn run(&mut self, input: S::In, world: &mut World) -> T {
+        (self.function)(self.system.run(input, world))
+    }
+
+    fn apply_deferred(&mut self, world: &mut World) {
+        self.system.apply_deferred(world);
+    }
+
+    fn discard_deferred(&mut self) {
+        self.system.discard_deferred();
+    }
+
+    fn has_deferred(&self) -> bool {
+        self.system.has_deferred()
+    }
+
+    fn is_exclusive(&self) -> bool {
+        self.system.is_exclusive()
+    }
+}
+
+/// Marks the [`IntoSystem`] impl of [`PipeSystem`] and [`MapSystem`] (they are
+/// systems already).
+pub struct IsCombinedSystem;
+
+impl<A: System, B: System<In = A::Out>> IntoSystem<IsCombinedSystem> for PipeSystem<A, B> {
+    type System = Self;
+    fn into_system(self) -> Self {
+        self
+    }
+}
+
+impl<S, F, T> IntoSystem<IsCombinedSystem> for MapSystem<S, F>
+where
+    S: System,
+    F: FnMut(S::Out) -> T + Send + Sync + 'static,
+{
+    type System = Self;
+    fn into_system(self) -> Self {
+        self
+    }
+}
