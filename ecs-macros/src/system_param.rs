@@ -81,6 +81,15 @@ pub(crate) fn derive_system_param(input: DeriveInput) -> syn::Result<TokenStream
                 <#tuple as ::ecs::system::SystemParam>::discard(state)
             }
 
+            unsafe fn validate_param(
+                state: &mut Self::State,
+                meta: &::ecs::system::SystemMeta,
+                world: &::ecs::world::World,
+            ) -> bool {
+                // SAFETY: forwarded to the caller.
+                unsafe { <#tuple as ::ecs::system::SystemParam>::validate_param(state, meta, world) }
+            }
+
             unsafe fn get_param<'__w, '__s>(
                 state: &'__s mut Self::State,
                 meta: &::ecs::system::SystemMeta,

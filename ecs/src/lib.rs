@@ -70,11 +70,11 @@ pub mod prelude {
         any_with_component, not, on_message, resource_added, resource_changed, resource_exists, run_once,
     };
     pub use crate::system::{
-        Commands, EntityCommands, In, IntoSystem, Local, MessageMutator, MessageReader, MessageWriter, Propagate,
-        Query, Res, ResMut, RunSystemError, System, SystemId, SystemParam,
+        Commands, EntityCommands, In, IntoSystem, Local, MessageMutator, MessageReader, MessageWriter, ParamSet,
+        Propagate, Query, RemovedComponents, Res, ResMut, RunSystemError, Single, System, SystemId, SystemParam,
     };
     pub use crate::world::{
-        DeferredWorld, EntityRef, EntityWorldMut, Message, MessageCursor, Messages, Mut, Resource, World,
+        DeferredWorld, EntityRef, EntityWorldMut, Message, MessageCursor, Messages, Mut, Ref, Resource, World,
     };
     pub use ecs_macros::{
         Bundle, Component, Event, Message, QueryData, QueryFilter, Relationship, Resource, SystemParam, SystemSet,

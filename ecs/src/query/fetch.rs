@@ -5,12 +5,12 @@ use core::marker::PhantomData;
 use core::ptr::NonNull;
 
 use super::access::QueryAccess;
-use super::access_set::{AccessSet, Label};
+use super::access_set::{AccessKind, AccessSet, Label};
 use crate::archetype::Archetype;
 use crate::component::{Component, StorageKind};
 use crate::entity::{Entity, Id};
 use crate::storage::{Column, SparseSet, Tick, TickCell};
-use crate::world::{Mut, World};
+use crate::world::{Mut, Ref, World};
 
 /// The shared machinery of query terms (data and filters).
 ///
@@ -416,6 +416,118 @@ unsafe impl<T: Component> WorldQuery for &mut T {
 unsafe impl<'a, T: Component> QueryData for &'a mut T {
     type ReadOnly = &'a T;
 }
+
+// ----- Ref<T> --------------------------------------------------------------------------
+
+/// The fetch of `Ref<T>`: the current column and its ticks, or the sparse set.
+pub struct RefFetch<'w, T> {
+    column: NonNull<T>,
+    added: NonNull<TickCell>,
+    changed: NonNull<TickCell>,
+    sparse: Option<&'w SparseSet>,
+    last_run: Tick,
+    this_run: Tick,
+}
+
+impl<T> Clone for RefFetch<'_, T> {
+    fn clone(&self) -> Self {
+        RefFetch { ..*self }
+    }
+}
+
+// SAFETY: reads `T` and its ticks only (declared as a read of `T`); items are
+// shared references to rows of the current table or values of the sparse set.
+unsafe impl<'a, T: Component> WorldQuery for Ref<'a, T> {
+    type Item<'w> = Ref<'w, T>;
+    type Fetch<'w> = RefFetch<'w, T>;
+    type State = Entity;
+    type Cache = ColumnCache;
+    const IS_DENSE: bool = matches!(T::STORAGE, StorageKind::Table);
+    const ACCESS: AccessSet = AccessSet::component::<T>(AccessKind::Read, "Ref<", ">").and_requires::<T>();
+
+    fn init_state(world: &mut World) -> Entity {
+        const {
+            assert!(
+                !matches!(T::STORAGE, StorageKind::Table) || core::mem::size_of::<T>() != 0,
+                "Ref<T> needs a component with data: zero-sized table components (tags) store no change ticks"
+            );
+            assert!(
+                T::CHANGE_DETECTION,
+                "Ref<T> needs change detection: T is declared `#[component(change_detection = false)]`; use &T"
+            );
+        };
+        world.register_component::<T>()
+    }
+    fn update_access(state: &Entity, access: &mut QueryAccess) {
+        access.add_read(*state);
+        access.add_with(*state);
+    }
+    fn required_ids(state: &Entity, ids: &mut impl FnMut(Id)) {
+        if is_table::<T>() {
+            ids(state.id());
+        }
+    }
+    #[inline]
+    fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<ColumnCache> {
+        match_component::<T>(*state, archetype)
+    }
+    #[inline]
+    fn init_fetch<'w>(world: &'w World, state: &Entity, last_run: Tick, this_run: Tick) -> RefFetch<'w, T> {
+        let sparse = if is_table::<T>() { None } else { sparse_set_of(world, *state) };
+        RefFetch {
+            column: NonNull::dangling(),
+            added: NonNull::dangling(),
+            changed: NonNull::dangling(),
+            sparse,
+            last_run,
+            this_run,
+        }
+    }
+    #[inline]
+    unsafe fn set_archetype<'w>(fetch: &mut RefFetch<'w, T>, cache: &ColumnCache, _archetype: &'w Archetype) {
+        if !is_table::<T>() {
+            return;
+        }
+        // SAFETY: as for `&T`.
+        if let Some(column) = unsafe { cache.column::<'w>() } {
+            fetch.column = column.data_ptr().cast();
+            fetch.added = column.added_ptr();
+            fetch.changed = column.changed_ptr();
+        }
+    }
+    #[inline]
+    unsafe fn matches_row(fetch: &RefFetch<'_, T>, entity: Entity, _row: usize) -> bool {
+        is_table::<T>() || fetch.sparse.is_some_and(|set| set.contains(entity))
+    }
+    #[inline]
+    unsafe fn fetch<'w>(fetch: &mut Self::Fetch<'w>, entity: Entity, row: usize) -> Self::Item<'w> {
+        if is_table::<T>() {
+            // SAFETY: `row` is a row of the current table, whose column stores `T`
+            // with one tick cell per row (sized, change-detected: checked above).
+            unsafe {
+                let value = fetch.column.add(row).as_ref();
+                let added = fetch.added.add(row).as_ref().get();
+                let changed = fetch.changed.add(row).as_ref().get();
+                Ref::new(value, added, changed, fetch.last_run, fetch.this_run)
+            }
+        } else {
+            // SAFETY: `matches_row` checked the entity has a value in this set of `T`s.
+            unsafe {
+                let set = crate::util::debug_unwrap(fetch.sparse);
+                let value = crate::util::debug_unwrap(set.get(entity)).cast::<T>().as_ref();
+                let cells = crate::util::debug_unwrap(set.ticks(entity));
+                Ref::new(value, cells.added.get(), cells.changed.get(), fetch.last_run, fetch.this_run)
+            }
+        }
+    }
+}
+
+// SAFETY: read-only.
+unsafe impl<'a, T: Component> QueryData for Ref<'a, T> {
+    type ReadOnly = Self;
+}
+// SAFETY: never writes.
+unsafe impl<T: Component> ReadOnlyQueryData for Ref<'_, T> {}
 
 // ----- Option<Q> -----------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ mod access_set;
 mod fetch;
 mod filter;
 mod iter;
+mod many;
 mod par_iter;
 mod state;
 
@@ -31,9 +32,10 @@ pub use access_set::{
     check_query, push_query_label,
 };
 pub(crate) use access_set::{push_propagate_hint, reads_other_entities};
-pub use fetch::{ColumnCache, Has, QueryData, ReadFetch, ReadOnlyQueryData, WorldQuery, WriteFetch};
+pub use fetch::{ColumnCache, Has, QueryData, ReadFetch, ReadOnlyQueryData, RefFetch, WorldQuery, WriteFetch};
 pub use filter::{Added, Changed, Or, QueryFilter, With, Without};
 pub use iter::QueryIter;
+pub use many::{QueryCombinationIter, QueryCombinationIterMut};
 pub use par_iter::QueryParIter;
 pub(crate) use state::ArchetypeDepths;
 pub use state::{QueryError, QuerySingleError, QueryState};

@@ -30,6 +30,9 @@ pub enum QueryError {
     NoSuchEntity(Entity),
     /// The entity is alive but does not match the query.
     QueryDoesNotMatch(Entity),
+    /// The entity was asked for twice (`get_many`, `get_many_mut`): two items
+    /// of one entity could alias.
+    AliasedMutability(Entity),
 }
 
 impl fmt::Display for QueryError {
@@ -37,6 +40,9 @@ impl fmt::Display for QueryError {
         match self {
             QueryError::NoSuchEntity(entity) => write!(f, "entity {entity:?} is not alive"),
             QueryError::QueryDoesNotMatch(entity) => write!(f, "entity {entity:?} does not match the query"),
+            QueryError::AliasedMutability(entity) => {
+                write!(f, "entity {entity:?} was asked for more than once; its items would alias")
+            }
         }
     }
 }

@@ -176,6 +176,11 @@ impl System for CombinedCondition {
         self.first.has_deferred() || self.second.has_deferred()
     }
 
+    unsafe fn validate_param_unsafe(&mut self, world: &World) -> bool {
+        // SAFETY: forwarded to the caller.
+        unsafe { self.first.validate_param_unsafe(world) && self.second.validate_param_unsafe(world) }
+    }
+
     fn is_exclusive(&self) -> bool {
         self.first.is_exclusive() || self.second.is_exclusive()
     }
@@ -423,6 +428,11 @@ impl System for NotCondition {
 
     fn has_deferred(&self) -> bool {
         self.inner.has_deferred()
+    }
+
+    unsafe fn validate_param_unsafe(&mut self, world: &World) -> bool {
+        // SAFETY: forwarded to the caller.
+        unsafe { self.inner.validate_param_unsafe(world) }
     }
 
     fn is_exclusive(&self) -> bool {

@@ -221,8 +221,9 @@ impl<'a> Run<'a> {
 
     /// Whether `node`'s conditions pass, evaluating each at most once per run
     /// and every one of them even after one failed (as Bevy does: a stateful
-    /// condition keeps counting behind a false one); a panicking condition
-    /// counts as failed and its panic is kept in `panic`.
+    /// condition keeps counting behind a false one), and then whether its
+    /// parameters can be built (`Single`); a panicking condition counts as
+    /// failed and its panic is kept in `panic`.
     fn conditions_pass(&mut self, node: usize, world: &World, panic: &mut Option<PanicPayload>) -> bool {
         let mut all = true;
         for &condition in &self.graph.node_conditions[node] {
@@ -243,6 +244,18 @@ impl<'a> Run<'a> {
                 }
             };
             all &= result;
+        }
+        if all && !self.graph.exclusive[node] {
+            // SAFETY: `node` is not running (it is being scheduled) and no other
+            // reference to it is live.
+            let system = unsafe { &mut self.node(node).system };
+            // SAFETY: as for the conditions above: the system is ready, so
+            // nothing conflicting with its access runs.
+            let outcome = catch_unwind(AssertUnwindSafe(|| unsafe { system.validate_param_unsafe(world) }));
+            all = outcome.unwrap_or_else(|payload| {
+                panic.get_or_insert(payload);
+                false
+            });
         }
         all
     }

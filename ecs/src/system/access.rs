@@ -35,6 +35,10 @@ pub struct ParamUnit {
     pub param: usize,
     /// What it borrows; its label is the parameter as written (`Query<&mut Position>`).
     pub access: AccessSet,
+    /// Nonzero for the members of a `ParamSet`: units of one parameter with the
+    /// same nonzero value belong to one `ParamSet`, whose members are used one
+    /// at a time and so are not checked against each other.
+    pub param_set: u64,
 }
 
 /// The const access of a system parameter (or of all the parameters of a system).
@@ -59,7 +63,7 @@ pub struct ParamAccess {
     overflowed: bool,
 }
 
-const NO_UNIT: ParamUnit = ParamUnit { param: 0, access: AccessSet::labelled("") };
+const NO_UNIT: ParamUnit = ParamUnit { param: 0, access: AccessSet::labelled(""), param_set: 0 };
 
 impl ParamAccess {
     /// No borrows (`Commands`, `Local`).
@@ -68,7 +72,7 @@ impl ParamAccess {
     /// One unit.
     pub const fn unit(access: AccessSet) -> ParamAccess {
         let mut units = ParamAccess::NONE;
-        units.push(ParamUnit { param: 0, access });
+        units.push(ParamUnit { param: 0, access, param_set: 0 });
         units
     }
 
@@ -88,7 +92,8 @@ impl ParamAccess {
         while i < params.len() {
             let mut j = 0;
             while j < params[i].len {
-                all.push(ParamUnit { param: i, access: params[i].units[j].access });
+                let unit = params[i].units[j];
+                all.push(ParamUnit { param: i, access: unit.access, param_set: unit.param_set });
                 j += 1;
             }
             all.overflowed |= params[i].overflowed;
@@ -108,10 +113,31 @@ impl ParamAccess {
                 let unit = access.units[j];
                 let label =
                     Label::new().with(type_name).with(".").with(field).with(": ").with(unit.access.label().as_str());
-                all.push(ParamUnit { param: 0, access: unit.access.with_label(label.as_str()) });
+                // Keep the ParamSets of different fields apart.
+                let param_set = if unit.param_set == 0 { 0 } else { unit.param_set * 32 + i as u64 + 1 };
+                all.push(ParamUnit { param: 0, access: unit.access.with_label(label.as_str()), param_set });
                 j += 1;
             }
             all.overflowed |= access.overflowed;
+            i += 1;
+        }
+        all
+    }
+
+    /// The units of the members of a `ParamSet`: every member's units, marked
+    /// as one set (checked against the system's other parameters, never
+    /// against each other).
+    pub const fn param_set(members: &[ParamAccess]) -> ParamAccess {
+        let mut all = ParamAccess::NONE;
+        let mut i = 0;
+        while i < members.len() {
+            let mut j = 0;
+            while j < members[i].len {
+                let unit = members[i].units[j];
+                all.push(ParamUnit { param: 0, access: unit.access, param_set: 1 });
+                j += 1;
+            }
+            all.overflowed |= members[i].overflowed;
             i += 1;
         }
         all
@@ -145,6 +171,11 @@ impl ParamAccess {
             let mut j = i + 1;
             while j < self.len {
                 let (a, b) = (self.units[i], self.units[j]);
+                if a.param == b.param && a.param_set != 0 && a.param_set == b.param_set {
+                    // Two members of one ParamSet: used one at a time.
+                    j += 1;
+                    continue;
+                }
                 if a.access.reads_world() && b.access.writes_any() {
                     return Some((a, b, first_write_name(&b.access)));
                 }
@@ -353,6 +384,9 @@ pub struct RuntimeUnit {
     pub label: String,
     /// What it borrows.
     pub access: UnitAccess,
+    /// The `ParamSet` the unit is a member of (units of one set are used one
+    /// at a time and not checked against each other).
+    pub param_set: Option<u32>,
 }
 
 /// The runtime access of a whole system.
@@ -361,6 +395,9 @@ pub struct SystemAccess {
     units: Vec<RuntimeUnit>,
     param: usize,
     depth: usize,
+    /// The `ParamSet` whose members are being initialized.
+    param_set: Option<u32>,
+    param_sets: u32,
 }
 
 impl SystemAccess {
@@ -389,7 +426,19 @@ impl SystemAccess {
 
     /// Adds a unit for the current parameter.
     pub fn add(&mut self, label: String, access: UnitAccess) {
-        self.units.push(RuntimeUnit { param: self.param, label, access });
+        self.units.push(RuntimeUnit { param: self.param, label, access, param_set: self.param_set });
+    }
+
+    /// Starts the members of a `ParamSet`: the units added until
+    /// [`SystemAccess::end_param_set`] are one set. Returns what to pass to it.
+    pub fn begin_param_set(&mut self) -> Option<u32> {
+        self.param_sets += 1;
+        self.param_set.replace(self.param_sets)
+    }
+
+    /// Ends the members of a `ParamSet` (`outer`: what `begin_param_set` returned).
+    pub fn end_param_set(&mut self, outer: Option<u32>) {
+        self.param_set = outer;
     }
 
     /// The units.
@@ -407,6 +456,9 @@ impl SystemAccess {
     pub fn first_conflict(&self) -> Option<(&RuntimeUnit, &RuntimeUnit, Conflict)> {
         for (i, a) in self.units.iter().enumerate() {
             for b in &self.units[i + 1..] {
+                if a.param_set.is_some() && a.param_set == b.param_set {
+                    continue;
+                }
                 match units_conflict(&a.access, &b.access) {
                     // One system's own reservations are sequential.
                     None | Some(Conflict::EntityReservation) => {}

@@ -108,6 +108,11 @@ impl<A: System, B: System<In = A::Out>> System for PipeSystem<A, B> {
         self.first.has_deferred() || self.second.has_deferred()
     }
 
+    unsafe fn validate_param_unsafe(&mut self, world: &World) -> bool {
+        // SAFETY: forwarded to the caller.
+        unsafe { self.first.validate_param_unsafe(world) && self.second.validate_param_unsafe(world) }
+    }
+
     fn is_exclusive(&self) -> bool {
         self.first.is_exclusive() || self.second.is_exclusive()
     }
@@ -182,6 +187,11 @@ where
 
     fn has_deferred(&self) -> bool {
         self.system.has_deferred()
+    }
+
+    unsafe fn validate_param_unsafe(&mut self, world: &World) -> bool {
+        // SAFETY: forwarded to the caller.
+        unsafe { self.system.validate_param_unsafe(world) }
     }
 
     fn is_exclusive(&self) -> bool {

@@ -45,6 +45,16 @@ pub trait System: Send + Sync + 'static {
     /// access declares for the duration of the call.
     unsafe fn run_unsafe(&mut self, input: Self::In, world: &World) -> Self::Out;
 
+    /// Whether the parameters can be built now; a schedule skips a system
+    /// whose parameters cannot (a `Single` without exactly one match), as if a
+    /// run condition failed. Always true by default.
+    ///
+    /// # Safety
+    /// As [`System::run_unsafe`].
+    unsafe fn validate_param_unsafe(&mut self, _world: &World) -> bool {
+        true
+    }
+
     /// Applies deferred commands.
     fn apply_deferred(&mut self, world: &mut World);
 
@@ -67,9 +77,21 @@ pub trait System: Send + Sync + 'static {
 
     /// Initializes if needed, runs with `input` (`()` for most systems), and
     /// applies deferred commands.
+    ///
+    /// # Panics
+    /// If a parameter cannot be built ([`System::validate_param_unsafe`]: a
+    /// `Single` without exactly one match); `World::run_system` returns
+    /// `RunSystemError::Skipped` instead.
     fn run(&mut self, input: Self::In, world: &mut World) -> Self::Out {
         if !self.is_initialized() {
             self.initialize(world);
+        }
+        // SAFETY: `&mut World` excludes every other borrow.
+        if !unsafe { self.validate_param_unsafe(world) } {
+            panic!(
+                "system `{}` cannot run: a parameter cannot be built (a Single that matches no entity or several)",
+                self.name()
+            );
         }
         // SAFETY: `&mut World` excludes every other borrow.
         let out = unsafe { self.run_unsafe(input, world) };
@@ -245,6 +267,12 @@ impl<Marker: 'static, F: SystemParamFunction<Marker>> System for FunctionSystem<
 
     fn has_deferred(&self) -> bool {
         <F::Param as SystemParam>::HAS_DEFERRED
+    }
+
+    unsafe fn validate_param_unsafe(&mut self, world: &World) -> bool {
+        let Some(state) = self.state.as_mut() else { return false };
+        // SAFETY: forwarded to the caller.
+        unsafe { <F::Param as SystemParam>::validate_param(state, &self.meta, world) }
     }
 }
 

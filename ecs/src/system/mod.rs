@@ -22,9 +22,12 @@ mod exclusive;
 mod function;
 mod message;
 mod param;
+mod param_set;
 mod propagate;
 mod query;
 mod registry;
+mod removed;
+mod single;
 
 pub use access::{
     Conflict, MAX_PARAM_UNITS, ParamAccess, ParamUnit, RuntimeUnit, SystemAccess, SystemCheck, UnitAccess,
@@ -39,6 +42,9 @@ pub use function::{
 };
 pub use message::{MessageMutator, MessageReader, MessageWriter};
 pub use param::{Local, Res, ResMut, SystemMeta, SystemParam, SystemParamItem};
+pub use param_set::{ParamSet, ParamSetMember};
 pub use propagate::Propagate;
 pub use query::Query;
 pub use registry::{RunSystemError, SystemId};
+pub use removed::{RemovedComponent, RemovedComponents};
+pub use single::Single;

@@ -76,6 +76,17 @@ pub unsafe trait SystemParam: Sized {
     /// a system that panicked. The default has nothing to drop.
     fn discard(_state: &mut Self::State) {}
 
+    /// Whether the item can be built now; a system with a parameter that
+    /// cannot is skipped (`Single` without exactly one match). The default
+    /// is always valid.
+    ///
+    /// # Safety
+    /// As [`SystemParam::get_param`]: the declared access is the caller's for
+    /// the call.
+    unsafe fn validate_param(_state: &mut Self::State, _meta: &SystemMeta, _world: &World) -> bool {
+        true
+    }
+
     /// Builds the item.
     ///
     /// # Safety
@@ -509,6 +520,12 @@ macro_rules! impl_system_param_tuple {
             fn discard(state: &mut Self::State) {
                 let ($($state,)*) = state;
                 $($param::discard($state);)*
+            }
+
+            unsafe fn validate_param(state: &mut Self::State, meta: &SystemMeta, world: &World) -> bool {
+                let ($($state,)*) = state;
+                // SAFETY: forwarded to the caller.
+                true $(&& unsafe { $param::validate_param($state, meta, world) })*
             }
 
             unsafe fn get_param<'w, 's>(

@@ -5,7 +5,8 @@ use core::any::type_name;
 
 use crate::entity::Entity;
 use crate::query::{
-    QueryData, QueryError, QueryFilter, QueryIter, QueryParIter, QuerySingleError, QueryState, WorldQuery,
+    QueryCombinationIter, QueryCombinationIterMut, QueryData, QueryError, QueryFilter, QueryIter, QueryParIter,
+    QuerySingleError, QueryState, WorldQuery,
 };
 use crate::storage::Tick;
 use crate::world::World;
@@ -145,6 +146,111 @@ impl<'w, 's, D: QueryData, F: QueryFilter> Query<'w, 's, D, F> {
         }
     }
 
+    /// The read-only items of `entities`, in order.
+    ///
+    /// # Errors
+    /// [`QueryError::NoSuchEntity`] or [`QueryError::QueryDoesNotMatch`] for an
+    /// entity without an item, [`QueryError::AliasedMutability`] for one listed twice.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let (a, b) = (world.spawn(Health(1)).id(), world.spawn(Health(2)).id());
+    /// let sum = world.run_system_once(move |q: Query<&Health>| {
+    ///     let [x, y] = q.get_many([a, b]).unwrap();
+    ///     assert!(q.get_many([a, a]).is_err());
+    ///     x.0 + y.0
+    /// });
+    /// assert_eq!(sum, 3);
+    /// ```
+    pub fn get_many<const N: usize>(
+        &self,
+        entities: [Entity; N],
+    ) -> Result<[<D::ReadOnly as WorldQuery>::Item<'_>; N], QueryError> {
+        // SAFETY: as in `iter`.
+        unsafe {
+            self.state.get_many_unchecked_manual::<D::ReadOnly, N>(self.world, entities, self.last_run, self.this_run)
+        }
+    }
+
+    /// The items of `entities`, with write access, in order.
+    ///
+    /// # Errors
+    /// As [`Query::get_many`].
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let (a, b) = (world.spawn(Health(1)).id(), world.spawn(Health(5)).id());
+    /// world.run_system_once(move |mut q: Query<&mut Health>| {
+    ///     let [mut from, mut to] = q.get_many_mut([b, a]).unwrap();
+    ///     from.0 -= 2;
+    ///     to.0 += 2;
+    /// });
+    /// assert_eq!(world.get::<Health>(a).unwrap().0, 3);
+    /// ```
+    pub fn get_many_mut<const N: usize>(&mut self, entities: [Entity; N]) -> Result<[D::Item<'_>; N], QueryError> {
+        // SAFETY: as in `iter_mut`; the entities are checked distinct.
+        unsafe { self.state.get_many_unchecked_manual::<D, N>(self.world, entities, self.last_run, self.this_run) }
+    }
+
+    /// Every unordered `K`-tuple of distinct matching entities' read-only items.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Mass(u32);
+    /// let mut world = World::new();
+    /// world.spawn_batch((0..5).map(|m| (Mass(m),)));
+    /// let pairs = world.run_system_once(|q: Query<&Mass>| q.iter_combinations::<2>().count());
+    /// assert_eq!(pairs, 10);
+    /// ```
+    pub fn iter_combinations<const K: usize>(&self) -> QueryCombinationIter<'_, 's, D, F, K> {
+        let entities = self.matching_entities();
+        QueryCombinationIter::new(self.world, self.state, entities, self.last_run, self.this_run)
+    }
+
+    /// Every unordered `K`-tuple of distinct matching entities' items, with
+    /// write access, one tuple at a time (`fetch_next`).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Charge(i32);
+    /// let mut world = World::new();
+    /// world.spawn_batch((0..4).map(|_| (Charge(0),)));
+    /// world.run_system_once(|mut q: Query<&mut Charge>| {
+    ///     let mut pairs = q.iter_combinations_mut::<2>();
+    ///     while let Some([mut a, mut b]) = pairs.fetch_next() {
+    ///         a.0 += 1;
+    ///         b.0 += 1;
+    ///     }
+    /// });
+    /// assert!(world.query::<&Charge>().iter(&world).all(|c| c.0 == 3));
+    /// ```
+    pub fn iter_combinations_mut<const K: usize>(&mut self) -> QueryCombinationIterMut<'_, 's, D, F, K> {
+        let entities = self.matching_entities();
+        QueryCombinationIterMut::new(QueryCombinationIter::new(
+            self.world,
+            self.state,
+            entities,
+            self.last_run,
+            self.this_run,
+        ))
+    }
+
+    fn matching_entities(&self) -> Vec<Entity> {
+        self.state.matching_entities(self.world, self.last_run, self.this_run)
+    }
+
     /// Whether no entity matches.
     pub fn is_empty(&self) -> bool {
         self.iter().next().is_none()
@@ -153,6 +259,26 @@ impl<'w, 's, D: QueryData, F: QueryFilter> Query<'w, 's, D, F> {
     /// Whether `entity` matches.
     pub fn contains(&self, entity: Entity) -> bool {
         self.get(entity).is_ok()
+    }
+}
+
+impl<'a, 's, D: QueryData, F: QueryFilter> IntoIterator for &'a Query<'_, 's, D, F> {
+    type Item = <D::ReadOnly as WorldQuery>::Item<'a>;
+    type IntoIter = QueryIter<'a, 's, D::ReadOnly, F>;
+
+    /// `for item in &query`: [`Query::iter`].
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<'a, 's, D: QueryData, F: QueryFilter> IntoIterator for &'a mut Query<'_, 's, D, F> {
+    type Item = D::Item<'a>;
+    type IntoIter = QueryIter<'a, 's, D, F>;
+
+    /// `for item in &mut query`: [`Query::iter_mut`].
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter_mut()
     }
 }
 

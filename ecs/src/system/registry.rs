@@ -105,6 +105,14 @@ pub enum RunSystemError {
         /// The id's generation.
         generation: u32,
     },
+    /// A parameter cannot be built now (a `Single` that matches no entity or
+    /// several), so the system did not run.
+    Skipped {
+        /// The id's slot index.
+        index: u32,
+        /// The id's generation.
+        generation: u32,
+    },
 }
 
 impl fmt::Display for RunSystemError {
@@ -119,6 +127,11 @@ impl fmt::Display for RunSystemError {
             RunSystemError::Recursive { index, generation } => {
                 write!(f, "system SystemId({index}v{generation}) is already running: a system cannot run itself")
             }
+            RunSystemError::Skipped { index, generation } => write!(
+                f,
+                "system SystemId({index}v{generation}) was skipped: a parameter cannot be built (a Single that matches \
+                 no entity or several)"
+            ),
         }
     }
 }
@@ -256,7 +269,12 @@ impl World {
         // commands and stays registered.
         let typed =
             system.downcast_mut::<BoxedIoSystem<I, O>>().expect("a SystemId's types are the registered system's");
-        let result = catch_unwind(AssertUnwindSafe(|| typed.run(input, self)));
+        // SAFETY: `&mut World` excludes every other borrow.
+        let result = if unsafe { typed.validate_param_unsafe(self) } {
+            catch_unwind(AssertUnwindSafe(|| Ok(typed.run(input, self))))
+        } else {
+            Ok(Err(RunSystemError::Skipped { index, generation }))
+        };
         if result.is_err() {
             typed.discard_deferred();
         }
@@ -267,7 +285,7 @@ impl World {
         {
             slot.state = SlotState::Idle(system);
         }
-        result.map_err(|payload| resume_unwind(payload))
+        result.unwrap_or_else(|payload| resume_unwind(payload))
     }
 
     /// Unregisters the system `id` (dropping it and its state); `false` if no

@@ -12,6 +12,94 @@ use core::ptr::NonNull;
 
 use crate::storage::{Tick, TickCell};
 
+/// A shared borrow of a component with its change ticks: the query term
+/// `Ref<T>` reads `T` like `&T` and tells whether the value was added or
+/// changed since the query (or system) last ran.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component)]
+/// struct Score(u32);
+/// let mut world = World::new();
+/// let e = world.spawn(Score(1)).id();
+/// let mut scores = world.query::<Ref<Score>>();
+/// let score = scores.single(&world).unwrap();
+/// assert!(score.is_added() && score.is_changed() && score.0 == 1);
+/// let score = scores.single(&world).unwrap();
+/// assert!(!score.is_added() && !score.is_changed());
+/// world.get_mut::<Score>(e).unwrap().0 = 2;
+/// let score = scores.single(&world).unwrap();
+/// assert!(!score.is_added() && score.is_changed());
+/// ```
+pub struct Ref<'w, T: ?Sized> {
+    value: &'w T,
+    added: Tick,
+    changed: Tick,
+    last_run: Tick,
+    this_run: Tick,
+}
+
+impl<'w, T: ?Sized> Ref<'w, T> {
+    /// A value with its ticks, seen by a reader whose previous run was `last_run`.
+    #[inline]
+    pub(crate) fn new(value: &'w T, added: Tick, changed: Tick, last_run: Tick, this_run: Tick) -> Self {
+        Ref { value, added, changed, last_run, this_run }
+    }
+
+    /// Whether the value was added after the reader's last run.
+    #[inline]
+    pub fn is_added(&self) -> bool {
+        self.added.is_newer_than(self.last_run, self.this_run)
+    }
+
+    /// Whether the value was added or written after the reader's last run.
+    #[inline]
+    pub fn is_changed(&self) -> bool {
+        self.changed.is_newer_than(self.last_run, self.this_run)
+    }
+
+    /// The tick of the last write.
+    #[inline]
+    pub fn last_changed(&self) -> Tick {
+        self.changed
+    }
+
+    /// The borrow itself, for the rest of `'w`.
+    #[inline]
+    pub fn into_inner(self) -> &'w T {
+        self.value
+    }
+}
+
+impl<T: ?Sized> Clone for Ref<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: ?Sized> Copy for Ref<'_, T> {}
+
+impl<T: ?Sized> Deref for Ref<'_, T> {
+    type Target = T;
+    #[inline]
+    fn deref(&self) -> &T {
+        self.value
+    }
+}
+
+impl<T: ?Sized> AsRef<T> for Ref<'_, T> {
+    fn as_ref(&self) -> &T {
+        self.value
+    }
+}
+
+impl<T: ?Sized + fmt::Debug> fmt::Debug for Ref<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Ref").field(&self.value).finish()
+    }
+}
+
 /// A mutable borrow that records writes for `Changed<T>` filters.
 ///
 /// # Examples
@@ -76,6 +164,37 @@ impl<'w, T: ?Sized> Mut<'w, T> {
         self.changed
             // SAFETY: the cell is valid for `'w`, and this `Mut` has exclusive access to it.
             .is_some_and(|cell| unsafe { cell.as_ref() }.get().is_newer_than(self.last_run, self.this_run))
+    }
+
+    /// Writes `value` and marks the value changed, only if it differs from the
+    /// current one (a write of an equal value is not a change). Returns whether
+    /// it wrote.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component, PartialEq)]
+    /// struct Score(u32);
+    /// let mut world = World::new();
+    /// let e = world.spawn(Score(1)).id();
+    /// let mut changed = world.query_filtered::<Entity, Changed<Score>>();
+    /// assert_eq!(changed.iter(&world).count(), 1);
+    /// assert!(!world.get_mut::<Score>(e).unwrap().set_if_neq(Score(1)));
+    /// assert_eq!(changed.iter(&world).count(), 0);
+    /// assert!(world.get_mut::<Score>(e).unwrap().set_if_neq(Score(2)));
+    /// assert_eq!(changed.iter(&world).count(), 1);
+    /// ```
+    #[inline]
+    pub fn set_if_neq(&mut self, value: T) -> bool
+    where
+        T: Sized + PartialEq,
+    {
+        if *self.value == value {
+            return false;
+        }
+        *self.value = value;
+        self.set_changed();
+        true
     }
 
     /// Marks the value changed without writing it.

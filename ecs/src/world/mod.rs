@@ -31,7 +31,7 @@ mod spawn_batch;
 use core::any::type_name;
 use core::sync::atomic::{AtomicU32, Ordering};
 
-pub use change_detection::Mut;
+pub use change_detection::{Mut, Ref};
 pub use cleanup::CleanupError;
 pub use command_queue::CommandQueue;
 pub use deferred::{DeferredWorld, HookFn};
