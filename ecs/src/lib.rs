@@ -71,7 +71,8 @@ pub mod prelude {
     };
     pub use crate::system::{
         Commands, EntityCommands, In, IntoSystem, Local, MessageMutator, MessageReader, MessageWriter, ParamSet,
-        Propagate, Query, RemovedComponents, Res, ResMut, RunSystemError, Single, System, SystemId, SystemParam,
+        Propagate, Query, Relations, RemovedComponents, Res, ResMut, RunSystemError, Single, System, SystemId,
+        SystemParam,
     };
     pub use crate::world::{
         DeferredWorld, EntityRef, EntityWorldMut, Message, MessageCursor, Messages, Mut, Ref, Resource, World,

@@ -227,10 +227,10 @@ macro_rules! impl_observer_function {
 ecs_macros::all_tuples!(impl_observer_function, 0, 15, P);
 
 /// Forces the const aliasing check of an observer's parameters.
-struct ObserverCheck<M, F: ObserverFunction<M>>(PhantomData<(M, F)>);
+pub(crate) struct ObserverCheck<M, F: ObserverFunction<M>>(PhantomData<(M, F)>);
 
 impl<M, F: ObserverFunction<M>> ObserverCheck<M, F> {
-    const OK: () = crate::system::check_observer::<F::Param>();
+    pub(crate) const OK: () = crate::system::check_observer::<F::Param>();
 }
 
 impl World {

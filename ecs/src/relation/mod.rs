@@ -20,6 +20,8 @@
 //!   the nearest ancestor) and [`Fixed<&T>`] (a component of one fixed entity);
 //!   `QueryState::with_pair` (a runtime target) and `QueryState::cascade`
 //!   (parents before children).
+//! * Hierarchy walks and building (module `hierarchy`): `ancestors`,
+//!   `descendants` (breadth-first), `with_children`.
 //! * `QueryState::propagate` (module `propagate`): parents before children, each
 //!   row with its own item and its ancestor's already-updated value (transform
 //!   propagation without aliasing borrows).
@@ -28,11 +30,14 @@
 //! halves are alive while it exists, and despawning either runs the cleanup
 //! policy. This module sits above `query` in layer 5: it implements query terms.
 
+mod hierarchy;
 mod propagate;
 mod query;
 mod world_api;
 
+pub use hierarchy::ChildSpawner;
 pub use query::{Fixed, Pair, PairMut, PairRef, PairTarget, PairTerm, Up, WithPair};
+pub(crate) use query::{pair_access_id, pair_access_key};
 
 use crate::component::{Component, RelationshipTraits};
 

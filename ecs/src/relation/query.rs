@@ -28,7 +28,7 @@ use crate::world::{Mut, World};
 
 /// The const-access id of `R`'s pairs: distinct from `R`'s own id, since pair
 /// columns and the component's column are different storage.
-const fn pair_access_id(id: u64) -> u64 {
+pub(crate) const fn pair_access_id(id: u64) -> u64 {
     id ^ 0x9E37_79B9_7F4A_7C15
 }
 
@@ -45,7 +45,7 @@ const fn pair_access<R: Component>(kind: AccessKind, label: Label) -> AccessSet 
 /// 0). Pair columns and the component's own column are different storage, so
 /// they get different keys, as in the const access sets.
 #[inline]
-fn pair_access_key(relationship: Entity) -> Entity {
+pub(crate) fn pair_access_key(relationship: Entity) -> Entity {
     Entity::from_raw(relationship.index(), 0x7FFF_FFFF)
 }
 

@@ -141,6 +141,13 @@ pub struct EntityCommands<'a, 'w, 's> {
     commands: &'a mut Commands<'w, 's>,
 }
 
+impl<'w, 's> EntityCommands<'_, 'w, 's> {
+    /// The commands these entity commands append to.
+    pub fn commands(&mut self) -> &mut Commands<'w, 's> {
+        self.commands
+    }
+}
+
 impl EntityCommands<'_, '_, '_> {
     /// The entity.
     pub fn id(&self) -> Entity {

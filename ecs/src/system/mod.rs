@@ -20,6 +20,7 @@ mod combinator;
 mod commands;
 mod exclusive;
 mod function;
+mod hierarchy;
 mod message;
 mod param;
 mod param_set;
@@ -40,6 +41,7 @@ pub use function::{
     BoxedSystem, FunctionSystem, HasSystemInput, In, IntoSystem, IsFunctionSystem, System, SystemParamFunction,
     check_params,
 };
+pub use hierarchy::{ChildSpawnerCommands, Relations};
 pub use message::{MessageMutator, MessageReader, MessageWriter};
 pub use param::{Local, Res, ResMut, SystemMeta, SystemParam, SystemParamItem};
 pub use param_set::{ParamSet, ParamSetMember};

@@ -1,0 +1,141 @@
+//! Hierarchy and relationship helpers: `with_children` (world and commands,
+//! nested), `ancestors` / `descendants` (breadth-first, cycles end), the
+//! `Relations<R>` parameter and its declared access, `Commands::spawn_batch`
+//! and `EntityCommands::observe`.
+
+use ecs_tests::Enemy;
+
+use ecs::prelude::*;
+
+#[derive(Component)]
+struct Ship;
+#[derive(Component)]
+struct Turret(u32);
+
+/// Cycles allowed.
+#[derive(Relationship)]
+struct Follows;
+
+#[derive(Relationship)]
+struct Owes {
+    amount: u32,
+}
+
+#[test]
+fn with_children_nests_and_links_each_child_to_its_parent() {
+    let mut world = World::new();
+    let mut barrel = Entity::PLACEHOLDER;
+    let ship = world
+        .spawn(Ship)
+        .with_children(|parent| {
+            parent.spawn(Turret(1));
+            barrel = parent
+                .spawn(Turret(2))
+                .with_children(|turret| {
+                    turret.spawn_empty();
+                })
+                .id();
+        })
+        .id();
+    assert_eq!(world.children(ship).count(), 2);
+    assert_eq!(world.parent(barrel), Some(ship));
+    let grandchild = world.children(barrel).next().unwrap();
+    assert_eq!(world.ancestors(grandchild).collect::<Vec<_>>(), vec![barrel, ship]);
+    world.despawn(ship);
+    assert!(!world.is_alive(grandchild), "ChildOf's cleanup reaches the grandchild");
+    world.check_invariants();
+}
+
+#[test]
+fn commands_build_hierarchies_and_spawn_batches() {
+    let mut world = World::new();
+    let ship = world.run_system_once(|mut commands: Commands| {
+        commands.spawn_batch((0..5).map(|_| (Enemy,)));
+        let mut ship = commands.spawn(Ship);
+        ship.with_children(|parent| {
+            parent.spawn(Turret(1)).with_children(|turret| {
+                turret.spawn(Turret(2));
+            });
+        });
+        ship.id()
+    });
+    assert_eq!(world.query::<&Enemy>().iter(&world).count(), 5);
+    let turrets: Vec<u32> = world.descendants(ship).map(|e| world.get::<Turret>(e).unwrap().0).collect();
+    assert_eq!(turrets, vec![1, 2]);
+}
+
+#[test]
+fn descendants_are_breadth_first_and_walks_end_on_cycles() {
+    let mut world = World::new();
+    let root = world.spawn_empty().id();
+    let a = world.spawn_empty().add_pair::<ChildOf>(root).id();
+    let a1 = world.spawn_empty().add_pair::<ChildOf>(a).id();
+    let b = world.spawn_empty().add_pair::<ChildOf>(root).id();
+    let b1 = world.spawn_empty().add_pair::<ChildOf>(b).id();
+    let a2 = world.spawn_empty().add_pair::<ChildOf>(a1).id();
+    let order: Vec<Entity> = world.descendants(root).collect();
+    let depth = |e: Entity| world.ancestors(e).count();
+    assert_eq!(order.len(), 5);
+    assert!(order.windows(2).all(|w| depth(w[0]) <= depth(w[1])), "breadth-first");
+    assert_eq!(order.iter().map(|&e| depth(e)).collect::<Vec<_>>(), vec![1, 1, 2, 2, 3]);
+    assert!(order.contains(&b1) && order.last() == Some(&a2));
+    assert_eq!(world.descendants(a2).count(), 0);
+    assert_eq!(world.ancestors(root).count(), 0);
+
+    // x -> y -> z -> x
+    let (x, y, z) = (world.spawn_empty().id(), world.spawn_empty().id(), world.spawn_empty().id());
+    world.add_pair::<Follows>(x, y);
+    world.add_pair::<Follows>(y, z);
+    world.add_pair::<Follows>(z, x);
+    assert_eq!(world.ancestors_of::<Follows>(x).collect::<Vec<_>>(), vec![y, z]);
+    assert_eq!(world.descendants_of::<Follows>(x).collect::<Vec<_>>(), vec![z, y]);
+    let dead = world.spawn_empty().id();
+    world.despawn(dead);
+    assert_eq!(world.ancestors(dead).count() + world.descendants(dead).count(), 0);
+}
+
+#[test]
+fn relations_reads_any_entity_and_conflicts_with_pair_writers() {
+    #[derive(Resource, Default)]
+    struct Debts(u32);
+    fn sum_owed(relations: Relations<Owes>, q: Query<Entity>, mut debts: ResMut<Debts>) {
+        debts.0 = q.iter().map(|e| relations.targets(e).count() as u32).sum();
+    }
+    fn grow_debts(mut q: Query<Pair<&mut Owes>, Without<Enemy>>) {
+        for (_, mut owes) in q.iter_mut() {
+            owes.amount += 1;
+        }
+    }
+    let mut world = World::new();
+    world.init_resource::<Debts>();
+    let bank = world.spawn(Enemy).id();
+    world.spawn_empty().insert_pair(Owes { amount: 1 }, bank);
+    let mut schedule = Schedule::new();
+    schedule.add_systems((sum_owed, grow_debts));
+    schedule.initialize(&mut world).unwrap();
+    assert_eq!(schedule.ambiguities().len(), 1, "Relations<Owes> reads Owes pairs of any entity");
+    schedule.run(&mut world);
+    assert_eq!(world.resource::<Debts>().0, 1);
+}
+
+#[test]
+fn entity_commands_observe_registers_an_entity_scoped_observer() {
+    #[derive(Event)]
+    struct Hit(u32);
+    #[derive(Resource, Default)]
+    struct Damage(u32);
+    let mut world = World::new();
+    world.init_resource::<Damage>();
+    let (target, other) = world.run_system_once(|mut commands: Commands| {
+        let target = commands
+            .spawn(Ship)
+            .observe(|hit: Trigger<Hit>, mut damage: ResMut<Damage>| damage.0 += hit.event().0)
+            .id();
+        (target, commands.spawn(Ship).id())
+    });
+    world.trigger_targets(Hit(3), [target, other]);
+    assert_eq!(world.resource::<Damage>().0, 3);
+    world.despawn(target);
+    world.trigger_targets(Hit(3), other);
+    assert_eq!(world.resource::<Damage>().0, 3);
+}
