@@ -747,6 +747,14 @@ impl Archetypes {
         unsafe { archetype.table.swap_remove_drop(row) }
     }
 
+    /// Clamps the ticks of every table row to the age window relative to `now`
+    /// ([`Table::check_change_ticks`]).
+    pub(crate) fn check_change_ticks(&mut self, now: crate::storage::Tick) {
+        for archetype in self.archetypes.iter_mut() {
+            archetype.table.check_change_ticks(now);
+        }
+    }
+
     /// Verifies the invariants in the module docs and that every row's
     /// entity is alive and located there.
     ///

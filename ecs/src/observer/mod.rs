@@ -280,7 +280,8 @@ impl World {
             );
         }
         let runner = Box::new(move |world: &mut World, info: &TriggerInfo, event: NonNull<u8>| {
-            let this_run = world.increment_change_tick_mut();
+            let now = world.increment_change_tick_wide_mut();
+            let this_run = meta.begin_run(now);
             // SAFETY: the state was built on this world; the observer runs alone
             // with the world exclusively borrowed, so its declared access is free.
             let param = unsafe { <F::Param as SystemParam>::get_param(&mut state, &meta, world, this_run) };
@@ -288,7 +289,7 @@ impl World {
             // of its type (the observer is registered under that type only).
             let event = unsafe { event.cast::<F::Event>().as_mut() };
             observer.run(Trigger { event, info, _bundle: PhantomData }, param);
-            meta.last_run = this_run;
+            meta.end_run(now);
             <F::Param as SystemParam>::defer(&mut state, world);
         });
         self.register_observer(entity, TypeId::of::<F::Event>(), components, entities, runner);

@@ -292,6 +292,52 @@ impl Column {
         unsafe { self.changed.add(row).write(TickCell::new(tick)) };
     }
 
+    /// Clamps the ticks of rows `0..len` to the age window ([`Tick::check_tick`]
+    /// relative to `now`); nothing when the column has no ticks.
+    ///
+    /// # Safety
+    /// `len` is at most the table's length.
+    pub(crate) unsafe fn check_ticks(&mut self, len: usize, now: Tick) {
+        if !self.tracked {
+            return;
+        }
+        for row in 0..len {
+            // SAFETY: a tracked column has an initialized cell per row below the
+            // table's length (caller), and `&mut self` excludes every other access.
+            unsafe {
+                self.added.add(row).as_mut().check_tick(now);
+                self.changed.add(row).as_mut().check_tick(now);
+            }
+        }
+    }
+
+    /// The age relative to `now` of the oldest tick of rows `0..len` (0 when the
+    /// column has no ticks): what the world's invariant check compares with the
+    /// age window.
+    ///
+    /// # Safety
+    /// `len` is at most the table's length.
+    pub(crate) unsafe fn oldest_tick_age(&self, len: usize, now: Tick) -> u32 {
+        if !self.tracked {
+            return 0;
+        }
+        // SAFETY: a tracked column has an initialized cell per row below the
+        // table's length (caller) in each tick buffer.
+        let (added, changed) = unsafe {
+            (
+                core::slice::from_raw_parts(self.added.as_ptr(), len),
+                core::slice::from_raw_parts(self.changed.as_ptr(), len),
+            )
+        };
+        let mut oldest = 0;
+        for cells in [added, changed] {
+            for cell in cells {
+                oldest = oldest.max(now.get().wrapping_sub(cell.get().get()));
+            }
+        }
+        oldest
+    }
+
     /// Initializes the (uninitialized) `row` with a bitwise copy of `source`'s
     /// `source_row`, value and ticks; the source value is then logically moved out.
     ///

@@ -185,6 +185,28 @@ impl SparseSet {
         }
     }
 
+    /// Clamps the ticks of every value to the age window relative to `now` (see
+    /// [`Tick::check_tick`](super::Tick::check_tick)).
+    ///
+    /// # Examples
+    /// ```
+    /// use core::alloc::Layout;
+    /// use ecs::entity::Entity;
+    /// use ecs::storage::{ComponentTicks, MAX_CHANGE_AGE, SparseSet, Tick};
+    /// let mut set = SparseSet::new(Layout::new::<()>(), None);
+    /// let e = Entity::from_raw(3, 0);
+    /// // SAFETY: a zero-sized value needs no initialization.
+    /// unsafe { set.insert_uninit(e, ComponentTicks::new(Tick::new(1))) };
+    /// set.check_change_ticks(Tick::new(MAX_CHANGE_AGE + 2));
+    /// assert_eq!(set.ticks(e).unwrap().get().changed, Tick::new(2));
+    /// ```
+    pub fn check_change_ticks(&mut self, now: super::Tick) {
+        for entity in &self.dense {
+            let page = self.pages[(entity.index() >> PAGE_BITS) as usize].as_mut().expect("dense entity has a page");
+            page.ticks[entity.index() as usize & (PAGE_SIZE - 1)].check_ticks(now);
+        }
+    }
+
     /// Verifies the invariants in the module docs.
     ///
     /// # Panics

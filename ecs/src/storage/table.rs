@@ -316,6 +316,33 @@ impl Table {
         }
     }
 
+    /// Clamps every row's ticks to the age window relative to `now` (see
+    /// [`Tick::check_tick`](super::Tick::check_tick)).
+    ///
+    /// # Examples
+    /// ```
+    /// use core::alloc::Layout;
+    /// use ecs::entity::Entity;
+    /// use ecs::storage::{Column, ComponentTicks, MAX_CHANGE_AGE, Table, Tick};
+    /// let mut table = Table::new(vec![Column::new(Layout::new::<u32>(), None)]);
+    /// // SAFETY: the new row's only column is initialized right away.
+    /// unsafe {
+    ///     let row = table.push_uninit_row(Entity::from_raw(1, 0), ComponentTicks::new(Tick::new(1)));
+    ///     table.column(0).get_ptr(row).cast::<u32>().write(5);
+    /// }
+    /// let now = Tick::new(MAX_CHANGE_AGE + 2);
+    /// table.check_change_ticks(now);
+    /// // SAFETY: row 0 exists.
+    /// assert_eq!(unsafe { table.column(0).ticks(0) }.added, Tick::new(2));
+    /// ```
+    pub fn check_change_ticks(&mut self, now: super::Tick) {
+        let len = self.entities.len();
+        for column in self.columns.iter_mut() {
+            // SAFETY: `len` is the table's length.
+            unsafe { column.check_ticks(len, now) };
+        }
+    }
+
     /// Verifies that the table's length fits its capacity.
     ///
     /// # Panics

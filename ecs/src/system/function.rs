@@ -55,11 +55,13 @@ pub trait System: Send + Sync + 'static {
         false
     }
 
-    /// Initializes if needed, runs, and applies deferred commands.
+    /// Initializes if needed, runs, and applies deferred commands. Runs the
+    /// world's age check first when it is due ([`World::check_change_ticks`]).
     fn run(&mut self, world: &mut World) -> Self::Out {
         if !self.is_initialized() {
             self.initialize(world);
         }
+        world.check_change_ticks();
         // SAFETY: `&mut World` excludes every other borrow.
         let out = unsafe { self.run_unsafe(world) };
         self.apply_deferred(world);
@@ -157,12 +159,13 @@ impl<Marker: 'static, F: SystemParamFunction<Marker>> System for FunctionSystem<
     }
 
     unsafe fn run_unsafe(&mut self, world: &World) -> F::Out {
-        let this_run = world.increment_change_tick();
+        let now = world.increment_change_tick_wide();
+        let this_run = self.meta.begin_run(now);
         let state = self.state.as_mut().unwrap_or_else(|| panic!("system `{}` run before initialize", self.meta.name));
         // SAFETY: forwarded to the caller: initialized on `world`, declared access exclusive.
         let params = unsafe { <F::Param as SystemParam>::get_param(state, &self.meta, world, this_run) };
         let out = self.function.run(params);
-        self.meta.last_run = this_run;
+        self.meta.end_run(now);
         out
     }
 

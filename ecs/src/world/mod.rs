@@ -11,7 +11,12 @@
 //! * sparse sets only hold values of alive entities flagged `HAS_SPARSE`;
 //! * no archetype's type names a dead entity (as an id, a relationship or a
 //!   pair target): despawn cleanup (`cleanup.rs`) removes such ids first and
-//!   deletes the archetypes that named the entity.
+//!   deletes the archetypes that named the entity;
+//! * every tick stored in the world (table columns, sparse sets, resources,
+//!   `last_change_tick`) is at most `MAX_CHANGE_AGE` older than the clock was at
+//!   the last age check, and none is newer than the clock: the age check
+//!   ([`World::check_change_ticks`], see `storage::tick`) clamps them whenever
+//!   `CHECK_TICK_THRESHOLD` ticks passed, so the 32-bit ticks never wrap.
 //!
 //! The world never names `query`, `relation` or `observer`; those layers hook in
 //! through data it stores (hooks as fn pointers, component ids, archetype flags).
@@ -28,7 +33,7 @@ mod resource;
 mod spawn_batch;
 
 use core::any::type_name;
-use core::sync::atomic::{AtomicU32, Ordering};
+use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 pub use change_detection::Mut;
 pub use cleanup::CleanupError;
@@ -44,7 +49,7 @@ use crate::archetype::Archetypes;
 use crate::bundle::{Bundle, BundleId, BundleReader, BundleWriter, Bundles, ReadSource};
 use crate::component::{Component, ComponentInfo, ComponentRegistrar, Components, Internal, Name, StorageKind};
 use crate::entity::{ArchetypeId, Entity, EntityFlags, EntityIndex, EntityLocation};
-use crate::storage::{ComponentTicks, SparseSets, Tick, TickCell};
+use crate::storage::{CHECK_TICK_THRESHOLD, ComponentTicks, MAX_CHANGE_AGE, SparseSets, Tick, TickCell, WideTick};
 use hooks::HookKind;
 use smallvec::SmallVec;
 
@@ -99,8 +104,12 @@ pub struct World {
     bundles: Bundles,
     sparse_sets: SparseSets,
     resources: Resources,
-    change_tick: AtomicU32,
+    /// The 64-bit change clock ([`WideTick`]); values are stamped with its low
+    /// 32 bits.
+    change_tick: AtomicU64,
     last_change_tick: Tick,
+    /// The clock when the age check last ran ([`World::check_change_ticks`]).
+    last_check_tick: WideTick,
     internal_count: usize,
     builtin: BuiltinIds,
     /// The entity buffer of despawn cleanup plans, kept between despawns.
@@ -159,8 +168,9 @@ impl World {
             bundles: Bundles::default(),
             sparse_sets: SparseSets::default(),
             resources: Resources::default(),
-            change_tick: AtomicU32::new(1),
+            change_tick: AtomicU64::new(1),
             last_change_tick: Tick::new(0),
+            last_check_tick: WideTick::new(0),
             internal_count: 0,
             builtin,
             cleanup_scratch: Vec::new(),
@@ -1024,7 +1034,20 @@ impl World {
     /// The current change tick: writes made now are stamped with it.
     #[inline]
     pub fn change_tick(&self) -> Tick {
-        Tick::new(self.change_tick.load(Ordering::Relaxed))
+        self.change_tick_wide().tick()
+    }
+
+    /// The current change tick on the world's 64-bit clock (see
+    /// [`WideTick`]; [`World::change_tick`] is its low 32 bits).
+    ///
+    /// # Examples
+    /// ```
+    /// let world = ecs::world::World::new();
+    /// assert_eq!(world.change_tick_wide().tick(), world.change_tick());
+    /// ```
+    #[inline]
+    pub fn change_tick_wide(&self) -> WideTick {
+        WideTick::new(self.change_tick.load(Ordering::Relaxed))
     }
 
     /// Advances the change tick and returns the tick before it: a query run that
@@ -1032,10 +1055,25 @@ impl World {
     /// newer than it.
     #[inline]
     pub fn increment_change_tick(&self) -> Tick {
-        Tick::new(self.change_tick.fetch_add(1, Ordering::Relaxed))
+        self.increment_change_tick_wide().tick()
     }
 
-    /// [`World::increment_change_tick`] through `&mut self` (no atomic operation).
+    /// [`World::increment_change_tick`] on the 64-bit clock.
+    ///
+    /// # Examples
+    /// ```
+    /// let world = ecs::world::World::new();
+    /// let before = world.change_tick_wide();
+    /// assert_eq!(world.increment_change_tick_wide(), before);
+    /// assert_eq!(world.change_tick_wide().get(), before.get() + 1);
+    /// ```
+    #[inline]
+    pub fn increment_change_tick_wide(&self) -> WideTick {
+        WideTick::new(self.change_tick.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// [`World::increment_change_tick`] through `&mut self` (no atomic operation);
+    /// runs the age check when it is due ([`World::check_change_ticks`]).
     ///
     /// # Examples
     /// ```
@@ -1046,10 +1084,55 @@ impl World {
     /// ```
     #[inline]
     pub fn increment_change_tick_mut(&mut self) -> Tick {
+        self.increment_change_tick_wide_mut().tick()
+    }
+
+    /// [`World::increment_change_tick_mut`] on the 64-bit clock.
+    ///
+    /// # Examples
+    /// ```
+    /// let mut world = ecs::world::World::new();
+    /// let before = world.change_tick_wide();
+    /// assert_eq!(world.increment_change_tick_wide_mut(), before);
+    /// assert_eq!(world.change_tick_wide().get(), before.get() + 1);
+    /// ```
+    #[inline]
+    pub fn increment_change_tick_wide_mut(&mut self) -> WideTick {
+        self.check_change_ticks();
         let tick = self.change_tick.get_mut();
         let previous = *tick;
-        *tick = previous.wrapping_add(1);
-        Tick::new(previous)
+        *tick = previous + 1;
+        WideTick::new(previous)
+    }
+
+    /// Advances the change clock by `by` ticks at once, as `by` query or system
+    /// runs would, **without** running the age check: a test hook for programs
+    /// that run for billions of ticks. The next automatic check (or a call to
+    /// [`World::check_change_ticks`]) catches up; a program that advances the
+    /// clock by more than `2 * CHECK_TICK_THRESHOLD` between two checks lets
+    /// stored ticks wrap (values untouched for 2^32 ticks read as changed), so
+    /// advance in steps of at most [`CHECK_TICK_THRESHOLD`] with a check between
+    /// them, as a real program would.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::storage::CHECK_TICK_THRESHOLD;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// world.spawn(Health(1));
+    /// let mut changed = world.query_filtered::<Entity, Changed<Health>>();
+    /// assert_eq!(changed.iter(&world).count(), 1);
+    /// for _ in 0..10 {
+    ///     // 5 * 10^9 ticks: the clock wraps, the untouched value stays old
+    ///     world.advance_change_tick(CHECK_TICK_THRESHOLD);
+    ///     world.check_change_ticks();
+    /// }
+    /// assert_eq!(changed.iter(&world).count(), 0);
+    /// ```
+    pub fn advance_change_tick(&mut self, by: u32) {
+        *self.change_tick.get_mut() += u64::from(by);
     }
 
     /// The tick `Mut`s from `World::get_mut` compare against for `is_changed`
@@ -1058,15 +1141,69 @@ impl World {
         self.last_change_tick
     }
 
-    /// Starts a new change-detection frame for world-level `Mut`s.
+    /// Starts a new change-detection frame for world-level `Mut`s; runs the age
+    /// check when it is due ([`World::check_change_ticks`]).
     pub fn clear_trackers(&mut self) {
-        self.last_change_tick = self.increment_change_tick();
+        self.last_change_tick = self.increment_change_tick_mut();
+    }
+
+    /// The age check: when [`CHECK_TICK_THRESHOLD`] ticks or more passed since
+    /// the previous check, clamps every tick stored in the world (table
+    /// columns, sparse sets, resources, [`World::last_change_tick`]) to at most
+    /// [`MAX_CHANGE_AGE`] old, so values left
+    /// untouched for billions of ticks keep reading as old when the 32-bit clock
+    /// comes round. Returns whether it ran (otherwise it costs one comparison).
+    ///
+    /// It runs by itself from the `&mut World` entry points that advance the
+    /// clock: [`Schedule::run`](crate::schedule::Schedule::run),
+    /// [`System::run`](crate::system::System::run) (and `World::run_system`),
+    /// exclusive systems, observers, [`World::clear_trackers`] and the `&mut World`
+    /// methods of `QueryState`. A program that advances the clock only through
+    /// `&World` (`QueryState::iter` in a loop) must call it at least once per
+    /// `CHECK_TICK_THRESHOLD` ticks. Query states, systems and observers clamp
+    /// their own `last_run` when they next run (see [`LastRun`](crate::storage::LastRun)).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::storage::{CHECK_TICK_THRESHOLD, MAX_CHANGE_AGE};
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let e = world.spawn(Health(1)).id();
+    /// assert!(!world.check_change_ticks(), "not due yet");
+    /// for _ in 0..7 {
+    ///     world.advance_change_tick(CHECK_TICK_THRESHOLD);
+    ///     assert!(world.check_change_ticks());
+    /// }
+    /// let ticks = world.component_ticks::<Health>(e).unwrap();
+    /// assert_eq!(world.change_tick().get().wrapping_sub(ticks.changed.get()), MAX_CHANGE_AGE);
+    /// ```
+    pub fn check_change_ticks(&mut self) -> bool {
+        let now = self.change_tick_wide();
+        if now.get() - self.last_check_tick.get() < u64::from(CHECK_TICK_THRESHOLD) {
+            return false;
+        }
+        self.check_change_ticks_now(now);
+        true
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn check_change_ticks_now(&mut self, now: WideTick) {
+        let tick = now.tick();
+        self.archetypes.check_change_ticks(tick);
+        self.sparse_sets.check_change_ticks(tick);
+        self.resources.check_change_ticks(tick);
+        self.last_change_tick.check_tick(tick);
+        self.last_check_tick = now;
     }
 
     // ----- checks -------------------------------------------------------------------
 
     /// Verifies that the entity index, the tables, the component index and the
-    /// sparse sets agree (see the module docs).
+    /// sparse sets agree, and that every stored tick is in the age window (see
+    /// the module docs).
     ///
     /// # Panics
     /// Panics describing the first violation.
@@ -1101,6 +1238,45 @@ impl World {
             .filter(|&&entity| self.entities.get(entity).is_some_and(|r| r.flags.contains(EntityFlags::INTERNAL)))
             .count();
         assert_eq!(internal, self.internal_count, "internal entity count is off");
+        self.check_tick_window();
+    }
+
+    /// Checks the tick invariant of the module docs.
+    fn check_tick_window(&self) {
+        let now = self.change_tick_wide();
+        let bound = u64::from(MAX_CHANGE_AGE) + (now.get() - self.last_check_tick.get());
+        let check = |tick: Tick, holder: &dyn Fn() -> String| {
+            let age = now.tick().get().wrapping_sub(tick.get());
+            assert!(
+                u64::from(age) <= bound,
+                "{} holds {tick:?}, {age} ticks before the clock ({:?}): outside the age window",
+                holder(),
+                now.tick()
+            );
+        };
+        check(self.last_change_tick, &|| "the world's last_change_tick".to_owned());
+        for archetype in self.archetypes.iter() {
+            let table = archetype.table();
+            for (index, column) in table.columns().iter().enumerate() {
+                // SAFETY: the table's length.
+                let age = unsafe { column.oldest_tick_age(table.len(), now.tick()) };
+                check(Tick::new(now.tick().get().wrapping_sub(age)), &|| {
+                    format!("column {index} of {:?}", archetype.id())
+                });
+            }
+        }
+        for (component, set) in self.sparse_sets.iter() {
+            for &entity in set.entities() {
+                let ticks = set.ticks(entity).expect("dense entities hold values").get();
+                let holder = || format!("the sparse value of {component:?} of {entity:?}");
+                check(ticks.added, &holder);
+                check(ticks.changed, &holder);
+            }
+        }
+        for (added, changed) in self.resources.all_ticks() {
+            check(added, &|| "a resource".to_owned());
+            check(changed, &|| "a resource".to_owned());
+        }
     }
 }
 
