@@ -31,6 +31,7 @@
 use core::any::TypeId;
 use core::marker::PhantomData;
 use core::ptr::NonNull;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
 use smallvec::SmallVec;
 
@@ -288,7 +289,13 @@ impl World {
             // SAFETY: the dispatcher passes a valid, exclusive `F::Event` for events
             // of its type (the observer is registered under that type only).
             let event = unsafe { event.cast::<F::Event>().as_mut() };
-            observer.run(Trigger { event, info, _bundle: PhantomData }, param);
+            let outcome =
+                catch_unwind(AssertUnwindSafe(|| observer.run(Trigger { event, info, _bundle: PhantomData }, param)));
+            if let Err(payload) = outcome {
+                // Its commands go with the panic (not into its next run).
+                <F::Param as SystemParam>::discard(&mut state);
+                resume_unwind(payload);
+            }
             meta.end_run(now);
             <F::Param as SystemParam>::defer(&mut state, world);
         });

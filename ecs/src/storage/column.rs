@@ -16,11 +16,16 @@
 //! `0..len` hold initialized values and, when tracked, ticks. A column owns no
 //! memory: its table allocates, moves and frees the buffers of all its columns
 //! at once.
+//!
+//! Panic safety: a value's `Drop` may panic. The `_catching` drops keep the
+//! panic in a [`PanicSlot`] (the value counts as dropped), so that the table
+//! finishes its operation before the panic continues.
 
 use core::alloc::Layout;
 use core::ptr::NonNull;
 
 use super::tick::{ComponentTicks, Tick, TickCell};
+use crate::util::PanicSlot;
 
 /// A type-erased column of a [`Table`](super::Table). See the module docs above.
 ///
@@ -377,6 +382,21 @@ impl Column {
         }
     }
 
+    /// [`Column::drop_at`], keeping a panic of the value's `Drop` in `panics`
+    /// instead of unwinding: the row counts as dropped either way.
+    ///
+    /// # Safety
+    /// As [`Column::drop_at`].
+    #[inline]
+    pub(crate) unsafe fn drop_at_catching(&mut self, row: usize, panics: &mut PanicSlot) {
+        if let Some(drop) = self.drop {
+            // SAFETY: the caller guarantees `row` holds an initialized value.
+            let value = unsafe { self.get_ptr(row) };
+            // SAFETY: as above; the value is dropped once, whether or not it panics.
+            panics.catch(|| unsafe { drop(value.as_ptr()) });
+        }
+    }
+
     /// Moves the value and ticks of row `last` into `row` (a bitwise copy; `last`
     /// is then logically uninitialized).
     ///
@@ -396,17 +416,21 @@ impl Column {
         }
     }
 
-    /// Drops the values of rows `0..len`.
+    /// Drops the values of rows `0..len`. If a value's `Drop` panics, the
+    /// others are still dropped, then the first panic continues.
     ///
     /// # Safety
     /// Rows `0..len` hold initialized values, which are not used again.
     pub unsafe fn drop_rows(&mut self, len: usize) {
-        if let Some(drop) = self.drop {
-            for row in 0..len {
-                // SAFETY: forwarded to the caller; each value is dropped once.
-                unsafe { drop(self.get_ptr(row).as_ptr()) }
-            }
+        if self.drop.is_none() {
+            return;
         }
+        let mut panics = PanicSlot::default();
+        for row in 0..len {
+            // SAFETY: forwarded to the caller; each value is dropped once.
+            unsafe { self.drop_at_catching(row, &mut panics) };
+        }
+        panics.resume();
     }
 }
 

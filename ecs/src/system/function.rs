@@ -9,6 +9,7 @@
 
 use core::any::type_name;
 use core::marker::PhantomData;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
 use super::access::{Conflict, ParamAccess, SystemAccess};
 use super::param::{SystemMeta, SystemParam, SystemParamItem};
@@ -57,13 +58,21 @@ pub trait System: Send + Sync + 'static {
 
     /// Initializes if needed, runs, and applies deferred commands. Runs the
     /// world's age check first when it is due ([`World::check_change_ticks`]).
+    /// If the system panics, its deferred commands are dropped
+    /// ([`System::discard_deferred`]) and the panic continues.
     fn run(&mut self, world: &mut World) -> Self::Out {
         if !self.is_initialized() {
             self.initialize(world);
         }
         world.check_change_ticks();
         // SAFETY: `&mut World` excludes every other borrow.
-        let out = unsafe { self.run_unsafe(world) };
+        let out = match catch_unwind(AssertUnwindSafe(|| unsafe { self.run_unsafe(world) })) {
+            Ok(out) => out,
+            Err(payload) => {
+                self.discard_deferred();
+                resume_unwind(payload);
+            }
+        };
         self.apply_deferred(world);
         out
     }

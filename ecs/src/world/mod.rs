@@ -18,6 +18,12 @@
 //!   ([`World::check_change_ticks`], see `storage::tick`) clamps them whenever
 //!   `CHECK_TICK_THRESHOLD` ticks passed, so the 32-bit ticks never wrap.
 //!
+//! Panic safety: a value's `Drop` may panic. Despawn (with its cleanup),
+//! remove, insert over existing values and dropping the world still complete,
+//! dropping every other value exactly once, and then the first panic continues
+//! (the storage layers hand it up in a [`PanicSlot`] so the world updates its
+//! records first). Panicking hooks and observers: see `hooks`.
+//!
 //! The world never names `query`, `relation` or `observer`; those layers hook in
 //! through data it stores (hooks as fn pointers, component ids, archetype flags).
 
@@ -50,6 +56,7 @@ use crate::bundle::{Bundle, BundleId, BundleReader, BundleWriter, Bundles, ReadS
 use crate::component::{Component, ComponentInfo, ComponentRegistrar, Components, Internal, Name, StorageKind};
 use crate::entity::{ArchetypeId, Entity, EntityFlags, EntityIndex, EntityLocation};
 use crate::storage::{CHECK_TICK_THRESHOLD, ComponentTicks, MAX_CHANGE_AGE, SparseSets, Tick, TickCell, WideTick};
+use crate::util::PanicSlot;
 use hooks::HookKind;
 use smallvec::SmallVec;
 
@@ -124,6 +131,25 @@ pub struct World {
 impl Default for World {
     fn default() -> Self {
         World::new()
+    }
+}
+
+impl Drop for World {
+    /// Drops every value (table rows, sparse sets, resources, unapplied
+    /// commands, observers) even if some `Drop`s panic; the first panic
+    /// continues once everything is dropped.
+    fn drop(&mut self) {
+        let mut panics = PanicSlot::default();
+        self.archetypes.drop_values(&mut panics);
+        let sparse_sets = core::mem::take(&mut self.sparse_sets);
+        panics.catch(|| drop(sparse_sets));
+        let resources = core::mem::take(&mut self.resources);
+        panics.catch(|| drop(resources));
+        let deferred = core::mem::take(&mut self.deferred);
+        panics.catch(|| drop(deferred));
+        let observers = core::mem::take(&mut self.observers);
+        panics.catch(|| drop(observers));
+        panics.resume();
     }
 }
 
@@ -355,7 +381,8 @@ impl World {
     /// Spawns one entity per bundle of `bundles` and returns their ids. The
     /// destination archetype is looked up once and the storage reserved once (from
     /// the iterator's size hint). Entities are spawned as the returned iterator is
-    /// consumed; dropping it spawns the rest.
+    /// consumed; dropping it spawns the rest (unless a panic is unwinding: see
+    /// [`SpawnBatchIter`]).
     ///
     /// # Examples
     /// ```
@@ -396,7 +423,19 @@ impl World {
         unsafe {
             let row = table.push_entity(entity);
             self.entities.set_location(entity, EntityLocation { archetype: destination, row: row as u32 });
-            BundleWriter::write_bundle(bundle, &edge.slots, table, row, &mut self.sparse_sets, entity, tick);
+            // A spawn replaces nothing, so no `Drop` runs: nothing to catch.
+            let mut panics = PanicSlot::default();
+            BundleWriter::write_bundle(
+                bundle,
+                &edge.slots,
+                table,
+                row,
+                &mut self.sparse_sets,
+                entity,
+                tick,
+                &mut panics,
+            );
+            debug_assert!(!panics.is_panicking(), "a spawn dropped a value");
         }
         self.mark_sparse(entity, bundle_id);
         if hooks {
@@ -485,7 +524,8 @@ impl World {
     /// # Panics
     /// Panics if a relationship with the `panic` policy refuses the despawn,
     /// naming the relationship and the entities holding its pairs; the world is
-    /// unchanged then.
+    /// unchanged then. A panic of a value's `Drop`, a hook or an observer
+    /// continues from here once the despawn is complete.
     ///
     /// # Examples
     /// ```
@@ -529,9 +569,31 @@ impl World {
 
     /// Despawns the alive, non-internal `entity` (whose record is `record`)
     /// without looking at pairs (its cleanup, if any, was done by the caller).
-    fn despawn_record(&mut self, entity: Entity, record: crate::entity::EntityRecord) {
-        let record = self.notify_despawn(entity, record);
-        self.free_despawned(entity, record);
+    /// A panicking hook, observer or `Drop` does not stop it: the panic is kept
+    /// in `panics`.
+    fn despawn_record(&mut self, entity: Entity, record: crate::entity::EntityRecord, panics: &mut PanicSlot) {
+        let record = self.notify_despawn_catching(entity, record, panics);
+        self.free_despawned(entity, record, panics);
+    }
+
+    /// [`World::notify_despawn`], keeping a panic of a hook or observer in
+    /// `panics`: the despawn goes on without the events that did not run.
+    pub(super) fn notify_despawn_catching(
+        &mut self,
+        entity: Entity,
+        record: crate::entity::EntityRecord,
+        panics: &mut PanicSlot,
+    ) -> crate::entity::EntityRecord {
+        if !self.archetype_lifecycle(record.location.archetype, record.flags)
+            && !record.flags.contains(EntityFlags::HAS_SPARSE)
+        {
+            return record;
+        }
+        panics.catch(|| {
+            self.notify_despawn(entity, record);
+        });
+        // Hooks and observers cannot despawn or move it (their commands wait).
+        self.entities.get(entity).expect("hooks cannot despawn (their commands wait)")
     }
 
     /// Runs the despawn's lifecycle events for `entity` (`OnDespawn`, then
@@ -570,12 +632,13 @@ impl World {
     }
 
     /// Frees the alive `entity` after [`World::notify_despawn`]: its values are
-    /// dropped, and the observers of it alone are queued for despawning.
-    fn free_despawned(&mut self, entity: Entity, record: crate::entity::EntityRecord) {
+    /// dropped, and the observers of it alone are queued for despawning. A
+    /// panicking `Drop` is kept in `panics`.
+    fn free_despawned(&mut self, entity: Entity, record: crate::entity::EntityRecord, panics: &mut PanicSlot) {
         // Commands of hooks and observers may have reserved entities: make them
         // alive first (the index refuses to free over pending reservations).
         self.flush_entities();
-        self.remove_record(entity, record);
+        self.remove_record_catching(entity, record, panics);
         if record.flags.contains(EntityFlags::OBSERVED) {
             // Observers of this entity alone go with it (applied with the
             // despawn's other deferred work).
@@ -588,18 +651,30 @@ impl World {
     }
 
     /// Drops the alive `entity`'s values (with `record` its current record) and
-    /// frees it; no hooks, no cleanup.
+    /// frees it; no hooks, no cleanup. If a value's `Drop` panics, the entity is
+    /// still freed and its other values dropped, then the panic continues.
     #[inline(always)]
     fn remove_record(&mut self, entity: Entity, record: crate::entity::EntityRecord) {
+        let mut panics = PanicSlot::default();
+        self.remove_record_catching(entity, record, &mut panics);
+        panics.resume();
+    }
+
+    /// [`World::remove_record`], keeping a panicking `Drop` in `panics`.
+    #[inline(always)]
+    fn remove_record_catching(&mut self, entity: Entity, record: crate::entity::EntityRecord, panics: &mut PanicSlot) {
         let location = record.location;
         // SAFETY: the entity is alive, so its location is a valid, initialized row.
-        let swapped = unsafe { self.archetypes.remove_row(location.archetype, location.row as usize) };
+        let swapped = unsafe { self.archetypes.remove_row(location.archetype, location.row as usize, panics) };
         if let Some(swapped) = swapped {
             self.entities.set_location(swapped, location);
         }
         if record.flags.contains(EntityFlags::HAS_SPARSE) {
             for (_, set) in self.sparse_sets.iter_mut() {
-                set.remove_drop(entity);
+                // The value is unlinked before its `Drop` runs.
+                panics.catch(|| {
+                    set.remove_drop(entity);
+                });
             }
         }
         self.entities.free(entity);
@@ -682,6 +757,11 @@ impl World {
     /// Inserts `bundle` into `entity`, replacing values it already has. Returns
     /// `false` (dropping `bundle`) if the entity is not alive.
     ///
+    /// # Panics
+    /// If the `Drop` of a replaced value panics, the insert still completes
+    /// (every value written, hooks run) and the panic continues from here. A
+    /// hook or observer that panics: see `world::hooks`.
+    ///
     /// # Examples
     /// ```
     /// use ecs::prelude::*;
@@ -711,7 +791,9 @@ impl World {
         if self.bundle_lifecycle(bundle_id, entity) {
             self.insert_bundle_hooked(entity, bundle_id, bundle);
         } else {
-            self.insert_bundle_unhooked(entity, bundle_id, location, bundle);
+            let mut panics = PanicSlot::default();
+            self.insert_bundle_unhooked(entity, bundle_id, location, bundle, &mut panics);
+            panics.resume();
         }
         true
     }
@@ -724,12 +806,17 @@ impl World {
         let existed = self.bundle_components_present(entity, bundle_id);
         self.run_hooks(HookKind::Replace, entity, &existed);
         let location = self.entities.location(entity).expect("hooks cannot despawn (their commands wait)");
-        self.insert_bundle_unhooked(entity, bundle_id, location, bundle);
+        let mut panics = PanicSlot::default();
+        self.insert_bundle_unhooked(entity, bundle_id, location, bundle, &mut panics);
+        // A replaced value's panicking `Drop` waits for the insert's events.
         self.after_insert_hooks(entity, bundle_id, &existed);
+        panics.resume();
     }
 
     /// Inserts `bundle` (registered as `bundle_id`) into the alive `entity` at
-    /// `location`, without running hooks.
+    /// `location`, without running hooks. A panicking `Drop` of a value it
+    /// replaces (or of an exclusive pair it drops) is kept in `panics`: every
+    /// value is still written and the records updated.
     #[inline(always)]
     fn insert_bundle_unhooked<B: Bundle>(
         &mut self,
@@ -737,6 +824,7 @@ impl World {
         bundle_id: BundleId,
         location: EntityLocation,
         bundle: B,
+        panics: &mut PanicSlot,
     ) {
         let tick = self.change_tick();
         let edge = self.bundles.insert_edge(
@@ -749,10 +837,12 @@ impl World {
         let destination = edge.destination;
         let mut row = location.row as usize;
         if destination != location.archetype {
-            // SAFETY: `row` is the entity's row; an insert edge only adds ids, so
-            // nothing is removed; the new columns are written by the writer below.
-            let moved =
-                unsafe { self.archetypes.move_row(entity, location.archetype, row, destination, &edge.plan, true) };
+            // SAFETY: `row` is the entity's row; an insert edge only adds ids (and
+            // for an exclusive relationship drops the replaced pair, which the move
+            // drops itself); the new columns are written by the writer below.
+            let moved = unsafe {
+                self.archetypes.move_row(entity, location.archetype, row, destination, &edge.plan, true, panics)
+            };
             if let Some(swapped) = moved.swapped {
                 self.entities.set_location(swapped, location);
             }
@@ -762,13 +852,19 @@ impl World {
         let table = self.archetypes.get_mut(destination).table_mut();
         // SAFETY: the edge was built for the entity's archetype; after the move the
         // columns the source lacked are the uninitialized ones the writer fills.
-        unsafe { BundleWriter::write_bundle(bundle, &edge.slots, table, row, &mut self.sparse_sets, entity, tick) };
+        unsafe {
+            BundleWriter::write_bundle(bundle, &edge.slots, table, row, &mut self.sparse_sets, entity, tick, panics);
+        }
         self.mark_sparse(entity, bundle_id);
     }
 
     /// Removes the components of bundle `B` from `entity` and returns them if it had
     /// every one of them. If it had only some, those are removed and dropped and
     /// `None` is returned; `None` too if the entity is not alive.
+    ///
+    /// # Panics
+    /// If the `Drop` of a dropped value panics, the removal still completes and
+    /// the panic continues from here.
     ///
     /// # Examples
     /// ```
@@ -798,7 +894,10 @@ impl World {
         if self.bundle_lifecycle(bundle_id, entity) {
             return self.remove_bundle_hooked(entity, bundle_id);
         }
-        self.remove_bundle_unhooked(entity, bundle_id, location)
+        let mut panics = PanicSlot::default();
+        let taken = self.remove_bundle_unhooked(entity, bundle_id, location, &mut panics);
+        panics.resume();
+        taken
     }
 
     /// `remove_bundle` with hooks: `on_replace` then `on_remove` for the values it
@@ -810,19 +909,24 @@ impl World {
         self.run_hooks(HookKind::Replace, entity, &present);
         self.run_hooks(HookKind::Remove, entity, &present);
         let location = self.entities.location(entity).expect("hooks cannot despawn (their commands wait)");
-        let taken = self.remove_bundle_unhooked(entity, bundle_id, location);
+        let mut panics = PanicSlot::default();
+        let taken = self.remove_bundle_unhooked(entity, bundle_id, location, &mut panics);
         self.flush_deferred();
+        panics.resume();
         taken
     }
 
     /// Removes bundle `B` (registered as `bundle_id`) from the alive `entity` at
-    /// `location`, without running hooks.
+    /// `location`, without running hooks. Values it drops (when the entity has
+    /// only part of `B`) keep a panicking `Drop` in `panics`: the removal
+    /// completes.
     #[inline(always)]
     fn remove_bundle_unhooked<B: Bundle>(
         &mut self,
         entity: Entity,
         bundle_id: BundleId,
         location: EntityLocation,
+        panics: &mut PanicSlot,
     ) -> Option<B> {
         let edge = self.bundles.remove_edge(
             bundle_id,
@@ -852,7 +956,11 @@ impl World {
             if edge.has_sparse {
                 for source in edge.sources.iter() {
                     if let ReadSource::Sparse(set) = source {
-                        self.sparse_sets.get_mut(*set).remove_drop(entity);
+                        let set = self.sparse_sets.get_mut(*set);
+                        // The value is unlinked before its `Drop` runs.
+                        panics.catch(|| {
+                            set.remove_drop(entity);
+                        });
                     }
                 }
             }
@@ -863,7 +971,15 @@ impl World {
             // destination has no new columns; when the bundle was read, its table
             // values were moved out and are forgotten (`drop_removed = !has_all`).
             let moved = unsafe {
-                self.archetypes.move_row(entity, location.archetype, row, edge.destination, &edge.plan, !has_all)
+                self.archetypes.move_row(
+                    entity,
+                    location.archetype,
+                    row,
+                    edge.destination,
+                    &edge.plan,
+                    !has_all,
+                    panics,
+                )
             };
             if let Some(swapped) = moved.swapped {
                 self.entities.set_location(swapped, location);
