@@ -21,7 +21,7 @@ use crate::archetype::{ArchetypeId, Archetypes, MovePlan};
 use crate::component::{Component, ComponentRegistrar, Components, StorageKind};
 use crate::entity::{Entity, Id};
 use crate::storage::{ComponentTicks, SparseSetIndex, SparseSets, Table, Tick};
-use crate::util::{FxHashMap, TypeIdMap};
+use crate::util::{FxHashMap, PanicSlot, TypeIdMap};
 
 /// A group of components inserted or removed together.
 ///
@@ -629,16 +629,22 @@ pub(crate) struct BundleWriter<'a> {
     entity: Entity,
     tick: Tick,
     cursor: usize,
+    /// Where a panicking `Drop` of a replaced value goes: the write goes on.
+    panics: &'a mut PanicSlot,
 }
 
 impl<'a> BundleWriter<'a> {
     /// Writes `bundle` into `row` of `table` (and the sparse sets) as `slots` say.
+    /// A value that replaces an existing one is written first and the old one
+    /// dropped after; a panic of that `Drop` is kept in `panics`, so every value
+    /// of the bundle is still written.
     ///
     /// # Safety
     /// `slots` is the insert edge of `B` whose destination owns `table`; `row` is
     /// `entity`'s row there, with every column that the edge's source lacked still
     /// uninitialized and every other column initialized.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     pub(crate) unsafe fn write_bundle<B: Bundle>(
         bundle: B,
         slots: &'a [WriteSlot],
@@ -647,8 +653,9 @@ impl<'a> BundleWriter<'a> {
         sparse_sets: &'a mut SparseSets,
         entity: Entity,
         tick: Tick,
+        panics: &'a mut PanicSlot,
     ) {
-        let mut writer = BundleWriter { slots, table, row, sparse_sets, entity, tick, cursor: 0 };
+        let mut writer = BundleWriter { slots, table, row, sparse_sets, entity, tick, cursor: 0, panics };
         bundle.write_components(&mut writer);
     }
 }
@@ -671,10 +678,11 @@ impl ComponentWriter for BundleWriter<'_> {
             if let Some((place, changed)) = set.get_with_changed(self.entity) {
                 // SAFETY: the set stores `C` and the slot holds an initialized value;
                 // `&mut self` gives exclusive access to it and its tick.
-                unsafe {
-                    *place.cast::<C>().as_ptr() = value;
+                let old = unsafe {
                     changed.set_unchecked(self.tick);
-                }
+                    place.cast::<C>().as_ptr().replace(value)
+                };
+                self.panics.drop_value(old);
             } else {
                 // SAFETY: the entity has no value in this set; the slot is written at once.
                 unsafe { set.insert_uninit(self.entity, ComponentTicks::new(self.tick)).cast::<C>().write(value) };
@@ -684,7 +692,7 @@ impl ComponentWriter for BundleWriter<'_> {
             if slot.existed {
                 // The entity keeps one value: the old one is dropped, and all values
                 // of a zero-sized type are identical, so drop the new one instead.
-                drop(value);
+                self.panics.drop_value(value);
             } else {
                 core::mem::forget(value);
             }
@@ -696,13 +704,15 @@ impl ComponentWriter for BundleWriter<'_> {
             // whose table this is (`write_bundle`'s contract).
             let column = unsafe { self.table.column_unchecked_mut(column as usize) };
             // SAFETY: the slot's column stores `C` (the bundle contract) and `row`
-            // is the entity's row. An existing value is initialized and dropped by
-            // the assignment; a new one is uninitialized and written without drop.
+            // is the entity's row. An existing value is initialized: it is swapped
+            // out and dropped after the write; a new one is uninitialized and
+            // written without drop.
             unsafe {
                 let place = column.get_ptr(self.row).cast::<C>();
                 if slot.existed {
-                    *place.as_ptr() = value;
+                    let old = place.as_ptr().replace(value);
                     column.set_changed(self.row, self.tick);
+                    self.panics.drop_value(old);
                 } else {
                     place.write(value);
                     column.set_ticks(self.row, ComponentTicks::new(self.tick));

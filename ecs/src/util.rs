@@ -5,12 +5,15 @@
 //! * [`TypeIdMap`] is a hash map keyed by [`TypeId`] that skips rehashing: a
 //!   `TypeId` is already a high-quality hash, so its hasher passes the bits through.
 //! * [`FxHashMap`] is the fast, non-cryptographic map used for internal indices.
+//! * [`PanicSlot`] keeps the first panic of a run of drops that must all happen,
+//!   so an operation finishes its bookkeeping before the panic continues.
 //!
 //! This module is a leaf: it uses nothing else in the crate.
 
-use core::any::TypeId;
+use core::any::{Any, TypeId};
 use core::hash::{BuildHasherDefault, Hasher};
 use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
 pub use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -110,5 +113,88 @@ pub unsafe fn debug_unwrap<T>(option: Option<T>) -> T {
         Some(value) => value,
         // SAFETY: the caller guarantees `option` is `Some`.
         None => unsafe { core::hint::unreachable_unchecked() },
+    }
+}
+
+/// The first panic of a sequence of steps that must all run even if one panics
+/// (the drops of user values inside a storage operation), kept until the
+/// operation has restored its invariants: then [`PanicSlot::resume`] lets it
+/// continue. Later panics are caught too and dropped, so several panicking
+/// destructors never abort the process (unlike a panic while unwinding).
+///
+/// Catching costs nothing on the path that does not panic; callers only wrap
+/// calls that can run user code (`Drop` of types that need it, hooks).
+///
+/// # Examples
+/// ```
+/// use ecs::util::PanicSlot;
+/// let mut log = Vec::new();
+/// let mut panics = PanicSlot::default();
+/// for step in 0..3 {
+///     panics.catch(|| {
+///         log.push(step);
+///         assert!(step != 1, "step 1 failed");
+///     });
+/// }
+/// assert_eq!(log, [0, 1, 2]); // every step ran
+/// assert!(panics.is_panicking());
+/// let resumed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || panics.resume()));
+/// assert!(resumed.is_err()); // the first panic continues at the end
+/// ```
+#[derive(Default)]
+#[must_use = "a caught panic must be resumed"]
+pub struct PanicSlot(Option<Box<dyn Any + Send + 'static>>);
+
+impl PanicSlot {
+    /// Runs `step`; if it panics, keeps the panic (the first one) and returns.
+    #[inline]
+    pub fn catch(&mut self, step: impl FnOnce()) {
+        if let Err(payload) = catch_unwind(AssertUnwindSafe(step)) {
+            self.keep(payload);
+        }
+    }
+
+    /// Drops `value` like [`PanicSlot::catch`] runs a step (nothing to catch
+    /// for types without drop glue).
+    #[inline]
+    pub fn drop_value<T>(&mut self, value: T) {
+        if core::mem::needs_drop::<T>() {
+            self.catch(move || drop(value));
+        } else {
+            core::mem::forget(value);
+        }
+    }
+
+    /// Keeps `payload` unless a panic is already kept.
+    pub fn keep(&mut self, payload: Box<dyn Any + Send + 'static>) {
+        if self.0.is_none() {
+            self.0 = Some(payload);
+        }
+    }
+
+    /// Takes the panics kept by `other` (its first one, if this slot has none).
+    pub fn merge(&mut self, other: PanicSlot) {
+        if let Some(payload) = other.0 {
+            self.keep(payload);
+        }
+    }
+
+    /// Whether a panic is kept.
+    pub fn is_panicking(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// Continues the kept panic, if any; returns if there is none.
+    #[inline]
+    pub fn resume(self) {
+        if let Some(payload) = self.0 {
+            resume_unwind(payload);
+        }
+    }
+}
+
+impl core::fmt::Debug for PanicSlot {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_tuple("PanicSlot").field(&self.is_panicking()).finish()
     }
 }

@@ -6,7 +6,8 @@
 use std::collections::BTreeSet;
 
 use ecs::prelude::*;
-use ecs::storage::Tick;
+use ecs::storage::{CHECK_TICK_THRESHOLD, MAX_CHANGE_AGE, Tick, WideTick};
+use ecs::system::{IntoSystem, System};
 
 #[derive(Component, Debug, PartialEq, Clone, Copy)]
 struct A(u32);
@@ -545,5 +546,204 @@ fn relationships_without_change_detection_write_through_pairs() {
         assert!(!pair.is_changed());
     }
     assert_eq!(world.get_pair::<Owes>(alice, bob), Some(&Owes(60)));
+    world.check_invariants();
+}
+
+// ----- the age window: ticks never wrap ------------------------------------------------
+//
+// The world's clock is 32 bits per stored value: without the age check, a value
+// left untouched for 2^32 ticks reads as changed again. These tests advance the
+// clock with `World::advance_change_tick` in frames of at most
+// `CHECK_TICK_THRESHOLD` ticks, each frame reaching an entry point that runs the
+// due age check, as a long-running program would.
+
+/// Advances `world`'s clock in frames of at most `CHECK_TICK_THRESHOLD` ticks
+/// until `total` ticks passed since `since` (a reading of the wide clock), calling
+/// `frame` after each advance; returns the number of frames.
+fn run_frames(world: &mut World, since: WideTick, total: u64, mut frame: impl FnMut(&mut World)) -> usize {
+    let mut frames = 0;
+    loop {
+        let elapsed = world.change_tick_wide().get() - since.get();
+        if elapsed >= total {
+            return frames;
+        }
+        let step = (total - elapsed).min(u64::from(CHECK_TICK_THRESHOLD));
+        world.advance_change_tick(step as u32);
+        frame(world);
+        frames += 1;
+    }
+}
+
+/// Just under one full turn of the 32-bit clock: a holder that last ran this long
+/// ago has not wrapped, but values stamped a little before its run have.
+const ALMOST_A_TURN: u64 = (1 << 32) - 500;
+
+#[test]
+fn frequently_run_queries_never_see_untouched_values_as_changed() {
+    let mut world = World::new();
+    let old = world.spawn((A(0), S(0))).id();
+    let fresh = world.spawn((A(0), S(0))).id();
+    world.insert_resource(Counter(0));
+    let (mut added_a, mut changed_a) = trackers(&mut world);
+    let mut changed_s = world.query_filtered::<Entity, Changed<S>>();
+    let both = BTreeSet::from([old, fresh]);
+    assert_eq!(run(&mut changed_a, &world), both);
+    assert_eq!(run(&mut changed_s, &world), both);
+    assert_eq!(run(&mut added_a, &world), both);
+    world.clear_trackers();
+    let start = world.change_tick_wide();
+    // Two and a half turns of the clock, one frame per threshold: every frame
+    // writes `fresh` and must see only it (`old` is never touched again).
+    let frames = run_frames(&mut world, start, 5 << 31, |world| {
+        world.clear_trackers(); // the frame's entry point: runs the due age check
+        let elapsed = world.change_tick_wide().get() - start.get();
+        assert!(!world.get_mut::<A>(old).unwrap().is_changed(), "world-level Mut after {elapsed} ticks");
+        assert!(!world.resource_mut::<Counter>().is_changed(), "untouched resource after {elapsed} ticks");
+        world.get_mut::<A>(fresh).unwrap().0 += 1;
+        world.get_mut::<S>(fresh).unwrap().0 += 1;
+        assert!(world.get_mut::<A>(fresh).unwrap().is_changed());
+        assert_eq!(run(&mut changed_a, world), BTreeSet::from([fresh]), "table column after {elapsed} ticks");
+        assert_eq!(run(&mut changed_s, world), BTreeSet::from([fresh]), "sparse set after {elapsed} ticks");
+        assert!(run(&mut added_a, world).is_empty(), "nothing added after {elapsed} ticks");
+        world.check_invariants();
+    });
+    assert!(frames > 20);
+    assert_eq!(world.get::<A>(fresh), Some(&A(frames as u32)));
+}
+
+#[derive(Resource, Default)]
+struct Frames(Vec<(BTreeSet<Entity>, BTreeSet<Entity>, bool, bool)>);
+
+#[derive(Resource, Default)]
+struct Ticker(u32);
+
+#[derive(Component)]
+struct Fresh;
+
+fn write_fresh(mut a: Query<&mut A, With<Fresh>>, mut s: Query<&mut S, With<Fresh>>, mut ticker: ResMut<Ticker>) {
+    a.iter_mut().for_each(|mut a| a.0 += 1);
+    s.iter_mut().for_each(|mut s| s.0 += 1);
+    ticker.0 += 1;
+}
+
+fn record_frame(
+    a: Query<Entity, Changed<A>>,
+    s: Query<Entity, Changed<S>>,
+    counter: Res<Counter>,
+    ticker: Res<Ticker>,
+    mut frames: ResMut<Frames>,
+) {
+    frames.0.push((a.iter().collect(), s.iter().collect(), counter.is_changed(), ticker.is_changed()));
+}
+
+#[test]
+fn systems_in_a_schedule_keep_untouched_values_and_resources_old() {
+    let mut world = World::new();
+    world.init_resource::<Frames>();
+    world.init_resource::<Ticker>();
+    world.insert_resource(Counter(0));
+    let old = world.spawn((A(0), S(0))).id();
+    let fresh = world.spawn((A(0), S(0), Fresh)).id();
+    let mut schedule = Schedule::new();
+    schedule.add_systems((write_fresh, record_frame).chain());
+    schedule.run(&mut world); // the first run sees everything
+    let start = world.change_tick_wide();
+    let frames = run_frames(&mut world, start, 5 << 31, |world| schedule.run(world));
+    let recorded = &world.resource::<Frames>().0;
+    assert_eq!(recorded.len(), frames + 1);
+    let both = BTreeSet::from([old, fresh]);
+    assert_eq!(recorded[0], (both.clone(), both, true, true));
+    for (frame, seen) in recorded.iter().enumerate().skip(1) {
+        let only_fresh = BTreeSet::from([fresh]);
+        assert_eq!(seen, &(only_fresh.clone(), only_fresh, false, true), "frame {frame} of {frames}");
+    }
+    world.check_invariants();
+}
+
+#[derive(Event)]
+struct Probe;
+
+#[derive(Resource, Default)]
+struct Probed(BTreeSet<Entity>);
+
+fn changed_a_system(q: Query<Entity, Changed<A>>) -> BTreeSet<Entity> {
+    q.iter().collect()
+}
+
+#[test]
+fn rarely_run_queries_systems_and_observers_clamp_their_last_run() {
+    let mut world = World::new();
+    world.init_resource::<Probed>();
+    let old = world.spawn(A(0)).id();
+    let fresh = world.spawn(A(0)).id();
+    world.add_observer(|_: Trigger<Probe>, q: Query<Entity, Changed<A>>, mut probed: ResMut<Probed>| {
+        probed.0 = q.iter().collect();
+    });
+    let mut query = world.query_filtered::<Entity, Changed<A>>();
+    let mut system = IntoSystem::into_system(changed_a_system);
+    let mut probe = |world: &mut World| {
+        world.trigger(Probe);
+        let observed = core::mem::take(&mut world.resource_mut::<Probed>().0);
+        [run(&mut query, world), system.run((), world), observed]
+    };
+    // Values stamped well before the holders' first run.
+    world.advance_change_tick(1000);
+    let both = BTreeSet::from([old, fresh]);
+    assert_eq!(probe(&mut world), [both.clone(), both.clone(), both]);
+    let probed_at = world.change_tick_wide();
+    let write_fresh = |world: &mut World| {
+        world.clear_trackers();
+        world.get_mut::<A>(fresh).unwrap().0 += 1;
+    };
+    // Just under a turn after their run: `old` (1000 ticks older) has wrapped.
+    run_frames(&mut world, probed_at, ALMOST_A_TURN, write_fresh);
+    let only_fresh = BTreeSet::from([fresh]);
+    assert_eq!(probe(&mut world), [only_fresh.clone(), only_fresh.clone(), only_fresh.clone()]);
+    // Idle for two and a half turns: their last run is clamped, not wrapped.
+    let probed_at = world.change_tick_wide();
+    run_frames(&mut world, probed_at, 5 << 31, write_fresh);
+    assert_eq!(probe(&mut world), [only_fresh.clone(), only_fresh.clone(), only_fresh]);
+    assert_eq!(probe(&mut world), [BTreeSet::new(), BTreeSet::new(), BTreeSet::new()]);
+    world.check_invariants();
+}
+
+/// A `&mut World` entry point under test.
+type Entry = Box<dyn FnMut(&mut World)>;
+
+#[test]
+fn every_clock_advancing_entry_point_runs_the_due_age_check() {
+    let mut world = World::new();
+    let e = world.spawn(A(0)).id();
+    world.add_observer(|_: Trigger<Probe>| {});
+    let mut query = world.query::<&mut A>();
+    let mut schedule = Schedule::new();
+    schedule.add_systems(|_: Query<&A>| {});
+    let mut exclusive = Schedule::new();
+    exclusive.add_systems(|_: &mut World| {});
+    let mut entries: Vec<(&str, Entry)> = vec![
+        ("clear_trackers", Box::new(|world| world.clear_trackers())),
+        (
+            "increment_change_tick_mut",
+            Box::new(|world| {
+                world.increment_change_tick_mut();
+            }),
+        ),
+        ("Schedule::run", Box::new(move |world| schedule.run(world))),
+        ("exclusive system", Box::new(move |world| exclusive.run(world))),
+        ("World::run_system_once", Box::new(|world| world.run_system_once(|_: Query<&A>| {}))),
+        ("observer", Box::new(|world| world.trigger(Probe))),
+        ("QueryState::iter_mut", Box::new(move |world| query.iter_mut(world).for_each(drop))),
+    ];
+    let mut par_query = world.query::<&mut A>();
+    entries.push(("QueryState::par_iter_mut", Box::new(move |world| par_query.par_iter_mut(world).for_each(drop))));
+    for (name, entry) in entries.iter_mut() {
+        world.advance_change_tick(CHECK_TICK_THRESHOLD);
+        entry(&mut world);
+        assert!(!world.check_change_ticks(), "{name} left the due age check undone");
+    }
+    // Seven thresholds passed since `e` was stamped, more than the window: the
+    // checks clamped it to exactly the window's age at the last of them.
+    let ticks = world.component_ticks::<A>(e).unwrap();
+    assert!(world.change_tick().get().wrapping_sub(ticks.added.get()) < MAX_CHANGE_AGE + 100);
     world.check_invariants();
 }

@@ -9,7 +9,7 @@ use super::graph::Edges;
 use crate::component::{Components, StorageKind};
 use crate::entity::{ArchetypeId, Entity, EntityIndex, EntityLocation, Id};
 use crate::storage::{Column, Table};
-use crate::util::FxHashMap;
+use crate::util::{FxHashMap, PanicSlot};
 
 /// The sorted ids of an archetype.
 pub type ArchetypeType = SmallVec<[Id; 8]>;
@@ -206,21 +206,31 @@ impl Archetype {
         start..start + len
     }
 
-    /// Drops one row's zero-sized values that need dropping.
-    fn drop_tags(&self) {
+    /// Drops one row's zero-sized values that need dropping, keeping a panic of
+    /// their `Drop` in `panics` (the others are still dropped).
+    fn drop_tags(&self, panics: &mut PanicSlot) {
         for &(_, drop, align) in &self.tag_drops {
             // SAFETY: a zero-sized value may be read from any aligned address; each
             // tag value is dropped once, when its row loses it.
-            unsafe { drop(crate::storage::dangling_ptr(align)) }
+            panics.catch(|| unsafe { drop(crate::storage::dangling_ptr(align)) });
         }
+    }
+
+    /// Drops every row's values (tags and columns) and removes the rows, even if
+    /// some `Drop`s panic (kept in `panics`).
+    fn drop_rows(&mut self, panics: &mut PanicSlot) {
+        for _ in 0..self.table.len() {
+            self.drop_tags(panics);
+        }
+        panics.catch(|| self.table.clear());
     }
 }
 
 impl Drop for Archetype {
     fn drop(&mut self) {
-        for _ in 0..self.table.len() {
-            self.drop_tags();
-        }
+        let mut panics = PanicSlot::default();
+        self.drop_rows(&mut panics);
+        panics.resume();
     }
 }
 
@@ -567,6 +577,7 @@ impl Archetypes {
         row: usize,
         destination: ArchetypeId,
         drop_removed: bool,
+        panics: &mut PanicSlot,
     ) -> MoveResult {
         let source_archetype = &self.archetypes[source.index()];
         if source_archetype.table.columns().is_empty() && source_archetype.tag_drops.is_empty() {
@@ -574,7 +585,9 @@ impl Archetypes {
             // empty plan is exact, no cache needed.
             // SAFETY: forwarded to the caller; with no source columns and no tag
             // drops, every destination column is new and nothing is removed.
-            return unsafe { self.move_row(entity, source, row, destination, &MovePlan::default(), drop_removed) };
+            return unsafe {
+                self.move_row(entity, source, row, destination, &MovePlan::default(), drop_removed, panics)
+            };
         }
         // Lend the plans out of the source for the move (moving a map is a copy
         // of its header, not of its entries).
@@ -584,7 +597,8 @@ impl Archetypes {
             self.archetypes[destination.index()].plan_sources.push(source);
         }
         // SAFETY: forwarded to the caller; the plan is the plan of this move.
-        let moved = unsafe { self.move_row(entity, source, row, destination, &plans[&destination], drop_removed) };
+        let moved =
+            unsafe { self.move_row(entity, source, row, destination, &plans[&destination], drop_removed, panics) };
         self.archetypes[source.index()].plans = plans;
         moved
     }
@@ -685,6 +699,8 @@ impl Archetypes {
     /// Moves `entity` from `row` of `source` to a new row of `destination` following
     /// `plan`: values of shared ids are moved (ticks kept); values only in `source`
     /// are dropped when `drop_removed`, else forgotten (the caller moved them out).
+    /// A panicking `Drop` of a removed value is kept in `panics`: the move
+    /// completes, and the caller updates its records before resuming it.
     ///
     /// # Safety
     /// * `source != destination`, `plan` is `move_plan(source, destination)` (or
@@ -694,6 +710,7 @@ impl Archetypes {
     ///   `destination` lacks;
     /// * the caller initializes every column of `destination` that `source` lacks
     ///   at the returned row, value and ticks, before the table is used again.
+    #[allow(clippy::too_many_arguments)]
     pub unsafe fn move_row(
         &mut self,
         entity: Entity,
@@ -702,6 +719,7 @@ impl Archetypes {
         destination: ArchetypeId,
         plan: &MovePlan,
         drop_removed: bool,
+        panics: &mut PanicSlot,
     ) -> MoveResult {
         let (source, destination) = self.pair_mut(source, destination);
         debug_assert_eq!(source.table.entities()[row], entity);
@@ -724,10 +742,10 @@ impl Archetypes {
             }
             if drop_removed {
                 for &column in plan.removed_columns.iter() {
-                    source_columns.get_unchecked_mut(column as usize).drop_at(row);
+                    source_columns.get_unchecked_mut(column as usize).drop_at_catching(row, panics);
                 }
                 for &(drop, align) in plan.removed_tags.iter() {
-                    drop(crate::storage::dangling_ptr(align));
+                    panics.catch(|| drop(crate::storage::dangling_ptr(align)));
                 }
             }
             let swapped = source.table.swap_remove_forget(row);
@@ -736,15 +754,33 @@ impl Archetypes {
     }
 
     /// Drops the values of `row` in `archetype` and removes the row; returns the
-    /// entity swapped into it.
+    /// entity swapped into it. A panicking `Drop` is kept in `panics`: the other
+    /// values are still dropped and the row removed.
     ///
     /// # Safety
     /// `row` is a row of `archetype` with initialized values.
-    pub unsafe fn remove_row(&mut self, archetype: ArchetypeId, row: usize) -> Option<Entity> {
+    pub unsafe fn remove_row(&mut self, archetype: ArchetypeId, row: usize, panics: &mut PanicSlot) -> Option<Entity> {
         let archetype = &mut self.archetypes[archetype.index()];
-        archetype.drop_tags();
+        archetype.drop_tags(panics);
         // SAFETY: forwarded to the caller.
-        unsafe { archetype.table.swap_remove_drop(row) }
+        unsafe { archetype.table.swap_remove_drop_catching(row, panics) }
+    }
+
+    /// Drops every value of every archetype and empties their tables (for the
+    /// world's drop), even if some `Drop`s panic: the first panic is kept in
+    /// `panics`.
+    pub(crate) fn drop_values(&mut self, panics: &mut PanicSlot) {
+        for archetype in self.archetypes.iter_mut() {
+            archetype.drop_rows(panics);
+        }
+    }
+
+    /// Clamps the ticks of every table row to the age window relative to `now`
+    /// ([`Table::check_change_ticks`]).
+    pub(crate) fn check_change_ticks(&mut self, now: crate::storage::Tick) {
+        for archetype in self.archetypes.iter_mut() {
+            archetype.table.check_change_ticks(now);
+        }
     }
 
     /// Verifies the invariants in the module docs and that every row's

@@ -14,6 +14,11 @@
 //! sorted and unique, `by_ids` maps every type to its archetype, and the component
 //! index lists exactly the archetypes that contain each id.
 //!
+//! Panic safety: row moves and removals finish even when a dropped value's
+//! `Drop` panics; the panic is handed back in a
+//! [`PanicSlot`](crate::util::PanicSlot) so the world can update its records
+//! before it continues.
+//!
 //! [`Table`]: crate::storage::Table
 
 mod archetypes;

@@ -31,6 +31,7 @@
 use core::any::TypeId;
 use core::marker::PhantomData;
 use core::ptr::NonNull;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
 use smallvec::SmallVec;
 
@@ -280,15 +281,22 @@ impl World {
             );
         }
         let runner = Box::new(move |world: &mut World, info: &TriggerInfo, event: NonNull<u8>| {
-            let this_run = world.increment_change_tick_mut();
+            let now = world.increment_change_tick_wide_mut();
+            let this_run = meta.begin_run(now);
             // SAFETY: the state was built on this world; the observer runs alone
             // with the world exclusively borrowed, so its declared access is free.
             let param = unsafe { <F::Param as SystemParam>::get_param(&mut state, &meta, world, this_run) };
             // SAFETY: the dispatcher passes a valid, exclusive `F::Event` for events
             // of its type (the observer is registered under that type only).
             let event = unsafe { event.cast::<F::Event>().as_mut() };
-            observer.run(Trigger { event, info, _bundle: PhantomData }, param);
-            meta.last_run = this_run;
+            let outcome =
+                catch_unwind(AssertUnwindSafe(|| observer.run(Trigger { event, info, _bundle: PhantomData }, param)));
+            if let Err(payload) = outcome {
+                // Its commands go with the panic (not into its next run).
+                <F::Param as SystemParam>::discard(&mut state);
+                resume_unwind(payload);
+            }
+            meta.end_run(now);
             <F::Param as SystemParam>::defer(&mut state, world);
         });
         self.register_observer(entity, TypeId::of::<F::Event>(), components, entities, runner);

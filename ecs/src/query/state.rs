@@ -4,7 +4,10 @@
 //! * `matched` holds, in archetype order, every archetype with id below
 //!   `archetype_generation` that both `D` and `F` match (internal archetypes only
 //!   when the query names `Internal` or `ComponentInfo`), with their caches;
-//! * `last_run` is the tick of the previous `iter`/`iter_mut` (0 before the first),
+//! * `last_run` is the previous `iter`/`iter_mut`'s reading of the world's 64-bit
+//!   clock ([`LastRun::NEVER`] before the first); the baseline of `Added`/`Changed`
+//!   is that tick, clamped to the age window when a run starts (so a state left
+//!   idle for billions of ticks does not see wrapped ticks as new),
 //!   the baseline of `Added`/`Changed`.
 
 use core::any::type_name;
@@ -20,7 +23,7 @@ use super::iter::QueryIter;
 use super::par_iter::QueryParIter;
 use crate::archetype::{Archetype, ArchetypeFlags, ArchetypeId};
 use crate::entity::{Entity, Id};
-use crate::storage::Tick;
+use crate::storage::{LastRun, Tick};
 use crate::world::{World, WorldId};
 
 /// Why [`QueryState::get`] found no item.
@@ -106,7 +109,7 @@ pub struct QueryState<D: QueryData, F: QueryFilter = ()> {
     filter_state: F::State,
     required: SmallVec<[Id; 4]>,
     match_internal: bool,
-    last_run: Tick,
+    last_run: LastRun,
     /// `Archetypes::deleted_count` when dead archetypes were last pruned.
     deleted_seen: usize,
     /// `Archetypes::reused_count` when the archetypes were last matched: a reused
@@ -178,7 +181,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
             filter_state,
             required,
             match_internal,
-            last_run: Tick::new(0),
+            last_run: LastRun::NEVER,
             deleted_seen: 0,
             reused_seen: 0,
             runtime_pairs: SmallVec::new(),
@@ -366,15 +369,24 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
 
     /// The tick of the previous `iter`/`iter_mut` run.
     pub fn last_run(&self) -> Tick {
-        self.last_run
+        self.last_run.tick()
     }
 
-    /// Updates the matches and starts a run: `(last_run, this_run)`.
+    /// Starts a run: updates the matches, advances the clock and returns this
+    /// state's `Added`/`Changed` baseline (its previous run, clamped to the age
+    /// window) and this run's tick.
     pub(crate) fn begin_run(&mut self, world: &World) -> (Tick, Tick) {
         self.update_archetypes(world);
-        let this_run = world.increment_change_tick();
-        let last_run = core::mem::replace(&mut self.last_run, this_run);
-        (last_run, this_run)
+        let now = world.increment_change_tick_wide();
+        let last_run = core::mem::replace(&mut self.last_run, LastRun::at(now)).baseline(now);
+        (last_run, now.tick())
+    }
+
+    /// The baseline of a read that does not start a run (`get`, `iter_peek`)
+    /// and the current tick.
+    fn peek_run(&self, world: &World) -> (Tick, Tick) {
+        let now = world.change_tick_wide();
+        (self.last_run.baseline(now), now.tick())
     }
 
     /// Iterates read-only over the matching entities. `Added`/`Changed` compare
@@ -395,6 +407,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
     /// Panics if `world` is not the world this state was built for.
     #[track_caller]
     pub fn iter_mut<'w, 's>(&'s mut self, world: &'w mut World) -> QueryIter<'w, 's, D, F> {
+        world.check_change_ticks();
         let (last_run, this_run) = self.begin_run(world);
         // SAFETY: `&mut World` gives this iterator exclusive access to the world.
         unsafe { self.iter_unchecked_manual::<D>(world, last_run, this_run) }
@@ -447,6 +460,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
     /// ```
     #[track_caller]
     pub fn par_iter_mut<'w, 's>(&'s mut self, world: &'w mut World) -> QueryParIter<'w, 's, D, F> {
+        world.check_change_ticks();
         let (last_run, this_run) = self.begin_run(world);
         // SAFETY: `&mut World` gives this iteration exclusive access to the world.
         unsafe { self.par_iter_unchecked_manual::<D>(world, last_run, this_run) }
@@ -502,8 +516,9 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         entity: Entity,
     ) -> Result<<D::ReadOnly as WorldQuery>::Item<'w>, QueryError> {
         self.update_archetypes(world);
+        let (last_run, this_run) = self.peek_run(world);
         // SAFETY: read-only access through `&World`.
-        unsafe { self.get_unchecked_manual::<D::ReadOnly>(world, entity, self.last_run, world.change_tick()) }
+        unsafe { self.get_unchecked_manual::<D::ReadOnly>(world, entity, last_run, this_run) }
     }
 
     /// The item of `entity`, with write access.
@@ -516,9 +531,9 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
     #[track_caller]
     pub fn get_mut<'w>(&mut self, world: &'w mut World, entity: Entity) -> Result<D::Item<'w>, QueryError> {
         self.update_archetypes(world);
-        let this_run = world.change_tick();
+        let (last_run, this_run) = self.peek_run(world);
         // SAFETY: `&mut World` gives exclusive access.
-        unsafe { self.get_unchecked_manual::<D>(world, entity, self.last_run, this_run) }
+        unsafe { self.get_unchecked_manual::<D>(world, entity, last_run, this_run) }
     }
 
     /// # Safety
@@ -595,9 +610,9 @@ impl<D: ReadOnlyQueryData, F: QueryFilter> QueryState<D, F> {
     #[track_caller]
     pub fn iter_peek<'w, 's>(&'s mut self, world: &'w World) -> QueryIter<'w, 's, D, F> {
         self.update_archetypes(world);
-        let this_run = world.change_tick();
+        let (last_run, this_run) = self.peek_run(world);
         // SAFETY: `D` is read-only and `&World` forbids concurrent writes.
-        unsafe { self.iter_unchecked_manual::<D>(world, self.last_run, this_run) }
+        unsafe { self.iter_unchecked_manual::<D>(world, last_run, this_run) }
     }
 }
 

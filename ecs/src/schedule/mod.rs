@@ -371,7 +371,9 @@ impl Schedule {
 
     /// Runs every system once: in parallel where their access allows, in
     /// dependency order, commands applied at sync points and at the end in
-    /// system order.
+    /// system order. Runs the world's age check first when it is due
+    /// ([`World::check_change_ticks`]), so a program that runs a schedule every
+    /// frame never sees change ticks wrap.
     ///
     /// # Panics
     /// If the schedule cannot be built (the [`ScheduleBuildError`] message), a
@@ -383,6 +385,9 @@ impl Schedule {
         if let Err(error) = self.initialize(world) {
             panic!("{error}");
         }
+        // The age check, when due, keeps the ticks the systems compare in the
+        // window (their own `last_run`s clamp themselves as they start).
+        world.check_change_ticks();
         let graph = self.graph.as_ref().expect("initialize built the graph");
         let mut run = Run::new(&mut self.nodes, &mut self.conditions, graph, &mut self.state);
         match self.executor {

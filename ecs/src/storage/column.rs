@@ -16,11 +16,16 @@
 //! `0..len` hold initialized values and, when tracked, ticks. A column owns no
 //! memory: its table allocates, moves and frees the buffers of all its columns
 //! at once.
+//!
+//! Panic safety: a value's `Drop` may panic. The `_catching` drops keep the
+//! panic in a [`PanicSlot`] (the value counts as dropped), so that the table
+//! finishes its operation before the panic continues.
 
 use core::alloc::Layout;
 use core::ptr::NonNull;
 
 use super::tick::{ComponentTicks, Tick, TickCell};
+use crate::util::PanicSlot;
 
 /// A type-erased column of a [`Table`](super::Table). See the module docs above.
 ///
@@ -292,6 +297,52 @@ impl Column {
         unsafe { self.changed.add(row).write(TickCell::new(tick)) };
     }
 
+    /// Clamps the ticks of rows `0..len` to the age window ([`Tick::check_tick`]
+    /// relative to `now`); nothing when the column has no ticks.
+    ///
+    /// # Safety
+    /// `len` is at most the table's length.
+    pub(crate) unsafe fn check_ticks(&mut self, len: usize, now: Tick) {
+        if !self.tracked {
+            return;
+        }
+        for row in 0..len {
+            // SAFETY: a tracked column has an initialized cell per row below the
+            // table's length (caller), and `&mut self` excludes every other access.
+            unsafe {
+                self.added.add(row).as_mut().check_tick(now);
+                self.changed.add(row).as_mut().check_tick(now);
+            }
+        }
+    }
+
+    /// The age relative to `now` of the oldest tick of rows `0..len` (0 when the
+    /// column has no ticks): what the world's invariant check compares with the
+    /// age window.
+    ///
+    /// # Safety
+    /// `len` is at most the table's length.
+    pub(crate) unsafe fn oldest_tick_age(&self, len: usize, now: Tick) -> u32 {
+        if !self.tracked {
+            return 0;
+        }
+        // SAFETY: a tracked column has an initialized cell per row below the
+        // table's length (caller) in each tick buffer.
+        let (added, changed) = unsafe {
+            (
+                core::slice::from_raw_parts(self.added.as_ptr(), len),
+                core::slice::from_raw_parts(self.changed.as_ptr(), len),
+            )
+        };
+        let mut oldest = 0;
+        for cells in [added, changed] {
+            for cell in cells {
+                oldest = oldest.max(now.get().wrapping_sub(cell.get().get()));
+            }
+        }
+        oldest
+    }
+
     /// Initializes the (uninitialized) `row` with a bitwise copy of `source`'s
     /// `source_row`, value and ticks; the source value is then logically moved out.
     ///
@@ -331,6 +382,21 @@ impl Column {
         }
     }
 
+    /// [`Column::drop_at`], keeping a panic of the value's `Drop` in `panics`
+    /// instead of unwinding: the row counts as dropped either way.
+    ///
+    /// # Safety
+    /// As [`Column::drop_at`].
+    #[inline]
+    pub(crate) unsafe fn drop_at_catching(&mut self, row: usize, panics: &mut PanicSlot) {
+        if let Some(drop) = self.drop {
+            // SAFETY: the caller guarantees `row` holds an initialized value.
+            let value = unsafe { self.get_ptr(row) };
+            // SAFETY: as above; the value is dropped once, whether or not it panics.
+            panics.catch(|| unsafe { drop(value.as_ptr()) });
+        }
+    }
+
     /// Moves the value and ticks of row `last` into `row` (a bitwise copy; `last`
     /// is then logically uninitialized).
     ///
@@ -350,17 +416,21 @@ impl Column {
         }
     }
 
-    /// Drops the values of rows `0..len`.
+    /// Drops the values of rows `0..len`. If a value's `Drop` panics, the
+    /// others are still dropped, then the first panic continues.
     ///
     /// # Safety
     /// Rows `0..len` hold initialized values, which are not used again.
     pub unsafe fn drop_rows(&mut self, len: usize) {
-        if let Some(drop) = self.drop {
-            for row in 0..len {
-                // SAFETY: forwarded to the caller; each value is dropped once.
-                unsafe { drop(self.get_ptr(row).as_ptr()) }
-            }
+        if self.drop.is_none() {
+            return;
         }
+        let mut panics = PanicSlot::default();
+        for row in 0..len {
+            // SAFETY: forwarded to the caller; each value is dropped once.
+            unsafe { self.drop_at_catching(row, &mut panics) };
+        }
+        panics.resume();
     }
 }
 

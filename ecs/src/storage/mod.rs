@@ -6,7 +6,8 @@
 //!   that has data. All columns have the table's length and capacity.
 //! * [`SparseSet`]: a paged sparse set for `storage = "sparse"` components: values
 //!   live in fixed pages indexed by entity index, so they never move while present.
-//! * [`Tick`]: the change-detection clock.
+//! * [`Tick`]: the change-detection clock; [`LastRun`] and the age window that
+//!   keeps stored ticks from wrapping ([`MAX_CHANGE_AGE`]).
 //!
 //! This layer knows nothing of ids or archetypes: it stores bytes by row.
 
@@ -20,7 +21,9 @@ pub use column::Column;
 pub use sparse::SparseSet;
 pub use sparse_sets::{SparseSetIndex, SparseSets};
 pub use table::Table;
-pub use tick::{ComponentTickCells, ComponentTicks, Tick, TickCell};
+pub use tick::{
+    CHECK_TICK_THRESHOLD, ComponentTickCells, ComponentTicks, LastRun, MAX_CHANGE_AGE, Tick, TickCell, WideTick,
+};
 
 /// A dangling pointer aligned to `align`: a valid address for zero-sized values.
 ///

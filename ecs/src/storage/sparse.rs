@@ -9,6 +9,10 @@
 //! * for every `i < dense.len()`, the slot of `dense[i].index()` has `dense_index == i`;
 //! * a slot holds an initialized value iff its `dense_index` is set and points back
 //!   at an entity with the slot's index.
+//!
+//! Panic safety: [`SparseSet::remove_drop`] unlinks the value before dropping
+//! it, so a panicking `Drop` leaves the set consistent; dropping the set drops
+//! every value and frees every page even if some `Drop`s panic.
 
 use core::alloc::Layout;
 use core::ptr::NonNull;
@@ -17,6 +21,7 @@ use std::alloc;
 use super::column::{array_layout, dangling};
 use super::tick::{ComponentTickCells, ComponentTicks, TickCell};
 use crate::entity::Entity;
+use crate::util::PanicSlot;
 
 const PAGE_BITS: u32 = 10;
 const PAGE_SIZE: usize = 1 << PAGE_BITS;
@@ -185,6 +190,28 @@ impl SparseSet {
         }
     }
 
+    /// Clamps the ticks of every value to the age window relative to `now` (see
+    /// [`Tick::check_tick`](super::Tick::check_tick)).
+    ///
+    /// # Examples
+    /// ```
+    /// use core::alloc::Layout;
+    /// use ecs::entity::Entity;
+    /// use ecs::storage::{ComponentTicks, MAX_CHANGE_AGE, SparseSet, Tick};
+    /// let mut set = SparseSet::new(Layout::new::<()>(), None);
+    /// let e = Entity::from_raw(3, 0);
+    /// // SAFETY: a zero-sized value needs no initialization.
+    /// unsafe { set.insert_uninit(e, ComponentTicks::new(Tick::new(1))) };
+    /// set.check_change_ticks(Tick::new(MAX_CHANGE_AGE + 2));
+    /// assert_eq!(set.ticks(e).unwrap().get().changed, Tick::new(2));
+    /// ```
+    pub fn check_change_ticks(&mut self, now: super::Tick) {
+        for entity in &self.dense {
+            let page = self.pages[(entity.index() >> PAGE_BITS) as usize].as_mut().expect("dense entity has a page");
+            page.ticks[entity.index() as usize & (PAGE_SIZE - 1)].check_ticks(now);
+        }
+    }
+
     /// Verifies the invariants in the module docs.
     ///
     /// # Panics
@@ -224,13 +251,15 @@ fn new_page(item_layout: Layout) -> SparsePage {
 impl Drop for SparseSet {
     fn drop(&mut self) {
         let entities = core::mem::take(&mut self.dense);
+        let mut panics = PanicSlot::default();
         if let Some(drop) = self.drop {
             for entity in &entities {
                 let page =
                     self.pages[(entity.index() >> PAGE_BITS) as usize].as_ref().expect("dense entity has a page");
                 let value = self.value_ptr(page, entity.index() as usize & (PAGE_SIZE - 1));
-                // SAFETY: every dense entity's slot holds an initialized value, dropped once here.
-                unsafe { drop(value.as_ptr()) }
+                // SAFETY: every dense entity's slot holds an initialized value, dropped
+                // once here (a panicking `Drop` counts as dropped; the others go on).
+                panics.catch(|| unsafe { drop(value.as_ptr()) });
             }
         }
         if self.item_layout.size() != 0 {
@@ -240,5 +269,6 @@ impl Drop for SparseSet {
                 unsafe { alloc::dealloc(page.data.as_ptr(), layout) }
             }
         }
+        panics.resume();
     }
 }

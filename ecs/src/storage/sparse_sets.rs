@@ -86,6 +86,28 @@ impl SparseSets {
         self.sets.iter().map(|(component, set)| (*component, set))
     }
 
+    /// Clamps the ticks of every value of every set to the age window relative
+    /// to `now` ([`SparseSet::check_change_ticks`]).
+    ///
+    /// # Examples
+    /// ```
+    /// use core::alloc::Layout;
+    /// use ecs::entity::Entity;
+    /// use ecs::storage::{ComponentTicks, MAX_CHANGE_AGE, SparseSets, Tick};
+    /// let mut sets = SparseSets::default();
+    /// let index = sets.get_or_insert(Entity::from_raw(7, 0), Layout::new::<()>(), None);
+    /// let e = Entity::from_raw(3, 0);
+    /// // SAFETY: a zero-sized value needs no initialization.
+    /// unsafe { sets.get_mut(index).insert_uninit(e, ComponentTicks::new(Tick::new(1))) };
+    /// sets.check_change_ticks(Tick::new(MAX_CHANGE_AGE + 9));
+    /// assert_eq!(sets.get(index).ticks(e).unwrap().get().added, Tick::new(9));
+    /// ```
+    pub fn check_change_ticks(&mut self, now: crate::storage::Tick) {
+        for (_, set) in self.sets.iter_mut() {
+            set.check_change_ticks(now);
+        }
+    }
+
     /// Every `(component, set)`, mutably.
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (Entity, &mut SparseSet)> {
         self.sets.iter_mut().map(|(component, set)| (*component, set))

@@ -9,6 +9,11 @@
 //! up to three per column). Rows are removed by swap-remove, so
 //! removing a row moves the last row (and its entity) into its place; callers
 //! update the moved entity's location from the returned handle.
+//!
+//! Panic safety: removing or clearing rows drops every value and finishes the
+//! removal even when a value's `Drop` panics; the first panic continues after
+//! (or is handed to the caller in a [`PanicSlot`]), so a row is never left
+//! half-dropped and no value is dropped twice or leaked.
 
 use core::alloc::Layout;
 use core::ptr::NonNull;
@@ -19,6 +24,7 @@ use smallvec::SmallVec;
 use super::column::Column;
 use super::tick::ComponentTicks;
 use crate::entity::Entity;
+use crate::util::PanicSlot;
 
 /// The rows of one archetype. See the module docs above.
 ///
@@ -290,29 +296,75 @@ impl Table {
     }
 
     /// Drops the values of `row` and removes it; returns the entity moved into
-    /// `row` from the end, if any.
+    /// `row` from the end, if any. If a value's `Drop` panics, the other values
+    /// are still dropped and the row removed, then the first panic continues.
     ///
     /// # Safety
     /// `row < len()` and every column's value at `row` is initialized.
     #[inline]
     pub unsafe fn swap_remove_drop(&mut self, row: usize) -> Option<Entity> {
+        let mut panics = PanicSlot::default();
+        // SAFETY: forwarded to the caller.
+        let swapped = unsafe { self.swap_remove_drop_catching(row, &mut panics) };
+        panics.resume();
+        swapped
+    }
+
+    /// [`Table::swap_remove_drop`], keeping a panic of a value's `Drop` in
+    /// `panics`: the row is removed either way.
+    ///
+    /// # Safety
+    /// As [`Table::swap_remove_drop`].
+    #[inline]
+    pub(crate) unsafe fn swap_remove_drop_catching(&mut self, row: usize, panics: &mut PanicSlot) -> Option<Entity> {
         for column in self.columns.iter_mut() {
             // SAFETY: `row` is initialized (caller) and forgotten right after.
-            unsafe { column.drop_at(row) };
+            unsafe { column.drop_at_catching(row, panics) };
         }
         // SAFETY: every value of `row` was just dropped.
         unsafe { self.swap_remove_forget(row) }
     }
 
-    /// Drops every value and removes every row (keeps the capacity).
+    /// Drops every value and removes every row (keeps the capacity). If a
+    /// value's `Drop` panics, the others are still dropped (and the rows
+    /// removed), then the first panic continues.
     pub fn clear(&mut self) {
         let len = self.entities.len();
-        // Forget the rows first: if a drop panics, the rest leak instead of being
-        // dropped twice.
+        // Forget the rows first: nothing can see them while they are dropped.
         self.entities.clear();
+        let mut panics = PanicSlot::default();
         for column in self.columns.iter_mut() {
-            // SAFETY: rows `0..len` were initialized and are now forgotten by the table.
-            unsafe { column.drop_rows(len) };
+            // SAFETY: rows `0..len` were initialized and are now forgotten by the
+            // table; `drop_rows` drops each once, even if some panic.
+            panics.catch(|| unsafe { column.drop_rows(len) });
+        }
+        panics.resume();
+    }
+
+    /// Clamps every row's ticks to the age window relative to `now` (see
+    /// [`Tick::check_tick`](super::Tick::check_tick)).
+    ///
+    /// # Examples
+    /// ```
+    /// use core::alloc::Layout;
+    /// use ecs::entity::Entity;
+    /// use ecs::storage::{Column, ComponentTicks, MAX_CHANGE_AGE, Table, Tick};
+    /// let mut table = Table::new(vec![Column::new(Layout::new::<u32>(), None)]);
+    /// // SAFETY: the new row's only column is initialized right away.
+    /// unsafe {
+    ///     let row = table.push_uninit_row(Entity::from_raw(1, 0), ComponentTicks::new(Tick::new(1)));
+    ///     table.column(0).get_ptr(row).cast::<u32>().write(5);
+    /// }
+    /// let now = Tick::new(MAX_CHANGE_AGE + 2);
+    /// table.check_change_ticks(now);
+    /// // SAFETY: row 0 exists.
+    /// assert_eq!(unsafe { table.column(0).ticks(0) }.added, Tick::new(2));
+    /// ```
+    pub fn check_change_ticks(&mut self, now: super::Tick) {
+        let len = self.entities.len();
+        for column in self.columns.iter_mut() {
+            // SAFETY: `len` is the table's length.
+            unsafe { column.check_ticks(len, now) };
         }
     }
 
@@ -332,8 +384,11 @@ impl Table {
 
 impl Drop for Table {
     fn drop(&mut self) {
-        self.clear();
-        // SAFETY: the block has the layout for `capacity`; every value was dropped.
+        let mut panics = PanicSlot::default();
+        panics.catch(|| self.clear());
+        // SAFETY: the block has the layout for `capacity`; every value was
+        // dropped (or its `Drop` panicked, which counts as dropped).
         unsafe { self.free_block() };
+        panics.resume();
     }
 }

@@ -9,7 +9,7 @@ use core::marker::PhantomData;
 
 use super::access::SystemAccess;
 use super::function::{IntoSystem, System};
-use crate::storage::Tick;
+use crate::storage::{LastRun, Tick};
 use crate::world::World;
 
 /// A function of `&mut World` as a system.
@@ -33,14 +33,14 @@ pub struct ExclusiveFunctionSystem<F, Out> {
     name: &'static str,
     access: SystemAccess,
     initialized: bool,
-    last_run: Tick,
+    last_run: LastRun,
     _out: PhantomData<fn() -> Out>,
 }
 
 impl<F, Out> ExclusiveFunctionSystem<F, Out> {
     /// The change tick of the previous run (0 before the first).
     pub fn last_run(&self) -> Tick {
-        self.last_run
+        self.last_run.tick()
     }
 }
 
@@ -60,7 +60,7 @@ where
             name: type_name::<F>(),
             access: SystemAccess::default(),
             initialized: false,
-            last_run: Tick::new(0),
+            last_run: LastRun::NEVER,
             _out: PhantomData,
         }
     }
@@ -106,7 +106,7 @@ where
 
     fn run(&mut self, _input: (), world: &mut World) -> Out {
         self.initialized = true;
-        self.last_run = world.increment_change_tick_mut();
+        self.last_run = LastRun::at(world.increment_change_tick_wide_mut());
         (self.function)(world)
     }
 }

@@ -9,6 +9,7 @@
 
 use core::any::type_name;
 use core::marker::PhantomData;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
 use super::access::{Conflict, ParamAccess, SystemAccess};
 use super::param::{SystemMeta, SystemParam, SystemParamItem};
@@ -76,7 +77,10 @@ pub trait System: Send + Sync + 'static {
     }
 
     /// Initializes if needed, runs with `input` (`()` for most systems), and
-    /// applies deferred commands.
+    /// applies deferred commands. Runs the world's age check first when it is
+    /// due ([`World::check_change_ticks`]). If the system panics, its deferred
+    /// commands are dropped ([`System::discard_deferred`]) and the panic
+    /// continues.
     ///
     /// # Panics
     /// If a parameter cannot be built ([`System::validate_param_unsafe`]: a
@@ -86,6 +90,7 @@ pub trait System: Send + Sync + 'static {
         if !self.is_initialized() {
             self.initialize(world);
         }
+        world.check_change_ticks();
         // SAFETY: `&mut World` excludes every other borrow.
         if !unsafe { self.validate_param_unsafe(world) } {
             panic!(
@@ -94,7 +99,13 @@ pub trait System: Send + Sync + 'static {
             );
         }
         // SAFETY: `&mut World` excludes every other borrow.
-        let out = unsafe { self.run_unsafe(input, world) };
+        let out = match catch_unwind(AssertUnwindSafe(|| unsafe { self.run_unsafe(input, world) })) {
+            Ok(out) => out,
+            Err(payload) => {
+                self.discard_deferred();
+                resume_unwind(payload);
+            }
+        };
         self.apply_deferred(world);
         out
     }
@@ -244,12 +255,13 @@ impl<Marker: 'static, F: SystemParamFunction<Marker>> System for FunctionSystem<
     }
 
     unsafe fn run_unsafe(&mut self, input: F::In, world: &World) -> F::Out {
-        let this_run = world.increment_change_tick();
+        let now = world.increment_change_tick_wide();
+        let this_run = self.meta.begin_run(now);
         let state = self.state.as_mut().unwrap_or_else(|| panic!("system `{}` run before initialize", self.meta.name));
         // SAFETY: forwarded to the caller: initialized on `world`, declared access exclusive.
         let params = unsafe { <F::Param as SystemParam>::get_param(state, &self.meta, world, this_run) };
         let out = self.function.run(input, params);
-        self.meta.last_run = this_run;
+        self.meta.end_run(now);
         out
     }
 

@@ -19,7 +19,7 @@ use super::access::{ParamAccess, SystemAccess, UnitAccess, short_type_name};
 use super::commands::{CommandQueue, Commands};
 use super::query::Query;
 use crate::query::{AccessSet, Label, QueryAccess, QueryData, QueryFilter, QueryState};
-use crate::storage::Tick;
+use crate::storage::{LastRun, Tick, WideTick};
 use crate::world::{Mut, Resource, World};
 
 /// Per-system bookkeeping shared by its parameters.
@@ -29,14 +29,51 @@ pub struct SystemMeta {
     pub name: String,
     /// The runtime access, filled in by the parameters' `init_state`.
     pub access: SystemAccess,
-    /// The change tick of the previous run (0 before the first).
+    /// The `Added`/`Changed` baseline of the parameters: during a run, the
+    /// previous run's tick clamped to the age window (before the first run, a
+    /// tick every stored tick is newer than); between runs, the previous run's
+    /// tick (0 before the first). Set by [`SystemMeta::begin_run`].
     pub last_run: Tick,
+    /// The previous completed run on the world's 64-bit clock.
+    previous_run: LastRun,
 }
 
 impl SystemMeta {
     /// Meta for a system called `name`.
     pub fn new(name: impl Into<String>) -> SystemMeta {
-        SystemMeta { name: name.into(), access: SystemAccess::default(), last_run: Tick::new(0) }
+        SystemMeta {
+            name: name.into(),
+            access: SystemAccess::default(),
+            last_run: Tick::new(0),
+            previous_run: LastRun::NEVER,
+        }
+    }
+
+    /// Starts a run at `now` (a reading of the world's clock, taken by the
+    /// caller as it advances it): sets [`SystemMeta::last_run`] to the baseline
+    /// ([`LastRun::baseline`]) and returns this run's tick.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::storage::{MAX_CHANGE_AGE, Tick, WideTick};
+    /// use ecs::system::SystemMeta;
+    /// let mut meta = SystemMeta::new("idle");
+    /// meta.end_run(WideTick::new(5));
+    /// assert_eq!(meta.last_run, Tick::new(5));
+    /// let later = WideTick::new(5 + (1 << 33)); // the 32-bit clock wrapped twice
+    /// assert_eq!(meta.begin_run(later), later.tick());
+    /// assert_eq!(later.tick().get().wrapping_sub(meta.last_run.get()), MAX_CHANGE_AGE);
+    /// ```
+    pub fn begin_run(&mut self, now: WideTick) -> Tick {
+        self.last_run = self.previous_run.baseline(now);
+        now.tick()
+    }
+
+    /// Records a completed run that started at `now`: the next run's baseline.
+    /// A run that panicked is not recorded, so the next one sees its changes again.
+    pub fn end_run(&mut self, now: WideTick) {
+        self.previous_run = LastRun::at(now);
+        self.last_run = now.tick();
     }
 }
 

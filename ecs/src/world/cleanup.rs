@@ -21,6 +21,11 @@
 //!
 //! Only entities flagged `IS_TARGET` or `IS_COMPONENT` (set when they are first
 //! used in a pair or as an id) pay for this; a plain despawn never looks.
+//!
+//! Panic safety: once planned, a cleanup always runs to the end. A hook,
+//! observer or `Drop` that panics on the way is caught; the rest of the plan
+//! still runs (so the invariant "no archetype names a dead entity" holds), and
+//! the first panic continues when the despawn returns.
 
 use core::fmt;
 
@@ -30,7 +35,7 @@ use super::World;
 use super::hooks::HookKind;
 use crate::component::CleanupPolicy;
 use crate::entity::{ArchetypeId, Entity, EntityFlags, Id};
-use crate::util::FxHashMap;
+use crate::util::{FxHashMap, PanicSlot};
 
 /// Why a despawn was refused: a relationship with the `panic` policy.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -114,6 +119,7 @@ impl World {
         if record.flags.contains(EntityFlags::INTERNAL) {
             return Ok(false);
         }
+        let mut panics = PanicSlot::default();
         if record.flags.intersects(EntityFlags::IS_TARGET | EntityFlags::IS_COMPONENT) {
             let plan = self.plan_cleanup(entity);
             if let Err(error) = self.refusal(&plan) {
@@ -123,11 +129,13 @@ impl World {
                 self.recycle_plan(plan);
                 return Err(error);
             }
-            self.run_cleanup(plan);
+            self.run_cleanup(plan, &mut panics);
         } else {
-            self.despawn_record(entity, record);
+            self.despawn_record(entity, record, &mut panics);
         }
-        self.flush_deferred();
+        // The commands of the hooks and observers that did not panic still apply.
+        panics.catch(|| self.flush_deferred());
+        panics.resume();
         Ok(true)
     }
 
@@ -285,7 +293,10 @@ impl World {
         self.cleanup_scratch = delete;
     }
 
-    fn run_cleanup(&mut self, plan: CleanupPlan) {
+    /// Carries out `plan`. A panicking hook, observer or `Drop` does not stop it
+    /// (the panic is kept in `panics`): every planned entity is despawned and
+    /// every archetype naming one deleted, so no pair outlives its target.
+    fn run_cleanup(&mut self, plan: CleanupPlan, panics: &mut PanicSlot) {
         // 1. Survivors lose the ids that name dying entities.
         for (&archetype, ids) in &plan.removals {
             let holders: Vec<Entity> = self.archetypes[archetype].entities().to_vec();
@@ -295,14 +306,16 @@ impl World {
                     continue;
                 }
                 if self.observers().has_lifecycle_observers() {
-                    self.run_lifecycle_observers(HookKind::Replace, holder, ids);
-                    self.run_lifecycle_observers(HookKind::Remove, holder, ids);
+                    panics.catch(|| {
+                        self.run_lifecycle_observers(HookKind::Replace, holder, ids);
+                        self.run_lifecycle_observers(HookKind::Remove, holder, ids);
+                    });
                 }
                 let location = self.entities.location(holder).expect("holders are alive");
                 let destination = *destination.get_or_insert_with(|| {
                     self.archetypes.without(archetype, |id| ids.contains(&id), &self.components)
                 });
-                self.move_entity(holder, location, destination);
+                self.move_entity(holder, location, destination, panics);
             }
         }
         // 2. The dying entities go; remember the archetypes that name them.
@@ -328,12 +341,12 @@ impl World {
         // pairs still name live targets), then the values go.
         for &dying in &plan.delete {
             if let Some(record) = self.entities.get(dying) {
-                self.notify_despawn(dying, record);
+                self.notify_despawn_catching(dying, record, panics);
             }
         }
         for &dying in &plan.delete {
             if let Some(record) = self.entities.get(dying) {
-                self.free_despawned(dying, record);
+                self.free_despawned(dying, record, panics);
             }
         }
         // 3. Archetypes naming a dead entity are empty now: delete them.

@@ -3,7 +3,10 @@
 //! owns one for the commands that hooks and observers issue in the middle of a
 //! structural change, applied before the triggering call returns.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
 use super::World;
+use crate::util::PanicSlot;
 
 type Command = Box<dyn FnOnce(&mut World) + Send + Sync>;
 
@@ -62,11 +65,36 @@ impl CommandQueue {
     }
 
     /// Makes reserved entities alive, then runs the commands in order. If a
-    /// command panics, the ones after it are dropped unrun and the panic goes on.
+    /// command panics, the ones after it are dropped unrun (each once, even if
+    /// a value they own panics in its `Drop`) and the panic goes on; the queue
+    /// is empty either way.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::world::{CommandQueue, World};
+    /// let mut world = World::new();
+    /// let mut queue = CommandQueue::default();
+    /// queue.push(|world: &mut World| { world.spawn(()); });
+    /// queue.push(|_: &mut World| panic!("bad command"));
+    /// queue.push(|world: &mut World| { world.spawn(()); });
+    /// let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| queue.apply(&mut world)));
+    /// assert!(applied.is_err());
+    /// assert_eq!(world.entity_count(), 1);
+    /// assert!(queue.is_empty());
+    /// ```
     pub fn apply(&mut self, world: &mut World) {
         world.flush_entities();
-        for command in core::mem::take(&mut self.commands) {
-            command(world);
+        let mut commands = core::mem::take(&mut self.commands).into_iter();
+        for command in commands.by_ref() {
+            if let Err(payload) = catch_unwind(AssertUnwindSafe(|| command(world))) {
+                let mut panics = PanicSlot::default();
+                panics.keep(payload);
+                for unrun in commands {
+                    panics.drop_value(unrun);
+                }
+                panics.resume();
+                return;
+            }
         }
     }
 }

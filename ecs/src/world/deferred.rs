@@ -4,7 +4,8 @@
 //! read and write component values and resources but not add, remove or despawn
 //! directly: structural changes go through `DeferredWorld::commands`, whose queue
 //! is handed to the world when the `DeferredWorld` is dropped and applied before
-//! the triggering call (`spawn`, `insert`, `remove`, `despawn`...) returns.
+//! the triggering call (`spawn`, `insert`, `remove`, `despawn`...) returns. If
+//! the hook panics, its commands are dropped instead.
 
 use super::change_detection::Mut;
 use super::{CommandQueue, World};
@@ -43,7 +44,9 @@ impl<'w> From<&'w mut World> for DeferredWorld<'w> {
 
 impl Drop for DeferredWorld<'_> {
     fn drop(&mut self) {
-        if !self.queue.is_empty() {
+        // The commands of a hook that panics are dropped with it (as a panicking
+        // system's are), never applied by a later structural change.
+        if !self.queue.is_empty() && !std::thread::panicking() {
             self.world.deferred.append(&mut self.queue);
         }
     }

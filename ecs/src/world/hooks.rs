@@ -12,6 +12,16 @@
 //!
 //! Cost when unused: bundle edges and archetypes carry a `hooks` flag computed
 //! once, so a structural change touching no hooked component only tests it.
+//!
+//! Panics (of a hook or observer): one that runs before the change
+//! (`on_replace`/`on_remove` of an insert or remove) stops it, and nothing
+//! changes; one that runs after it (`on_add`, `on_insert`) leaves the change
+//! done, and the hooks after it do not run. A despawn always completes: the
+//! events that did not run are skipped and the panic continues once the entity
+//! (and its cleanup) is gone. The commands the panicking hook or observer queued
+//! are dropped; those of the hooks before it stay queued and apply at the next
+//! structural change that applies commands. A panicking observer stays
+//! registered and runs for later events.
 
 use core::cell::Cell;
 

@@ -26,6 +26,7 @@ use super::{TickCells, World};
 use crate::component::{Component, StorageKind};
 use crate::entity::{ArchetypeId, Entity, EntityFlags, EntityLocation, Id};
 use crate::storage::ComponentTicks;
+use crate::util::PanicSlot;
 
 /// Why a pair (or id) could not be added.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -204,15 +205,29 @@ impl World {
     }
 
     /// Moves `entity` from `location` to `destination` (dropping what it loses)
-    /// and returns its new row.
-    pub(super) fn move_entity(&mut self, entity: Entity, location: EntityLocation, destination: ArchetypeId) -> usize {
+    /// and returns its new row. A panicking `Drop` of a lost value is kept in
+    /// `panics`: the move completes.
+    pub(super) fn move_entity(
+        &mut self,
+        entity: Entity,
+        location: EntityLocation,
+        destination: ArchetypeId,
+        panics: &mut PanicSlot,
+    ) -> usize {
         if destination == location.archetype {
             return location.row as usize;
         }
         // SAFETY: `location` is the entity's; the caller initializes the columns
         // the destination adds (id-level adds add at most one, written right after).
         let moved = unsafe {
-            self.archetypes.move_row_planned(entity, location.archetype, location.row as usize, destination, true)
+            self.archetypes.move_row_planned(
+                entity,
+                location.archetype,
+                location.row as usize,
+                destination,
+                true,
+                panics,
+            )
         };
         if let Some(swapped) = moved.swapped {
             self.entities.set_location(swapped, location);
@@ -262,8 +277,10 @@ impl World {
         let location = self.prepare_add(entity, id)?;
         let destination = self.archetypes.add_edge(location.archetype, id, &self.components);
         let existed = self.before_id_change(entity, location.archetype, destination, id);
-        self.move_entity(entity, location, destination);
+        let mut panics = PanicSlot::default();
+        self.move_entity(entity, location, destination, &mut panics);
         self.after_id_insert(entity, id, existed);
+        panics.resume();
         Ok(())
     }
 
@@ -312,12 +329,16 @@ impl World {
         let existed = self.before_id_change(entity, location.archetype, destination, id);
         // Observers cannot move the entity (their commands wait).
         let location = self.entities.location(entity).expect("observers cannot despawn (their commands wait)");
-        self.write_id_value(entity, location, destination, id, existed, value);
+        let mut panics = PanicSlot::default();
+        self.write_id_value(entity, location, destination, id, existed, value, &mut panics);
         self.after_id_insert(entity, id, existed);
+        panics.resume();
         Ok(())
     }
 
-    /// Moves `entity` to `destination` and writes `value` for `id`.
+    /// Moves `entity` to `destination` and writes `value` for `id`. A panicking
+    /// `Drop` of a value it replaces or loses is kept in `panics`.
+    #[allow(clippy::too_many_arguments)]
     fn write_id_value<T: Component>(
         &mut self,
         entity: Entity,
@@ -326,24 +347,27 @@ impl World {
         id: Id,
         existed: bool,
         value: T,
+        panics: &mut PanicSlot,
     ) {
         let tick = self.change_tick();
-        let row = self.move_entity(entity, location, destination);
+        let row = self.move_entity(entity, location, destination, panics);
         let archetype = self.archetypes.get_mut(destination);
         let Some(column) = archetype.column_of(id) else {
             // A zero-sized value: nothing to store.
-            drop(value);
+            panics.drop_value(value);
             return;
         };
         let column = archetype.table_mut().column_mut(column);
         // SAFETY: the column stores `T` values (its id's relationship is `T`);
-        // `row` is the entity's row: initialized if the id existed, else the
-        // fresh uninitialized slot the move left for it.
+        // `row` is the entity's row: initialized if the id existed (swapped out
+        // and dropped after the write), else the fresh uninitialized slot the
+        // move left for it.
         unsafe {
             let place = column.get_ptr(row).cast::<T>();
             if existed {
-                *place.as_ptr() = value;
+                let old = place.as_ptr().replace(value);
                 column.set_changed(row, tick);
+                panics.drop_value(old);
             } else {
                 place.write(value);
                 column.set_ticks(row, ComponentTicks::new(tick));
@@ -378,8 +402,10 @@ impl World {
             self.run_lifecycle_observers(HookKind::Remove, entity, &[id]);
         }
         let location = self.entities.location(entity).expect("observers cannot despawn (their commands wait)");
-        self.move_entity(entity, location, destination);
+        let mut panics = PanicSlot::default();
+        self.move_entity(entity, location, destination, &mut panics);
         self.flush_deferred();
+        panics.resume();
         true
     }
 

@@ -11,7 +11,18 @@
 //! * sparse sets only hold values of alive entities flagged `HAS_SPARSE`;
 //! * no archetype's type names a dead entity (as an id, a relationship or a
 //!   pair target): despawn cleanup (`cleanup.rs`) removes such ids first and
-//!   deletes the archetypes that named the entity.
+//!   deletes the archetypes that named the entity;
+//! * every tick stored in the world (table columns, sparse sets, resources,
+//!   `last_change_tick`) is at most `MAX_CHANGE_AGE` older than the clock was at
+//!   the last age check, and none is newer than the clock: the age check
+//!   ([`World::check_change_ticks`], see `storage::tick`) clamps them whenever
+//!   `CHECK_TICK_THRESHOLD` ticks passed, so the 32-bit ticks never wrap.
+//!
+//! Panic safety: a value's `Drop` may panic. Despawn (with its cleanup),
+//! remove, insert over existing values and dropping the world still complete,
+//! dropping every other value exactly once, and then the first panic continues
+//! (the storage layers hand it up in a [`PanicSlot`] so the world updates its
+//! records first). Panicking hooks and observers: see `hooks`.
 //!
 //! The world never names `query`, `relation` or `observer`; those layers hook in
 //! through data it stores (hooks as fn pointers, component ids, archetype flags).
@@ -29,7 +40,7 @@ mod resource;
 mod spawn_batch;
 
 use core::any::type_name;
-use core::sync::atomic::{AtomicU32, Ordering};
+use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 pub use change_detection::{Mut, Ref};
 pub use cleanup::CleanupError;
@@ -46,7 +57,8 @@ use crate::archetype::Archetypes;
 use crate::bundle::{Bundle, BundleId, BundleReader, BundleWriter, Bundles, ReadSource};
 use crate::component::{Component, ComponentInfo, ComponentRegistrar, Components, Internal, Name, StorageKind};
 use crate::entity::{ArchetypeId, Entity, EntityFlags, EntityIndex, EntityLocation};
-use crate::storage::{ComponentTicks, SparseSets, Tick, TickCell};
+use crate::storage::{CHECK_TICK_THRESHOLD, ComponentTicks, MAX_CHANGE_AGE, SparseSets, Tick, TickCell, WideTick};
+use crate::util::PanicSlot;
 use hooks::HookKind;
 use smallvec::SmallVec;
 
@@ -101,8 +113,12 @@ pub struct World {
     bundles: Bundles,
     sparse_sets: SparseSets,
     resources: Resources,
-    change_tick: AtomicU32,
+    /// The 64-bit change clock ([`WideTick`]); values are stamped with its low
+    /// 32 bits.
+    change_tick: AtomicU64,
     last_change_tick: Tick,
+    /// The clock when the age check last ran ([`World::check_change_ticks`]).
+    last_check_tick: WideTick,
     internal_count: usize,
     builtin: BuiltinIds,
     /// The entity buffer of despawn cleanup plans, kept between despawns.
@@ -117,6 +133,25 @@ pub struct World {
 impl Default for World {
     fn default() -> Self {
         World::new()
+    }
+}
+
+impl Drop for World {
+    /// Drops every value (table rows, sparse sets, resources, unapplied
+    /// commands, observers) even if some `Drop`s panic; the first panic
+    /// continues once everything is dropped.
+    fn drop(&mut self) {
+        let mut panics = PanicSlot::default();
+        self.archetypes.drop_values(&mut panics);
+        let sparse_sets = core::mem::take(&mut self.sparse_sets);
+        panics.catch(|| drop(sparse_sets));
+        let resources = core::mem::take(&mut self.resources);
+        panics.catch(|| drop(resources));
+        let deferred = core::mem::take(&mut self.deferred);
+        panics.catch(|| drop(deferred));
+        let observers = core::mem::take(&mut self.observers);
+        panics.catch(|| drop(observers));
+        panics.resume();
     }
 }
 
@@ -161,8 +196,9 @@ impl World {
             bundles: Bundles::default(),
             sparse_sets: SparseSets::default(),
             resources: Resources::default(),
-            change_tick: AtomicU32::new(1),
+            change_tick: AtomicU64::new(1),
             last_change_tick: Tick::new(0),
+            last_check_tick: WideTick::new(0),
             internal_count: 0,
             builtin,
             cleanup_scratch: Vec::new(),
@@ -347,7 +383,8 @@ impl World {
     /// Spawns one entity per bundle of `bundles` and returns their ids. The
     /// destination archetype is looked up once and the storage reserved once (from
     /// the iterator's size hint). Entities are spawned as the returned iterator is
-    /// consumed; dropping it spawns the rest.
+    /// consumed; dropping it spawns the rest (unless a panic is unwinding: see
+    /// [`SpawnBatchIter`]).
     ///
     /// # Examples
     /// ```
@@ -388,7 +425,19 @@ impl World {
         unsafe {
             let row = table.push_entity(entity);
             self.entities.set_location(entity, EntityLocation { archetype: destination, row: row as u32 });
-            BundleWriter::write_bundle(bundle, &edge.slots, table, row, &mut self.sparse_sets, entity, tick);
+            // A spawn replaces nothing, so no `Drop` runs: nothing to catch.
+            let mut panics = PanicSlot::default();
+            BundleWriter::write_bundle(
+                bundle,
+                &edge.slots,
+                table,
+                row,
+                &mut self.sparse_sets,
+                entity,
+                tick,
+                &mut panics,
+            );
+            debug_assert!(!panics.is_panicking(), "a spawn dropped a value");
         }
         self.mark_sparse(entity, bundle_id);
         if hooks {
@@ -477,7 +526,8 @@ impl World {
     /// # Panics
     /// Panics if a relationship with the `panic` policy refuses the despawn,
     /// naming the relationship and the entities holding its pairs; the world is
-    /// unchanged then.
+    /// unchanged then. A panic of a value's `Drop`, a hook or an observer
+    /// continues from here once the despawn is complete.
     ///
     /// # Examples
     /// ```
@@ -521,9 +571,31 @@ impl World {
 
     /// Despawns the alive, non-internal `entity` (whose record is `record`)
     /// without looking at pairs (its cleanup, if any, was done by the caller).
-    fn despawn_record(&mut self, entity: Entity, record: crate::entity::EntityRecord) {
-        let record = self.notify_despawn(entity, record);
-        self.free_despawned(entity, record);
+    /// A panicking hook, observer or `Drop` does not stop it: the panic is kept
+    /// in `panics`.
+    fn despawn_record(&mut self, entity: Entity, record: crate::entity::EntityRecord, panics: &mut PanicSlot) {
+        let record = self.notify_despawn_catching(entity, record, panics);
+        self.free_despawned(entity, record, panics);
+    }
+
+    /// [`World::notify_despawn`], keeping a panic of a hook or observer in
+    /// `panics`: the despawn goes on without the events that did not run.
+    pub(super) fn notify_despawn_catching(
+        &mut self,
+        entity: Entity,
+        record: crate::entity::EntityRecord,
+        panics: &mut PanicSlot,
+    ) -> crate::entity::EntityRecord {
+        if !self.archetype_lifecycle(record.location.archetype, record.flags)
+            && !record.flags.contains(EntityFlags::HAS_SPARSE)
+        {
+            return record;
+        }
+        panics.catch(|| {
+            self.notify_despawn(entity, record);
+        });
+        // Hooks and observers cannot despawn or move it (their commands wait).
+        self.entities.get(entity).expect("hooks cannot despawn (their commands wait)")
     }
 
     /// Runs the despawn's lifecycle events for `entity` (`OnDespawn`, then
@@ -562,12 +634,13 @@ impl World {
     }
 
     /// Frees the alive `entity` after [`World::notify_despawn`]: its values are
-    /// dropped, and the observers of it alone are queued for despawning.
-    fn free_despawned(&mut self, entity: Entity, record: crate::entity::EntityRecord) {
+    /// dropped, and the observers of it alone are queued for despawning. A
+    /// panicking `Drop` is kept in `panics`.
+    fn free_despawned(&mut self, entity: Entity, record: crate::entity::EntityRecord, panics: &mut PanicSlot) {
         // Commands of hooks and observers may have reserved entities: make them
         // alive first (the index refuses to free over pending reservations).
         self.flush_entities();
-        self.remove_record(entity, record);
+        self.remove_record_catching(entity, record, panics);
         if record.flags.contains(EntityFlags::OBSERVED) {
             // Observers of this entity alone go with it (applied with the
             // despawn's other deferred work).
@@ -580,18 +653,30 @@ impl World {
     }
 
     /// Drops the alive `entity`'s values (with `record` its current record) and
-    /// frees it; no hooks, no cleanup.
+    /// frees it; no hooks, no cleanup. If a value's `Drop` panics, the entity is
+    /// still freed and its other values dropped, then the panic continues.
     #[inline(always)]
     fn remove_record(&mut self, entity: Entity, record: crate::entity::EntityRecord) {
+        let mut panics = PanicSlot::default();
+        self.remove_record_catching(entity, record, &mut panics);
+        panics.resume();
+    }
+
+    /// [`World::remove_record`], keeping a panicking `Drop` in `panics`.
+    #[inline(always)]
+    fn remove_record_catching(&mut self, entity: Entity, record: crate::entity::EntityRecord, panics: &mut PanicSlot) {
         let location = record.location;
         // SAFETY: the entity is alive, so its location is a valid, initialized row.
-        let swapped = unsafe { self.archetypes.remove_row(location.archetype, location.row as usize) };
+        let swapped = unsafe { self.archetypes.remove_row(location.archetype, location.row as usize, panics) };
         if let Some(swapped) = swapped {
             self.entities.set_location(swapped, location);
         }
         if record.flags.contains(EntityFlags::HAS_SPARSE) {
             for (_, set) in self.sparse_sets.iter_mut() {
-                set.remove_drop(entity);
+                // The value is unlinked before its `Drop` runs.
+                panics.catch(|| {
+                    set.remove_drop(entity);
+                });
             }
         }
         self.entities.free(entity);
@@ -674,6 +759,11 @@ impl World {
     /// Inserts `bundle` into `entity`, replacing values it already has. Returns
     /// `false` (dropping `bundle`) if the entity is not alive.
     ///
+    /// # Panics
+    /// If the `Drop` of a replaced value panics, the insert still completes
+    /// (every value written, hooks run) and the panic continues from here. A
+    /// hook or observer that panics: see `world::hooks`.
+    ///
     /// # Examples
     /// ```
     /// use ecs::prelude::*;
@@ -703,7 +793,9 @@ impl World {
         if self.bundle_lifecycle(bundle_id, entity) {
             self.insert_bundle_hooked(entity, bundle_id, bundle);
         } else {
-            self.insert_bundle_unhooked(entity, bundle_id, location, bundle);
+            let mut panics = PanicSlot::default();
+            self.insert_bundle_unhooked(entity, bundle_id, location, bundle, &mut panics);
+            panics.resume();
         }
         true
     }
@@ -716,12 +808,17 @@ impl World {
         let existed = self.bundle_components_present(entity, bundle_id);
         self.run_hooks(HookKind::Replace, entity, &existed);
         let location = self.entities.location(entity).expect("hooks cannot despawn (their commands wait)");
-        self.insert_bundle_unhooked(entity, bundle_id, location, bundle);
+        let mut panics = PanicSlot::default();
+        self.insert_bundle_unhooked(entity, bundle_id, location, bundle, &mut panics);
+        // A replaced value's panicking `Drop` waits for the insert's events.
         self.after_insert_hooks(entity, bundle_id, &existed);
+        panics.resume();
     }
 
     /// Inserts `bundle` (registered as `bundle_id`) into the alive `entity` at
-    /// `location`, without running hooks.
+    /// `location`, without running hooks. A panicking `Drop` of a value it
+    /// replaces (or of an exclusive pair it drops) is kept in `panics`: every
+    /// value is still written and the records updated.
     #[inline(always)]
     fn insert_bundle_unhooked<B: Bundle>(
         &mut self,
@@ -729,6 +826,7 @@ impl World {
         bundle_id: BundleId,
         location: EntityLocation,
         bundle: B,
+        panics: &mut PanicSlot,
     ) {
         let tick = self.change_tick();
         let edge = self.bundles.insert_edge(
@@ -741,10 +839,12 @@ impl World {
         let destination = edge.destination;
         let mut row = location.row as usize;
         if destination != location.archetype {
-            // SAFETY: `row` is the entity's row; an insert edge only adds ids, so
-            // nothing is removed; the new columns are written by the writer below.
-            let moved =
-                unsafe { self.archetypes.move_row(entity, location.archetype, row, destination, &edge.plan, true) };
+            // SAFETY: `row` is the entity's row; an insert edge only adds ids (and
+            // for an exclusive relationship drops the replaced pair, which the move
+            // drops itself); the new columns are written by the writer below.
+            let moved = unsafe {
+                self.archetypes.move_row(entity, location.archetype, row, destination, &edge.plan, true, panics)
+            };
             if let Some(swapped) = moved.swapped {
                 self.entities.set_location(swapped, location);
             }
@@ -754,13 +854,19 @@ impl World {
         let table = self.archetypes.get_mut(destination).table_mut();
         // SAFETY: the edge was built for the entity's archetype; after the move the
         // columns the source lacked are the uninitialized ones the writer fills.
-        unsafe { BundleWriter::write_bundle(bundle, &edge.slots, table, row, &mut self.sparse_sets, entity, tick) };
+        unsafe {
+            BundleWriter::write_bundle(bundle, &edge.slots, table, row, &mut self.sparse_sets, entity, tick, panics);
+        }
         self.mark_sparse(entity, bundle_id);
     }
 
     /// Removes the components of bundle `B` from `entity` and returns them if it had
     /// every one of them. If it had only some, those are removed and dropped and
     /// `None` is returned; `None` too if the entity is not alive.
+    ///
+    /// # Panics
+    /// If the `Drop` of a dropped value panics, the removal still completes and
+    /// the panic continues from here.
     ///
     /// # Examples
     /// ```
@@ -790,7 +896,10 @@ impl World {
         if self.bundle_lifecycle(bundle_id, entity) {
             return self.remove_bundle_hooked(entity, bundle_id);
         }
-        self.remove_bundle_unhooked(entity, bundle_id, location)
+        let mut panics = PanicSlot::default();
+        let taken = self.remove_bundle_unhooked(entity, bundle_id, location, &mut panics);
+        panics.resume();
+        taken
     }
 
     /// `remove_bundle` with hooks: `on_replace` then `on_remove` for the values it
@@ -802,19 +911,24 @@ impl World {
         self.run_hooks(HookKind::Replace, entity, &present);
         self.run_hooks(HookKind::Remove, entity, &present);
         let location = self.entities.location(entity).expect("hooks cannot despawn (their commands wait)");
-        let taken = self.remove_bundle_unhooked(entity, bundle_id, location);
+        let mut panics = PanicSlot::default();
+        let taken = self.remove_bundle_unhooked(entity, bundle_id, location, &mut panics);
         self.flush_deferred();
+        panics.resume();
         taken
     }
 
     /// Removes bundle `B` (registered as `bundle_id`) from the alive `entity` at
-    /// `location`, without running hooks.
+    /// `location`, without running hooks. Values it drops (when the entity has
+    /// only part of `B`) keep a panicking `Drop` in `panics`: the removal
+    /// completes.
     #[inline(always)]
     fn remove_bundle_unhooked<B: Bundle>(
         &mut self,
         entity: Entity,
         bundle_id: BundleId,
         location: EntityLocation,
+        panics: &mut PanicSlot,
     ) -> Option<B> {
         let edge = self.bundles.remove_edge(
             bundle_id,
@@ -844,7 +958,11 @@ impl World {
             if edge.has_sparse {
                 for source in edge.sources.iter() {
                     if let ReadSource::Sparse(set) = source {
-                        self.sparse_sets.get_mut(*set).remove_drop(entity);
+                        let set = self.sparse_sets.get_mut(*set);
+                        // The value is unlinked before its `Drop` runs.
+                        panics.catch(|| {
+                            set.remove_drop(entity);
+                        });
                     }
                 }
             }
@@ -855,7 +973,15 @@ impl World {
             // destination has no new columns; when the bundle was read, its table
             // values were moved out and are forgotten (`drop_removed = !has_all`).
             let moved = unsafe {
-                self.archetypes.move_row(entity, location.archetype, row, edge.destination, &edge.plan, !has_all)
+                self.archetypes.move_row(
+                    entity,
+                    location.archetype,
+                    row,
+                    edge.destination,
+                    &edge.plan,
+                    !has_all,
+                    panics,
+                )
             };
             if let Some(swapped) = moved.swapped {
                 self.entities.set_location(swapped, location);
@@ -1026,7 +1152,20 @@ impl World {
     /// The current change tick: writes made now are stamped with it.
     #[inline]
     pub fn change_tick(&self) -> Tick {
-        Tick::new(self.change_tick.load(Ordering::Relaxed))
+        self.change_tick_wide().tick()
+    }
+
+    /// The current change tick on the world's 64-bit clock (see
+    /// [`WideTick`]; [`World::change_tick`] is its low 32 bits).
+    ///
+    /// # Examples
+    /// ```
+    /// let world = ecs::world::World::new();
+    /// assert_eq!(world.change_tick_wide().tick(), world.change_tick());
+    /// ```
+    #[inline]
+    pub fn change_tick_wide(&self) -> WideTick {
+        WideTick::new(self.change_tick.load(Ordering::Relaxed))
     }
 
     /// Advances the change tick and returns the tick before it: a query run that
@@ -1034,10 +1173,25 @@ impl World {
     /// newer than it.
     #[inline]
     pub fn increment_change_tick(&self) -> Tick {
-        Tick::new(self.change_tick.fetch_add(1, Ordering::Relaxed))
+        self.increment_change_tick_wide().tick()
     }
 
-    /// [`World::increment_change_tick`] through `&mut self` (no atomic operation).
+    /// [`World::increment_change_tick`] on the 64-bit clock.
+    ///
+    /// # Examples
+    /// ```
+    /// let world = ecs::world::World::new();
+    /// let before = world.change_tick_wide();
+    /// assert_eq!(world.increment_change_tick_wide(), before);
+    /// assert_eq!(world.change_tick_wide().get(), before.get() + 1);
+    /// ```
+    #[inline]
+    pub fn increment_change_tick_wide(&self) -> WideTick {
+        WideTick::new(self.change_tick.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// [`World::increment_change_tick`] through `&mut self` (no atomic operation);
+    /// runs the age check when it is due ([`World::check_change_ticks`]).
     ///
     /// # Examples
     /// ```
@@ -1048,10 +1202,55 @@ impl World {
     /// ```
     #[inline]
     pub fn increment_change_tick_mut(&mut self) -> Tick {
+        self.increment_change_tick_wide_mut().tick()
+    }
+
+    /// [`World::increment_change_tick_mut`] on the 64-bit clock.
+    ///
+    /// # Examples
+    /// ```
+    /// let mut world = ecs::world::World::new();
+    /// let before = world.change_tick_wide();
+    /// assert_eq!(world.increment_change_tick_wide_mut(), before);
+    /// assert_eq!(world.change_tick_wide().get(), before.get() + 1);
+    /// ```
+    #[inline]
+    pub fn increment_change_tick_wide_mut(&mut self) -> WideTick {
+        self.check_change_ticks();
         let tick = self.change_tick.get_mut();
         let previous = *tick;
-        *tick = previous.wrapping_add(1);
-        Tick::new(previous)
+        *tick = previous + 1;
+        WideTick::new(previous)
+    }
+
+    /// Advances the change clock by `by` ticks at once, as `by` query or system
+    /// runs would, **without** running the age check: a test hook for programs
+    /// that run for billions of ticks. The next automatic check (or a call to
+    /// [`World::check_change_ticks`]) catches up; a program that advances the
+    /// clock by more than `2 * CHECK_TICK_THRESHOLD` between two checks lets
+    /// stored ticks wrap (values untouched for 2^32 ticks read as changed), so
+    /// advance in steps of at most [`CHECK_TICK_THRESHOLD`] with a check between
+    /// them, as a real program would.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::storage::CHECK_TICK_THRESHOLD;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// world.spawn(Health(1));
+    /// let mut changed = world.query_filtered::<Entity, Changed<Health>>();
+    /// assert_eq!(changed.iter(&world).count(), 1);
+    /// for _ in 0..10 {
+    ///     // 5 * 10^9 ticks: the clock wraps, the untouched value stays old
+    ///     world.advance_change_tick(CHECK_TICK_THRESHOLD);
+    ///     world.check_change_ticks();
+    /// }
+    /// assert_eq!(changed.iter(&world).count(), 0);
+    /// ```
+    pub fn advance_change_tick(&mut self, by: u32) {
+        *self.change_tick.get_mut() += u64::from(by);
     }
 
     /// The tick `Mut`s from `World::get_mut` compare against for `is_changed`
@@ -1060,15 +1259,69 @@ impl World {
         self.last_change_tick
     }
 
-    /// Starts a new change-detection frame for world-level `Mut`s.
+    /// Starts a new change-detection frame for world-level `Mut`s; runs the age
+    /// check when it is due ([`World::check_change_ticks`]).
     pub fn clear_trackers(&mut self) {
-        self.last_change_tick = self.increment_change_tick();
+        self.last_change_tick = self.increment_change_tick_mut();
+    }
+
+    /// The age check: when [`CHECK_TICK_THRESHOLD`] ticks or more passed since
+    /// the previous check, clamps every tick stored in the world (table
+    /// columns, sparse sets, resources, [`World::last_change_tick`]) to at most
+    /// [`MAX_CHANGE_AGE`] old, so values left
+    /// untouched for billions of ticks keep reading as old when the 32-bit clock
+    /// comes round. Returns whether it ran (otherwise it costs one comparison).
+    ///
+    /// It runs by itself from the `&mut World` entry points that advance the
+    /// clock: [`Schedule::run`](crate::schedule::Schedule::run),
+    /// [`System::run`](crate::system::System::run) (and `World::run_system`),
+    /// exclusive systems, observers, [`World::clear_trackers`] and the `&mut World`
+    /// methods of `QueryState`. A program that advances the clock only through
+    /// `&World` (`QueryState::iter` in a loop) must call it at least once per
+    /// `CHECK_TICK_THRESHOLD` ticks. Query states, systems and observers clamp
+    /// their own `last_run` when they next run (see [`LastRun`](crate::storage::LastRun)).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::storage::{CHECK_TICK_THRESHOLD, MAX_CHANGE_AGE};
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let e = world.spawn(Health(1)).id();
+    /// assert!(!world.check_change_ticks(), "not due yet");
+    /// for _ in 0..7 {
+    ///     world.advance_change_tick(CHECK_TICK_THRESHOLD);
+    ///     assert!(world.check_change_ticks());
+    /// }
+    /// let ticks = world.component_ticks::<Health>(e).unwrap();
+    /// assert_eq!(world.change_tick().get().wrapping_sub(ticks.changed.get()), MAX_CHANGE_AGE);
+    /// ```
+    pub fn check_change_ticks(&mut self) -> bool {
+        let now = self.change_tick_wide();
+        if now.get() - self.last_check_tick.get() < u64::from(CHECK_TICK_THRESHOLD) {
+            return false;
+        }
+        self.check_change_ticks_now(now);
+        true
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn check_change_ticks_now(&mut self, now: WideTick) {
+        let tick = now.tick();
+        self.archetypes.check_change_ticks(tick);
+        self.sparse_sets.check_change_ticks(tick);
+        self.resources.check_change_ticks(tick);
+        self.last_change_tick.check_tick(tick);
+        self.last_check_tick = now;
     }
 
     // ----- checks -------------------------------------------------------------------
 
     /// Verifies that the entity index, the tables, the component index and the
-    /// sparse sets agree (see the module docs).
+    /// sparse sets agree, and that every stored tick is in the age window (see
+    /// the module docs).
     ///
     /// # Panics
     /// Panics describing the first violation.
@@ -1103,6 +1356,45 @@ impl World {
             .filter(|&&entity| self.entities.get(entity).is_some_and(|r| r.flags.contains(EntityFlags::INTERNAL)))
             .count();
         assert_eq!(internal, self.internal_count, "internal entity count is off");
+        self.check_tick_window();
+    }
+
+    /// Checks the tick invariant of the module docs.
+    fn check_tick_window(&self) {
+        let now = self.change_tick_wide();
+        let bound = u64::from(MAX_CHANGE_AGE) + (now.get() - self.last_check_tick.get());
+        let check = |tick: Tick, holder: &dyn Fn() -> String| {
+            let age = now.tick().get().wrapping_sub(tick.get());
+            assert!(
+                u64::from(age) <= bound,
+                "{} holds {tick:?}, {age} ticks before the clock ({:?}): outside the age window",
+                holder(),
+                now.tick()
+            );
+        };
+        check(self.last_change_tick, &|| "the world's last_change_tick".to_owned());
+        for archetype in self.archetypes.iter() {
+            let table = archetype.table();
+            for (index, column) in table.columns().iter().enumerate() {
+                // SAFETY: the table's length.
+                let age = unsafe { column.oldest_tick_age(table.len(), now.tick()) };
+                check(Tick::new(now.tick().get().wrapping_sub(age)), &|| {
+                    format!("column {index} of {:?}", archetype.id())
+                });
+            }
+        }
+        for (component, set) in self.sparse_sets.iter() {
+            for &entity in set.entities() {
+                let ticks = set.ticks(entity).expect("dense entities hold values").get();
+                let holder = || format!("the sparse value of {component:?} of {entity:?}");
+                check(ticks.added, &holder);
+                check(ticks.changed, &holder);
+            }
+        }
+        for (added, changed) in self.resources.all_ticks() {
+            check(added, &|| "a resource".to_owned());
+            check(changed, &|| "a resource".to_owned());
+        }
     }
 }
 

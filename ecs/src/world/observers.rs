@@ -20,6 +20,7 @@
 use core::any::TypeId;
 use core::cell::Cell;
 use core::ptr::NonNull;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
 use smallvec::SmallVec;
 
@@ -351,9 +352,14 @@ impl World {
                 continue;
             };
             info.observer = observer;
-            run(self, &info, event_ptr);
+            // A panicking observer is put back before its panic goes on, so it
+            // runs for later events.
+            let outcome = catch_unwind(AssertUnwindSafe(|| run(self, &info, event_ptr)));
             if let Some(entry) = self.observers.observers.get_mut(&observer) {
                 entry.runner = runner;
+            }
+            if let Err(payload) = outcome {
+                resume_unwind(payload);
             }
         }
         info.propagate.get()

@@ -126,6 +126,33 @@ impl Resources {
         Some((data.added, data.changed.get()))
     }
 
+    /// Clamps every resource's ticks to the age window relative to `now` (see
+    /// [`Tick::check_tick`]).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::storage::{MAX_CHANGE_AGE, Tick};
+    /// use ecs::world::Resources;
+    /// #[derive(Resource)]
+    /// struct Score(u32);
+    /// let mut resources = Resources::default();
+    /// resources.insert(Score(0), Tick::new(1));
+    /// resources.check_change_ticks(Tick::new(MAX_CHANGE_AGE + 4));
+    /// assert_eq!(resources.ticks::<Score>(), Some((Tick::new(4), Tick::new(4))));
+    /// ```
+    pub fn check_change_ticks(&mut self, now: Tick) {
+        for data in self.map.values_mut() {
+            data.added.check_tick(now);
+            data.changed.check_tick(now);
+        }
+    }
+
+    /// The `(added, changed)` ticks of every resource, in no particular order.
+    pub(crate) fn all_ticks(&self) -> impl Iterator<Item = (Tick, Tick)> + '_ {
+        self.map.values().map(|data| (data.added, data.changed.get()))
+    }
+
     /// Number of resources.
     pub fn len(&self) -> usize {
         self.map.len()

@@ -3,11 +3,14 @@
 //! The bundle is registered and its destination archetype looked up once, and the
 //! table and entity index are reserved from the iterator's size hint once. Each
 //! `next` spawns one entity; dropping the iterator spawns the rest, so every
-//! bundle is spawned whether or not the ids are consumed.
+//! bundle is spawned whether or not the ids are consumed. Except while a panic
+//! unwinds (a hook or observer of a spawn panicked): then the iterator stops
+//! and the remaining bundles are dropped unspawned.
 
 use super::World;
 use crate::bundle::{Bundle, BundleId, BundleWriter, WriteSlot};
 use crate::entity::{ArchetypeId, Entity, EntityFlags, EntityLocation};
+use crate::util::PanicSlot;
 
 /// The iterator returned by [`World::spawn_batch`].
 pub struct SpawnBatchIter<'w, I: Iterator<Item: Bundle>> {
@@ -58,7 +61,11 @@ impl<'w, I: Iterator<Item: Bundle>> SpawnBatchIter<'w, I> {
         unsafe {
             let row = table.push_entity(entity);
             world.entities.set_location(entity, EntityLocation { archetype: self.destination, row: row as u32 });
-            BundleWriter::write_bundle(bundle, &self.slots, table, row, &mut world.sparse_sets, entity, tick);
+            // A spawn replaces nothing, so no `Drop` runs: nothing to catch.
+            let mut panics = PanicSlot::default();
+            let sparse_sets = &mut world.sparse_sets;
+            BundleWriter::write_bundle(bundle, &self.slots, table, row, sparse_sets, entity, tick, &mut panics);
+            debug_assert!(!panics.is_panicking(), "a spawn dropped a value");
         }
         if self.has_sparse
             && let Some(flags) = world.entities.flags_mut(entity)
@@ -90,6 +97,12 @@ impl<I: ExactSizeIterator<Item: Bundle>> ExactSizeIterator for SpawnBatchIter<'_
 
 impl<I: Iterator<Item: Bundle>> Drop for SpawnBatchIter<'_, I> {
     fn drop(&mut self) {
+        // Dropped while a panic unwinds (a hook of the last spawn panicked):
+        // spawning the rest would run hooks again, and a second panic would
+        // abort. The remaining bundles are dropped with the iterator instead.
+        if std::thread::panicking() {
+            return;
+        }
         while let Some(bundle) = self.bundles.next() {
             self.spawn_one(bundle);
         }
