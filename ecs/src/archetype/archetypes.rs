@@ -25,7 +25,7 @@ pub type ArchetypeType = SmallVec<[Id; 8]>;
 pub struct ArchetypeFlags(u32);
 
 impl ArchetypeFlags {
-    /// The archetype holds internal entities (components, wildcards...): queries
+    /// The archetype holds internal entities (components, wildcards, observers): queries
     /// skip it unless they name an id only internal entities carry.
     pub const INTERNAL: ArchetypeFlags = ArchetypeFlags(1);
     /// The archetype was deleted because its type names a despawned entity: it

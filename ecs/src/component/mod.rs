@@ -1,7 +1,7 @@
 //! Components: the [`Component`] trait, [`ComponentInfo`] and the id registry.
 //!
 //! Components are entities: registering a type allocates an entity (flagged
-//! `IS_COMPONENT | INTERNAL`) whose id is the component id, and records its
+//! `IS_COMPONENT | INTERNAL | PERMANENT`) whose id is the component id, and records its
 //! [`ComponentInfo`] (name, layout, drop fn, hook slots, storage kind). The world
 //! later places that entity in an internal archetype carrying `ComponentInfo` and
 //! `Name` values, so the metadata is also readable with ordinary `get` calls.

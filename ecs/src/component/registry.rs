@@ -58,7 +58,7 @@ impl Components {
         }
         let id = entities.alloc();
         if let Some(flags) = entities.flags_mut(id) {
-            *flags |= EntityFlags::IS_COMPONENT | EntityFlags::INTERNAL;
+            *flags |= EntityFlags::IS_COMPONENT | EntityFlags::INTERNAL | EntityFlags::PERMANENT;
         }
         if let Some(type_id) = descriptor.type_id {
             self.by_type.insert(type_id, id);

@@ -60,8 +60,8 @@ impl EntityFlags {
     pub const IS_TARGET: EntityFlags = EntityFlags(1 << 1);
     /// The entity has values in at least one sparse set.
     pub const HAS_SPARSE: EntityFlags = EntityFlags(1 << 2);
-    /// The entity is internal (a component, a wildcard...): not counted, not
-    /// matched by queries that do not ask for it.
+    /// The entity is internal (a component, a wildcard, an observer): not
+    /// counted, not matched by queries that do not ask for it.
     pub const INTERNAL: EntityFlags = EntityFlags(1 << 3);
     /// Transient: the entity is part of a despawn being planned (cleanup's
     /// visited mark; cleared if the despawn is refused, gone with the entity
@@ -70,6 +70,10 @@ impl EntityFlags {
     /// Observers watch this entity alone (`EntityWorldMut::observe`): they are
     /// despawned with it.
     pub const OBSERVED: EntityFlags = EntityFlags(1 << 5);
+    /// The entity is never despawned (the wildcards, the built-in components the
+    /// world itself relies on): `despawn` returns `false`, and a cleanup that
+    /// would delete it removes the dying ids from it instead.
+    pub const PERMANENT: EntityFlags = EntityFlags(1 << 6);
 
     /// Whether every flag of `other` is set.
     #[inline]

@@ -3,7 +3,8 @@
 //! Invariants:
 //! * `matched` holds, in archetype order, every archetype with id below
 //!   `archetype_generation` that both `D` and `F` match (internal archetypes only
-//!   when the query names `Internal` or `ComponentInfo`), with their caches;
+//!   when the query requires an internal marker: `Internal`, `ComponentInfo` or
+//!   `ObserverMarker`), with their caches;
 //! * `last_run` is the tick of the previous `iter`/`iter_mut` (0 before the first),
 //!   the baseline of `Added`/`Changed`.
 

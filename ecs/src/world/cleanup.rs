@@ -85,7 +85,8 @@ struct CleanupPlan {
 impl World {
     /// Despawns `entity` like [`World::despawn`], but returns the refusal of a
     /// `panic` cleanup policy as an error instead of panicking. `Ok(false)` if
-    /// the entity was not alive (or is internal, such as a component entity).
+    /// the entity was not alive or is permanent (a wildcard or a component
+    /// entity); observers, internal too, are despawned like any entity.
     ///
     /// # Errors
     /// [`CleanupError`] if despawning `entity` (or an entity its cleanup would
@@ -111,7 +112,7 @@ impl World {
         let Some(record) = self.entities.get(entity) else {
             return Ok(false);
         };
-        if record.flags.contains(EntityFlags::INTERNAL) {
+        if record.flags.contains(EntityFlags::PERMANENT) {
             return Ok(false);
         }
         if record.flags.intersects(EntityFlags::IS_TARGET | EntityFlags::IS_COMPONENT) {
@@ -162,13 +163,13 @@ impl World {
     }
 
     /// Adds the alive `entity` to the plan's deletions unless it is there
-    /// already or is internal (internal entities are never despawned); returns
-    /// `false` for an internal one. Reads and flags it through one lookup.
+    /// already or is permanent (never despawned); returns `false` for a
+    /// permanent one. Reads and flags it through one lookup.
     fn plan_delete(&mut self, plan: &mut CleanupPlan, entity: Entity) -> bool {
         let Some(flags) = self.entities.flags_mut(entity) else {
             return true;
         };
-        if flags.contains(EntityFlags::INTERNAL) {
+        if flags.contains(EntityFlags::PERMANENT) {
             return false;
         }
         if !flags.contains(EntityFlags::DELETING) {
@@ -261,15 +262,15 @@ impl World {
                         plan.panics.push(PanicCheck { archetype: archetype_id, id, despawned: dying, as_target });
                     }
                     CleanupPolicy::Delete => {
-                        let mut internal = false;
+                        let mut permanent = false;
                         // Last row first: freed in this order, each holder is the
                         // table's last row, so no other row is swapped into its place.
                         for index in (0..self.archetypes[archetype_id].len()).rev() {
                             let holder = self.archetypes[archetype_id].entities()[index];
-                            internal |= !self.plan_delete(plan, holder);
+                            permanent |= !self.plan_delete(plan, holder);
                         }
-                        // Internal entities are never despawned: they lose the id.
-                        if internal {
+                        // Permanent entities are never despawned: they lose the id.
+                        if permanent {
                             plan.removals.entry(archetype_id).or_default().push(id);
                         }
                     }

@@ -36,7 +36,9 @@ pub use command_queue::CommandQueue;
 pub use deferred::{DeferredWorld, HookFn};
 pub use entity_ref::{EntityRef, EntityWorldMut};
 pub use ids::PairError;
-pub use observers::{ObserverRunner, Observers, OnAdd, OnDespawn, OnInsert, OnRemove, OnReplace, TriggerInfo};
+pub use observers::{
+    ObserverMarker, ObserverRunner, Observers, OnAdd, OnDespawn, OnInsert, OnRemove, OnReplace, TriggerInfo,
+};
 pub use resource::{Resource, Resources};
 pub use spawn_batch::SpawnBatchIter;
 
@@ -67,6 +69,8 @@ pub struct BuiltinIds {
     pub name: Entity,
     /// [`Internal`], carried by every internal entity.
     pub internal: Entity,
+    /// [`ObserverMarker`], carried by observer entities.
+    pub observer: Entity,
 }
 
 /// The container of all entities, components and resources.
@@ -147,10 +151,12 @@ impl World {
             component_info: components.register::<ComponentInfo>(&mut entities),
             name: components.register::<Name>(&mut entities),
             internal: components.register::<Internal>(&mut entities),
+            observer: components.register::<ObserverMarker>(&mut entities),
         };
         let mut archetypes = Archetypes::new();
         archetypes.add_internal_marker(builtin.internal.id());
         archetypes.add_internal_marker(builtin.component_info.id());
+        archetypes.add_internal_marker(builtin.observer.id());
         let mut world = World {
             id: WorldId(id),
             entities,
@@ -169,6 +175,7 @@ impl World {
         };
         for (wildcard, name) in [(wildcard, "*"), (any, "_")] {
             world.mark_internal(wildcard);
+            world.flag(wildcard, EntityFlags::PERMANENT);
             let bundle_id = world.register_bundle::<(Name, Internal)>();
             world.spawn_at(wildcard, bundle_id, (Name::new(name), Internal));
         }
@@ -188,6 +195,18 @@ impl World {
     #[inline]
     pub fn builtin_ids(&self) -> BuiltinIds {
         self.builtin
+    }
+
+    /// Spawns an internal entity with `bundle` and [`Internal`] (an observer, say):
+    /// flagged `INTERNAL` before any hook or observer sees it, not counted by
+    /// [`World::entity_count`], matched only by queries naming an internal marker.
+    pub(crate) fn spawn_internal<B: Bundle>(&mut self, bundle: B) -> Entity {
+        self.flush_entities();
+        let bundle_id = self.register_bundle::<(B, Internal)>();
+        let entity = self.entities.alloc();
+        self.mark_internal(entity);
+        self.spawn_at(entity, bundle_id, (bundle, Internal));
+        entity
     }
 
     fn mark_internal(&mut self, entity: Entity) {
@@ -464,8 +483,9 @@ impl World {
     }
 
     /// Despawns `entity`, dropping its components. Returns `false` if it was not
-    /// alive (or is an internal entity such as a component: those cannot be
-    /// despawned yet).
+    /// alive or is permanent (a wildcard or a component entity: those cannot be
+    /// despawned). Observers, which are internal entities too, are despawned
+    /// (and unregistered) like any entity.
     ///
     /// If the entity is used in pairs (as a relationship or a target), each
     /// relationship's cleanup policy runs first: pairs naming it are removed from
@@ -566,6 +586,9 @@ impl World {
         // alive first (the index refuses to free over pending reservations).
         self.flush_entities();
         self.remove_record(entity, record);
+        if record.flags.contains(EntityFlags::INTERNAL) {
+            self.internal_count -= 1;
+        }
         if record.flags.contains(EntityFlags::OBSERVED) {
             // Observers of this entity alone go with it (applied with the
             // despawn's other deferred work).
