@@ -71,4 +71,5 @@ pub struct Internal;
 impl Component for Internal {
     const NAME: &'static str = "Internal";
     const ID: u64 = component_type_id("ecs::component", "Internal");
+    const FIELDLESS: bool = true;
 }

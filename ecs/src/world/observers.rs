@@ -378,7 +378,7 @@ impl World {
                 // first test matters for it).
                 let watched = entry.components.clone();
                 if !ids.iter().any(|&id| watched.iter().any(|pattern| pattern.matches(id)))
-                    || !watched.iter().all(|&id| self.has_component_id(target, id))
+                    || !watched.iter().all(|&id| self.has_id(target, id))
                 {
                     continue;
                 }
@@ -395,14 +395,5 @@ impl World {
             }
         }
         info.propagate.get()
-    }
-
-    /// Whether `entity` has `id`: a component (table or sparse) or a pair, which
-    /// may be a wildcard form.
-    pub(crate) fn has_component_id(&self, entity: Entity, id: Id) -> bool {
-        if self.has_id(entity, id) {
-            return true;
-        }
-        id.entity().is_some_and(|component| self.sparse_sets.of(component).is_some_and(|set| set.contains(entity)))
     }
 }
