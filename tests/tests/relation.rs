@@ -906,6 +906,88 @@ fn with_pair_matches_a_runtime_target_and_nothing_once_it_dies() {
     world.check_invariants();
 }
 
+/// `Entity::WILDCARD` (and `Entity::ANY`) as a runtime target means "any
+/// target" wherever a target is looked for: `with_pair` and `has_pair` filter
+/// (one row per entity), `sources` lists every holder once, `get_pair` /
+/// `get_pair_mut` read the first pair in id order, and removals remove every
+/// matching pair (values dropped once). A wildcard is a pattern: adding one is
+/// an error naming it, never a pair stored in an archetype.
+#[test]
+fn a_wildcard_target_means_any_target_in_every_runtime_target_entry_point() {
+    let mut world = World::new();
+    let log = DropLog::new();
+    let [bob, carol, dave] = empties(&mut world);
+    let alice = world.spawn(pos(1.0)).add_pair::<Likes>(bob).add_pair::<Likes>(carol).id();
+    let eve = world.spawn(pos(2.0)).add_pair::<Likes>(carol).id();
+    let loner = world.spawn(pos(3.0)).id();
+    for wildcard in [Entity::WILDCARD, Entity::ANY] {
+        let mut q = world.query::<(Entity, &Position)>().with_pair::<Likes>(wildcard);
+        assert_eq!(sorted(q.iter(&world).map(|(e, _)| e)), sorted([alice, eve]), "{wildcard:?}: one row each");
+        assert!(q.get(&world, loner).is_err());
+        assert!(world.has_pair::<Likes>(alice, wildcard) && !world.has_pair::<Likes>(loner, wildcard));
+        assert_eq!(sorted(world.sources::<Likes>(wildcard)), sorted([alice, eve]), "{wildcard:?}");
+        assert!(
+            world.get_pair::<Likes>(alice, wildcard).is_some() && world.get_pair::<Likes>(loner, wildcard).is_none()
+        );
+    }
+    let likes = world.component_id::<Likes>().unwrap();
+    assert!(world.has_pair_id(alice, likes, Entity::WILDCARD) && world.has_pair_id(alice, Entity::WILDCARD, bob));
+    assert!(world.has_id(alice, Id::pair(Entity::WILDCARD, Entity::WILDCARD)));
+    assert!(!world.has_id(loner, Id::pair(Entity::WILDCARD, Entity::WILDCARD)));
+    // A state built before the pairs sees later holders too.
+    let mut fans = world.query::<Entity>().with_pair::<Likes>(Entity::WILDCARD);
+    let late = world.spawn_empty().add_pair::<Likes>(dave).id();
+    assert_eq!(sorted(fans.iter(&world)), sorted([alice, eve, late]));
+
+    // Values: the first pair in id order (the lowest target index).
+    world.entity_mut(dave).insert_pair(owes(&log, 2), carol).insert_pair(owes(&log, 1), bob);
+    assert_eq!(world.get_pair::<Owes>(dave, Entity::WILDCARD).map(|o| o.amount), Some(1));
+    world.get_pair_mut::<Owes>(dave, Entity::WILDCARD).unwrap().amount = 10;
+    assert_eq!(world.get_pair::<Owes>(dave, bob).map(|o| o.amount), Some(10));
+
+    // Removal removes every matching pair, in one move; values dropped once.
+    assert!(world.remove_pair::<Owes>(dave, Entity::WILDCARD));
+    log.assert_dropped_once([1, 2]);
+    assert!(!world.has_pair::<Owes>(dave, Entity::WILDCARD));
+    assert!(!world.remove_pair::<Owes>(dave, Entity::WILDCARD), "nothing left to remove");
+    world.entity_mut(alice).remove_pair::<Likes>(Entity::WILDCARD);
+    assert!(!world.has_pair::<Likes>(alice, Entity::WILDCARD));
+    assert_eq!(world.get::<Position>(alice), Some(&pos(1.0)), "other ids stay");
+    assert!(world.remove_pair_id(late, likes, Entity::ANY));
+    assert!(world.remove_id(eve, Id::pair(Entity::WILDCARD, carol)));
+    assert_eq!(fans.iter(&world).count(), 0);
+    world.add_pair::<Likes>(eve, bob);
+    let mut queue = CommandQueue::default();
+    Commands::new(&mut queue, &world).entity(eve).remove_pair::<Likes>(Entity::WILDCARD);
+    queue.apply(&mut world);
+    assert!(!world.has_pair::<Likes>(eve, Entity::WILDCARD));
+
+    // Adding a wildcard is an error that names it; nothing changes.
+    let before = ids(&world, loner);
+    for target in [Entity::WILDCARD, Entity::ANY] {
+        match world.try_add_pair::<Likes>(loner, target) {
+            Err(PairError::Wildcard { id, entity }) => {
+                assert_eq!(entity, loner);
+                assert!(id.starts_with("(Likes, "), "{id}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(world.try_insert_pair(loner, owes(&log, 3), target), Err(PairError::Wildcard { .. })));
+    }
+    log.assert_dropped_once([1, 2, 3, 3]);
+    assert!(matches!(world.try_add_id(loner, Entity::WILDCARD.id()), Err(PairError::Wildcard { .. })));
+    let message = panic_message(|| world.add_pair_id(loner, Entity::WILDCARD, bob));
+    assert!(message.contains("wildcard"), "{message}");
+    let message = panic_message(|| world.add_pair::<Likes>(loner, Entity::WILDCARD));
+    assert!(message.contains("Likes") && message.contains("wildcard"), "{message}");
+    let mut commands = Commands::new(&mut queue, &world);
+    commands.entity(loner).add_pair::<Likes>(Entity::WILDCARD);
+    let message = panic_message(|| queue.apply(&mut world));
+    assert!(message.contains("wildcard"), "{message}");
+    assert_eq!(ids(&world, loner), before);
+    world.check_invariants();
+}
+
 // ----- Up traversal ---------------------------------------------------------------------------
 
 #[test]

@@ -110,7 +110,8 @@ pub struct QueryState<D: QueryData, F: QueryFilter = ()> {
     reused_seen: usize,
     /// Pairs required through [`QueryState::with_pair`], resolved each update.
     runtime_pairs: SmallVec<[RuntimePair; 1]>,
-    /// Their ids as last resolved; `None` when one cannot exist (its
+    /// Their ids as last resolved (a wildcard target as the pattern `(R, *)`,
+    /// matched by `Archetype::matches_id`); `None` when one cannot exist (its
     /// relationship is not registered or its target is dead): nothing matches.
     runtime_ids: Option<SmallVec<[Id; 2]>>,
     /// The relationship whose depth orders the matched tables
@@ -203,7 +204,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         }
         if !self.runtime_pairs.is_empty() {
             let ids = self.runtime_ids.as_ref()?;
-            if !ids.iter().all(|&id| archetype.contains(id)) {
+            if !ids.iter().all(|&id| archetype.matches_id(id)) {
                 return None;
             }
         }
@@ -292,7 +293,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
             .iter()
             .map(|pair| {
                 let relationship = (pair.relationship)(world)?;
-                world.is_alive(pair.target).then(|| Id::pair(relationship, pair.target))
+                world.is_alive(pair.target).then(|| Id::pair(relationship, pair.target).any_as_wildcard())
             })
             .collect();
         if ids != self.runtime_ids {

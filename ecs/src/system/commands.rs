@@ -140,7 +140,8 @@ impl EntityCommands<'_, '_, '_> {
     ///
     /// # Panics
     /// Applying the command panics if `R` is acyclic and the pair would close a
-    /// cycle, or under the `panic` policy above, naming the entities.
+    /// cycle, if `target` is a wildcard (a pattern, not a pair), or under the
+    /// `panic` policy above, naming the entities.
     ///
     /// # Examples
     /// ```
@@ -174,7 +175,9 @@ impl EntityCommands<'_, '_, '_> {
         self
     }
 
-    /// Queues removing the pair `(R, target)` (nothing happens if absent).
+    /// Queues removing the pair `(R, target)` (nothing happens if absent);
+    /// [`Entity::WILDCARD`] removes every `(R, *)` pair, as
+    /// [`World::remove_pair`] does.
     pub fn remove_pair<R: Relationship>(&mut self, target: Entity) -> &mut Self {
         let entity = self.entity;
         self.commands.queue(move |world: &mut World| {

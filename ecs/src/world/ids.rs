@@ -16,6 +16,10 @@
 //!   component's id (or a pair of a relationship) whose values have data, drop
 //!   glue, or a Rust type that is not a struct without fields
 //!   ([`Component::FIELDLESS`]) is refused with [`PairError::NeedsValue`];
+//! * a wildcard (`*` or `_`, alone or in a pair) is a pattern, never an id of
+//!   an archetype: adding one is [`PairError::Wildcard`]; `has_id` and
+//!   `remove_id` take it as "any id it matches" (`remove_id` removes them all,
+//!   in one move), `_` meaning the same as `*` there;
 //! * a component's id means what the typed API means: a sparse component's id
 //!   names its sparse value (`has_id`, `remove_id`; a sparse tag is added to its
 //!   set, not to the archetype), and a component's hooks run as for the typed
@@ -58,6 +62,14 @@ pub enum PairError {
         /// The entity.
         entity: Entity,
     },
+    /// The id is a wildcard pattern (`*` or `_`, alone or in a pair): it
+    /// matches ids, it is not one, so it cannot be added.
+    Wildcard {
+        /// The id's name, such as `(Likes, *)`.
+        id: String,
+        /// The entity it was to be added to.
+        entity: Entity,
+    },
 }
 
 impl fmt::Display for PairError {
@@ -73,6 +85,11 @@ impl fmt::Display for PairError {
                 f,
                 "{id} carries a value (data, drop glue, or a type that is not a struct without fields): \
                  insert a value into {entity:?} with insert or insert_pair instead of adding the id"
+            ),
+            PairError::Wildcard { id, entity } => write!(
+                f,
+                "{id} is a wildcard pattern, not an id: it cannot be added to {entity:?} \
+                 (wildcards match ids in has_pair, remove_pair, with_pair and queries)"
             ),
         }
     }
@@ -270,8 +287,8 @@ impl World {
     ///
     /// # Panics
     /// Panics if a half of the pair is not alive, if the pair would make an
-    /// acyclic relationship cyclic, or if `id` carries a value (naming the id
-    /// and the entity).
+    /// acyclic relationship cyclic, if `id` carries a value or is a wildcard
+    /// pattern (naming the id and the entity).
     ///
     /// # Examples
     /// ```
@@ -300,7 +317,9 @@ impl World {
     /// [`PairError::Cycle`] if an acyclic relationship would become cyclic;
     /// [`PairError::NeedsValue`] if `id` carries a value: its values (or, for a
     /// pair, its relationship's) have data, drop glue, or a Rust type that is
-    /// not a struct without fields ([`Component::FIELDLESS`]).
+    /// not a struct without fields ([`Component::FIELDLESS`]);
+    /// [`PairError::Wildcard`] if `id` is a wildcard pattern such as
+    /// `(Likes, *)` ([`Id::is_wildcard`]): patterns match ids, they are not ids.
     ///
     /// # Examples
     /// ```
@@ -322,6 +341,7 @@ impl World {
     /// assert!(world.has::<Marked>(e) && world.has_id(e, marked.id()));
     /// ```
     pub fn try_add_id(&mut self, entity: Entity, id: Id) -> Result<(), PairError> {
+        self.refuse_wildcard(entity, id)?;
         if self.id_needs_value(id) {
             return Err(PairError::NeedsValue { id: self.id_name(id), entity });
         }
@@ -333,6 +353,14 @@ impl World {
         let existed = self.before_id_change(entity, location.archetype, destination, id);
         self.move_entity(entity, location, destination);
         self.after_id_insert(entity, id, existed);
+        Ok(())
+    }
+
+    /// [`PairError::Wildcard`] if `id` is a wildcard pattern.
+    fn refuse_wildcard(&self, entity: Entity, id: Id) -> Result<(), PairError> {
+        if id.is_wildcard() {
+            return Err(PairError::Wildcard { id: self.id_name(id), entity });
+        }
         Ok(())
     }
 
@@ -411,6 +439,7 @@ impl World {
     /// As [`World::try_add_id`] (never `NeedsValue`).
     pub(crate) fn insert_id_value<T: Component>(&mut self, entity: Entity, id: Id, value: T) -> Result<(), PairError> {
         debug_assert!(self.components.id_of::<T>().is_some_and(|c| c.index() == id.first_index()));
+        self.refuse_wildcard(entity, id)?;
         let location = self.prepare_add(entity, id)?;
         let destination = self.archetypes.add_edge(location.archetype, id, &self.components);
         let existed = self.before_id_change(entity, location.archetype, destination, id);
@@ -459,6 +488,11 @@ impl World {
     /// removes its sparse value), with the hooks and observers the typed
     /// `remove` runs. Returns whether the entity had it.
     ///
+    /// A wildcard pattern removes every id it matches, in one move: `(R, *)`
+    /// every pair of `R`, `(*, T)` every pair targeting `T`, `(*, *)` every
+    /// pair, `*` alone every id and sparse value (`_` means the same as `*`);
+    /// `true` if anything was removed.
+    ///
     /// # Examples
     /// ```
     /// use ecs::prelude::*;
@@ -471,6 +505,9 @@ impl World {
     /// ```
     pub fn remove_id(&mut self, entity: Entity, id: Id) -> bool {
         self.flush_entities();
+        if id.is_wildcard() {
+            return self.remove_matching(entity, id.any_as_wildcard());
+        }
         if let Some(component) = self.sparse_component_of_id(id) {
             return self.remove_sparse_id(entity, component);
         }
@@ -485,6 +522,50 @@ impl World {
         self.id_lifecycle(HookKind::Remove, entity, id);
         let location = self.entities.location(entity).expect("observers cannot despawn (their commands wait)");
         self.move_entity(entity, location, destination);
+        self.flush_deferred();
+        true
+    }
+
+    /// The sparse components `entity` holds a value of.
+    fn sparse_components_of(&self, entity: Entity) -> SmallVec<[Entity; 2]> {
+        let flags = self.entities.get(entity).map(|record| record.flags).unwrap_or_default();
+        if !flags.contains(EntityFlags::HAS_SPARSE) {
+            return SmallVec::new();
+        }
+        self.sparse_sets.iter().filter(|(_, set)| set.contains(entity)).map(|(component, _)| component).collect()
+    }
+
+    /// Removes every id of `entity` that `pattern` (a wildcard, `_` already
+    /// read as `*`) matches: `on_replace` then `on_remove` (hooks and observers)
+    /// for each, then one move (and, for `*`, the sparse values); whether any.
+    fn remove_matching(&mut self, entity: Entity, pattern: Id) -> bool {
+        let Some(location) = self.entities.location(entity) else {
+            return false;
+        };
+        let mut matched: SmallVec<[Id; 4]> =
+            self.archetypes[location.archetype].ids().iter().copied().filter(|&id| pattern.matches(id)).collect();
+        let table_ids = matched.len();
+        if pattern == Entity::WILDCARD.id() {
+            matched.extend(self.sparse_components_of(entity).into_iter().map(Entity::id));
+        }
+        if matched.is_empty() {
+            return false;
+        }
+        for kind in [HookKind::Replace, HookKind::Remove] {
+            for &id in &matched {
+                self.id_lifecycle(kind, entity, id);
+            }
+        }
+        // Hooks and observers cannot move or despawn it (their commands wait).
+        let location = self.entities.location(entity).expect("hooks cannot despawn (their commands wait)");
+        let table = &matched[..table_ids];
+        let destination = self.archetypes.without(location.archetype, |id| table.contains(&id), &self.components);
+        self.move_entity(entity, location, destination);
+        for &id in &matched[table_ids..] {
+            if let Some(set) = id.entity().and_then(|component| self.sparse_sets.index_of(component)) {
+                self.sparse_sets.get_mut(set).remove_drop(entity);
+            }
+        }
         self.flush_deferred();
         true
     }
@@ -509,9 +590,10 @@ impl World {
         true
     }
 
-    /// Whether `entity` has `id` (`false` if it is not alive). A wildcard pair
-    /// `(R, *)` or `(*, T)` matches any pair of that form; a sparse component's
-    /// id matches its sparse value.
+    /// Whether `entity` has `id` (`false` if it is not alive). A wildcard
+    /// pattern asks for any id it matches: `(R, *)`, `(*, T)` and `(*, *)` any
+    /// pair of that form, `*` alone any id or sparse value (`_` means the same
+    /// as `*`); a sparse component's id matches its sparse value.
     ///
     /// # Examples
     /// ```
@@ -527,15 +609,12 @@ impl World {
         let Some(location) = self.entities.location(entity) else {
             return false;
         };
-        let wildcard = Entity::WILDCARD.index();
-        if id.is_pair() && (id.first_index() == wildcard || id.second_index() == wildcard) {
-            return self
-                .archetypes
-                .component_index()
-                .get(id)
-                .is_some_and(|record| record.get(location.archetype).is_some());
+        let archetype = &self.archetypes[location.archetype];
+        if id.is_wildcard() {
+            return archetype.matches_id(id)
+                || (id.any_as_wildcard() == Entity::WILDCARD.id() && !self.sparse_components_of(entity).is_empty());
         }
-        if self.archetypes[location.archetype].contains(id) {
+        if archetype.contains(id) {
             return true;
         }
         self.sparse_component_of_id(id)
