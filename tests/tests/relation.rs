@@ -1410,6 +1410,45 @@ fn a_queued_pair_with_a_dead_target_follows_the_targets_policy() {
     world.check_invariants();
 }
 
+/// `add_pair_id` through commands applies the same cleanup policies as the
+/// typed `add_pair`: a target despawned earlier in the buffer applies the
+/// relationship's `on_delete_target` (delete: the holder is despawned; remove:
+/// nothing is added; panic: the command panics naming both), and a despawned
+/// relationship applies its `on_delete` (with the traits it had when queued).
+#[test]
+fn a_queued_runtime_pair_with_a_dead_half_follows_the_same_policies_as_the_typed_one() {
+    let mut world = World::new();
+    let bound =
+        runtime_relationship(&mut world, "bound", RelationshipTraits::DEFAULT.on_delete_target(CleanupPolicy::Delete));
+    let watches = runtime_relationship(&mut world, "watches", RelationshipTraits::DEFAULT);
+    let guards =
+        runtime_relationship(&mut world, "guards", RelationshipTraits::DEFAULT.on_delete_target(CleanupPolicy::Panic));
+    let owns = runtime_relationship(&mut world, "owns", RelationshipTraits::DEFAULT.on_delete(CleanupPolicy::Delete));
+    let [target, deleted, typed, kept, owned, refused] = empties(&mut world);
+
+    let mut queue = CommandQueue::default();
+    let mut commands = Commands::new(&mut queue, &world);
+    commands.entity(target).despawn();
+    commands.entity(deleted).add_pair_id(bound, target);
+    commands.entity(typed).add_pair::<BoundTo>(target);
+    commands.entity(kept).add_pair_id(watches, target);
+    commands.entity(owns).despawn();
+    commands.entity(owned).add_pair_id(owns, kept);
+    queue.apply(&mut world);
+    assert!(!world.is_alive(typed), "the typed path deletes the holder of a dead BoundTo target");
+    assert!(!world.is_alive(deleted), "so does the id path under on_delete_target = delete");
+    assert!(world.is_alive(kept) && world.ids_of(kept) == Some(&[][..]), "remove: nothing added");
+    assert!(!world.is_alive(owned), "a dead relationship applies its on_delete = delete");
+
+    let mut commands = Commands::new(&mut queue, &world);
+    commands.entity(refused).add_pair_id(guards, target);
+    let message = panic_message(|| queue.apply(&mut world));
+    assert!(message.contains(&format!("{refused:?}")) && message.contains(&format!("{target:?}")), "{message}");
+    assert!(message.contains("guards") && message.contains("on_delete_target"), "{message}");
+    assert!(world.is_alive(refused) && world.ids_of(refused) == Some(&[][..]));
+    world.check_invariants();
+}
+
 // ----- odds and ends --------------------------------------------------------------------------
 
 #[test]
