@@ -550,6 +550,83 @@ fn relationship_traits_of_a_used_relationship_are_forgotten_on_despawn() {
     world.check_invariants();
 }
 
+// ----- cleanup policies: on_delete (derived relationships) -------------------------------
+
+/// Holders are despawned with the relationship's component entity.
+#[derive(Relationship, Debug)]
+#[relationship(on_delete = "delete")]
+struct OwnedBy;
+
+/// The relationship's component entity cannot be despawned while held.
+#[derive(Relationship, Debug)]
+#[relationship(on_delete = "panic")]
+struct Pinned;
+
+/// API.md: `world.despawn(world.component_id::<R>().unwrap())` applies `R`'s
+/// `on_delete` policy to every holder, Flecs-style: remove (default) drops the
+/// pairs and plain ids of `R` (each value once), delete despawns the holders
+/// with their own cleanup cascading, panic refuses before anything changes,
+/// naming `R` and a holder. Afterwards `R` is unregistered and its next use
+/// registers it afresh.
+#[test]
+fn despawning_a_derived_relationships_entity_applies_its_on_delete_policy() {
+    let mut world = World::new();
+    let log = DropLog::new();
+    let [bob, carol, owner] = empties(&mut world);
+
+    // remove (the default): pairs and the plain id go, values dropped once.
+    let alice = world.spawn(pos(1.0)).add_pair::<Likes>(bob).add_pair::<Likes>(carol).id();
+    let dave = world.spawn_empty().insert_pair(owes(&log, 1), bob).insert_pair(owes(&log, 2), carol).id();
+    world.insert(dave, Likes);
+    let likes = world.component_id::<Likes>().unwrap();
+    let owes_id = world.component_id::<Owes>().unwrap();
+    let mut fans = world.query::<(Entity, Pair<Likes>)>();
+    assert_eq!(fans.iter(&world).count(), 2);
+    assert!(world.despawn(likes));
+    assert!(world.despawn(owes_id));
+    log.assert_dropped_once([1, 2]);
+    assert!(world.is_alive(alice) && world.is_alive(dave));
+    assert_eq!(ids(&world, alice), vec![world.component_id::<Position>().unwrap().id()]);
+    assert_eq!(ids(&world, dave), vec![]);
+    assert!(!world.has_pair::<Likes>(alice, Entity::WILDCARD) && world.component_id::<Likes>().is_none());
+    assert_eq!(world.get_pair::<Owes>(dave, bob).map(|o| o.amount), None);
+    assert_eq!(fans.iter(&world).count(), 0, "a stale state matches nothing");
+    world.check_invariants();
+
+    // delete: holders go, and their own dependents with them.
+    let held = world.spawn(pos(2.0)).add_pair::<OwnedBy>(owner).id();
+    let child = world.spawn_empty().add_pair::<ChildOf>(held).id();
+    let bystander = world.spawn(pos(3.0)).id();
+    let owned_by = world.component_id::<OwnedBy>().unwrap();
+    assert!(world.despawn(owned_by));
+    assert!(!world.is_alive(held) && !world.is_alive(child), "ChildOf cascades from the deleted holder");
+    assert!(world.is_alive(owner) && world.is_alive(bystander));
+    world.check_invariants();
+
+    // panic: refused before anything changes, naming Pinned and the holder.
+    world.add_pair::<Pinned>(alice, bob);
+    let pinned = world.component_id::<Pinned>().unwrap();
+    let error = world.try_despawn(pinned).unwrap_err();
+    assert_eq!(
+        (error.relationship.as_str(), error.despawned, error.holders.as_slice()),
+        ("Pinned", pinned, &[alice][..])
+    );
+    let message = panic_message(|| world.despawn(pinned));
+    assert!(message.contains("Pinned") && message.contains(&format!("{alice:?}")), "{message}");
+    assert!(world.is_alive(pinned) && world.has_pair::<Pinned>(alice, bob));
+    world.remove_pair::<Pinned>(alice, bob);
+    assert_eq!(world.try_despawn(pinned), Ok(true), "no holder left");
+
+    // The relationship is registered afresh on its next use.
+    world.add_pair::<Likes>(alice, carol);
+    let fresh = world.component_id::<Likes>().unwrap();
+    assert_ne!(fresh, likes);
+    assert!(world.entity_at(likes.index()).is_none(), "its index is retired");
+    assert_eq!(world.targets::<Likes>(alice).collect::<Vec<_>>(), vec![carol]);
+    assert_eq!(world.query::<(Entity, Pair<Likes>)>().iter(&world).count(), 1);
+    world.check_invariants();
+}
+
 // ----- recursion and cycles --------------------------------------------------------------
 
 #[test]
@@ -1463,19 +1540,18 @@ fn a_tag_relationship_can_be_inserted_with_its_unit_value() {
 }
 
 #[test]
-fn a_relationships_component_entity_cannot_be_despawned() {
+fn a_relationships_component_entity_is_despawned_through_its_policy_and_keeps_its_traits_until_then() {
     let mut world = World::new();
     let [alice, bob] = empties(&mut world);
     world.add_pair::<Guards>(alice, bob);
     let guards = world.component_id::<Guards>().unwrap();
-    assert!(!world.despawn(guards));
-    assert_eq!(world.try_despawn(guards), Ok(false));
-    assert!(world.is_alive(guards));
-    assert!(world.has_pair::<Guards>(alice, bob));
     let message = panic_message(|| world.set_relationship_traits(guards, RelationshipTraits::DEFAULT));
     assert!(message.contains("Guards"), "{message}");
+    // Guards' on_delete is the default (remove): the holder loses the pair.
+    assert_eq!(world.try_despawn(guards), Ok(true));
+    assert_eq!(world.try_despawn(guards), Ok(false), "already dead");
+    assert!(world.is_alive(alice) && !world.has_pair::<Guards>(alice, Entity::WILDCARD));
     assert_eq!(world.try_despawn(alice), Ok(true), "holders may go");
-    assert_eq!(world.try_despawn(alice), Ok(false), "already dead");
     world.check_invariants();
 }
 

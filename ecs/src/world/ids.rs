@@ -174,13 +174,20 @@ impl World {
     /// Runs `kind`'s lifecycle for `id` of `entity`: the component's hook (for
     /// the id of a registered component with hooks) and the event's observers.
     fn id_lifecycle(&mut self, kind: HookKind, entity: Entity, id: Id) {
-        match self.component_of_id(id) {
-            Some(info) if info.hooks().any() => {
-                let component = info.id();
-                self.run_hooks(kind, entity, &[component]);
-            }
-            _ => self.run_lifecycle_observers(kind, entity, &[id]),
-        }
+        self.ids_lifecycle(kind, entity, &[id]);
+    }
+
+    /// Runs `kind`'s lifecycle for `ids` of `entity`, as one event: the hooks
+    /// of those that are registered components with hooks, then the observers.
+    pub(super) fn ids_lifecycle(&mut self, kind: HookKind, entity: Entity, ids: &[Id]) {
+        let hooked: SmallVec<[Entity; 2]> = ids
+            .iter()
+            .filter_map(|&id| self.component_of_id(id))
+            .filter(|info| info.hooks().any())
+            .map(ComponentInfo::id)
+            .collect();
+        self.run_hook_fns(kind, entity, &hooked);
+        self.run_lifecycle_observers(kind, entity, ids);
     }
 
     /// The sparse component whose id is `id`, if it is one.
@@ -552,9 +559,7 @@ impl World {
             return false;
         }
         for kind in [HookKind::Replace, HookKind::Remove] {
-            for &id in &matched {
-                self.id_lifecycle(kind, entity, id);
-            }
+            self.ids_lifecycle(kind, entity, &matched);
         }
         // Hooks and observers cannot move or despawn it (their commands wait).
         let location = self.entities.location(entity).expect("hooks cannot despawn (their commands wait)");

@@ -11,7 +11,9 @@
 //! * sparse sets only hold values of alive entities flagged `HAS_SPARSE`;
 //! * no archetype's type names a dead entity (as an id, a relationship or a
 //!   pair target): despawn cleanup (`cleanup.rs`) removes such ids first and
-//!   deletes the archetypes that named the entity.
+//!   deletes the archetypes that named the entity;
+//! * every registered component's entity is alive and flagged `IS_COMPONENT`
+//!   (despawning it unregisters it and retires its index).
 //!
 //! The world never names `query`, `relation` or `observer`; those layers hook in
 //! through data it stores (hooks as fn pointers, component ids, archetype flags).
@@ -135,7 +137,9 @@ impl core::fmt::Debug for World {
 }
 
 impl World {
-    /// An empty world (with its built-in entities: wildcards and component entities).
+    /// An empty world (with its built-in entities: the wildcards and the
+    /// component entities of `ComponentInfo`, `Name`, `Internal` and
+    /// `ObserverMarker`, all permanent).
     ///
     /// # Panics
     /// Panics if more than `u32::MAX` worlds are created in one process.
@@ -173,6 +177,10 @@ impl World {
             deferred: CommandQueue::default(),
             observers: Observers::default(),
         };
+        // The world relies on these: they are never despawned.
+        for builtin in [builtin.component_info, builtin.name, builtin.internal, builtin.observer] {
+            world.flag(builtin, EntityFlags::PERMANENT);
+        }
         for (wildcard, name) in [(wildcard, "*"), (any, "_")] {
             world.mark_internal(wildcard);
             world.flag(wildcard, EntityFlags::PERMANENT);
@@ -483,28 +491,49 @@ impl World {
     }
 
     /// Despawns `entity`, dropping its components. Returns `false` if it was not
-    /// alive or is permanent (a wildcard or a component entity: those cannot be
-    /// despawned). Observers, which are internal entities too, are despawned
-    /// (and unregistered) like any entity.
+    /// alive or is permanent (the wildcards and the world's built-in components
+    /// `ComponentInfo`, `Name`, `Internal` and `ObserverMarker`). Observers,
+    /// internal entities too, are despawned (and unregistered) like any entity.
     ///
     /// If the entity is used in pairs (as a relationship or a target), each
     /// relationship's cleanup policy runs first: pairs naming it are removed from
     /// their holders, or the holders are despawned too (recursively, e.g. the
     /// children of a `ChildOf` parent). See [`World::try_despawn`].
     ///
+    /// Components are entities (Flecs semantics): despawning a component's
+    /// entity applies its `on_delete` policy to every holder (remove by
+    /// default: holders lose it, hooks and observers run, each value is dropped
+    /// once; delete: holders are despawned with their own cleanup; panic: the
+    /// despawn is refused before anything changes), then unregisters it. Its
+    /// type may be used again: it is registered afresh, under a new id. Query
+    /// states (and systems' queries) and observers built before keep the old
+    /// id, which nothing holds any more (it is never reused): their terms on the
+    /// type match nothing, and such observers never fire; build them again.
+    ///
     /// # Panics
-    /// Panics if a relationship with the `panic` policy refuses the despawn,
-    /// naming the relationship and the entities holding its pairs; the world is
-    /// unchanged then.
+    /// Panics if a relationship (or component) with the `panic` policy refuses
+    /// the despawn, naming it and the entities holding its pairs or ids; the
+    /// world is unchanged then.
     ///
     /// # Examples
     /// ```
     /// use ecs::prelude::*;
+    /// #[derive(Component, Debug, PartialEq)]
+    /// struct Health(u32);
     /// let mut world = World::new();
     /// let e = world.spawn_empty().id();
     /// assert!(world.despawn(e));
     /// assert!(!world.is_alive(e));
     /// assert!(!world.despawn(e));
+    ///
+    /// let hurt = world.spawn(Health(3)).id();
+    /// let health = world.component_id::<Health>().unwrap();
+    /// assert!(world.despawn(health)); // every holder loses its Health
+    /// assert!(world.is_alive(hurt) && world.get::<Health>(hurt).is_none());
+    /// assert_eq!(world.component_id::<Health>(), None);
+    /// world.insert(hurt, Health(4)); // registered again, under a fresh id
+    /// assert_ne!(world.component_id::<Health>(), Some(health));
+    /// assert_eq!(world.get::<Health>(hurt), Some(&Health(4)));
     /// ```
     #[track_caller]
     pub fn despawn(&mut self, entity: Entity) -> bool {
@@ -580,12 +609,20 @@ impl World {
     }
 
     /// Frees the alive `entity` after [`World::notify_despawn`]: its values are
-    /// dropped, and the observers of it alone are queued for despawning.
+    /// dropped, and the observers of it alone are queued for despawning. A
+    /// component's entity (whose holders the cleanup already handled) is
+    /// unregistered, the bundles naming it retired and its index retired.
     fn free_despawned(&mut self, entity: Entity, record: crate::entity::EntityRecord) {
         // Commands of hooks and observers may have reserved entities: make them
         // alive first (the index refuses to free over pending reservations).
         self.flush_entities();
-        self.remove_record(entity, record);
+        if record.flags.contains(EntityFlags::IS_COMPONENT) && self.components.unregister(entity).is_some() {
+            self.bundles.forget_component(entity);
+            self.remove_values(entity, record);
+            self.entities.retire(entity);
+        } else {
+            self.remove_record(entity, record);
+        }
         if record.flags.contains(EntityFlags::INTERNAL) {
             self.internal_count -= 1;
         }
@@ -604,6 +641,14 @@ impl World {
     /// frees it; no hooks, no cleanup.
     #[inline(always)]
     fn remove_record(&mut self, entity: Entity, record: crate::entity::EntityRecord) {
+        self.remove_values(entity, record);
+        self.entities.free(entity);
+    }
+
+    /// Drops the alive `entity`'s values and removes its row (with `record` its
+    /// current record), leaving its index to the caller.
+    #[inline(always)]
+    fn remove_values(&mut self, entity: Entity, record: crate::entity::EntityRecord) {
         let location = record.location;
         // SAFETY: the entity is alive, so its location is a valid, initialized row.
         let swapped = unsafe { self.archetypes.remove_row(location.archetype, location.row as usize) };
@@ -615,7 +660,6 @@ impl World {
                 set.remove_drop(entity);
             }
         }
-        self.entities.free(entity);
     }
 
     /// A read-only view of `entity`.
@@ -1124,6 +1168,12 @@ impl World {
             .filter(|&&entity| self.entities.get(entity).is_some_and(|r| r.flags.contains(EntityFlags::INTERNAL)))
             .count();
         assert_eq!(internal, self.internal_count, "internal entity count is off");
+        for info in self.components.iter() {
+            let record = self.entities.get(info.id());
+            let record =
+                record.unwrap_or_else(|| panic!("component {} has a dead entity {:?}", info.name(), info.id()));
+            assert!(record.flags.contains(EntityFlags::IS_COMPONENT), "component {} lacks IS_COMPONENT", info.name());
+        }
     }
 }
 
