@@ -369,3 +369,50 @@ fn a_hook_despawning_its_component_mid_batch_keeps_the_batch_sound() {
     drop(world);
     log.assert_dropped_once([0, 1, 2, 3]);
 }
+
+/// A sparse component whose `on_delete` is `delete` (only a hand-written impl
+/// can give a sparse component a relationship policy).
+struct Tether(u32);
+
+impl Component for Tether {
+    const NAME: &'static str = "Tether";
+    const ID: u64 = ecs::util::component_type_id(module_path!(), "Tether");
+    const STORAGE: StorageKind = StorageKind::Sparse;
+    const RELATIONSHIP: Option<ecs::component::RelationshipTraits> =
+        Some(ecs::component::RelationshipTraits::DEFAULT.on_delete(ecs::component::CleanupPolicy::Delete));
+}
+
+/// A sparse component whose `on_delete` is `panic`.
+struct Anchor;
+
+impl Component for Anchor {
+    const NAME: &'static str = "Anchor";
+    const ID: u64 = ecs::util::component_type_id(module_path!(), "Anchor");
+    const STORAGE: StorageKind = StorageKind::Sparse;
+    const RELATIONSHIP: Option<ecs::component::RelationshipTraits> =
+        Some(ecs::component::RelationshipTraits::DEFAULT.on_delete(ecs::component::CleanupPolicy::Panic));
+}
+
+/// The holders of a sparse component are found through its set, and its
+/// policy applies to them as to table holders: delete despawns them, panic
+/// refuses before anything changes.
+#[test]
+fn a_sparse_components_delete_and_panic_policies_reach_its_holders() {
+    let mut world = World::new();
+    let tethered = world.spawn((Tether(1), Position::default())).id();
+    let free = world.spawn(Position::default()).id();
+    let anchored = world.spawn(Anchor).id();
+    assert_eq!(world.get::<Tether>(tethered).map(|tether| tether.0), Some(1));
+    let tether = world.component_id::<Tether>().unwrap();
+    assert!(world.despawn(tether));
+    assert!(!world.is_alive(tethered) && world.is_alive(free));
+    world.check_invariants();
+
+    let anchor = world.component_id::<Anchor>().unwrap();
+    let error = world.try_despawn(anchor).unwrap_err();
+    assert_eq!((error.relationship.as_str(), error.holders.as_slice()), ("Anchor", &[anchored][..]));
+    assert!(world.is_alive(anchor) && world.has::<Anchor>(anchored));
+    world.remove::<Anchor>(anchored);
+    assert!(world.despawn(anchor));
+    world.check_invariants();
+}
