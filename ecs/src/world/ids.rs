@@ -171,6 +171,14 @@ impl World {
         }
     }
 
+    /// Whether a structural change of `id` may run anything: a lifecycle
+    /// observer exists, or `id` is a component with hooks (pairs run none). One
+    /// flag test for pairs and plain tags while no observer exists.
+    #[inline]
+    fn id_has_lifecycle(&self, id: Id) -> bool {
+        self.observers().has_lifecycle_observers() || self.component_of_id(id).is_some_and(|info| info.hooks().any())
+    }
+
     /// Runs `kind`'s lifecycle for `id` of `entity`: the component's hook (for
     /// the id of a registered component with hooks) and the event's observers.
     fn id_lifecycle(&mut self, kind: HookKind, entity: Entity, id: Id) {
@@ -179,14 +187,14 @@ impl World {
 
     /// Runs `kind`'s lifecycle for `ids` of `entity`, as one event: the hooks
     /// of those that are registered components with hooks, then the observers.
+    #[inline]
     pub(super) fn ids_lifecycle(&mut self, kind: HookKind, entity: Entity, ids: &[Id]) {
-        let hooked: SmallVec<[Entity; 2]> = ids
-            .iter()
-            .filter_map(|&id| self.component_of_id(id))
-            .filter(|info| info.hooks().any())
-            .map(ComponentInfo::id)
-            .collect();
-        self.run_hook_fns(kind, entity, &hooked);
+        let hooked = |id: &Id| self.component_of_id(*id).is_some_and(|info| info.hooks().any());
+        if ids.iter().any(hooked) {
+            let hooked: SmallVec<[Entity; 2]> =
+                ids.iter().filter(|id| hooked(id)).filter_map(|id| id.entity()).collect();
+            self.run_hook_fns(kind, entity, &hooked);
+        }
         self.run_lifecycle_observers(kind, entity, ids);
     }
 
@@ -377,7 +385,7 @@ impl World {
     /// the entity already had `id`.
     fn before_id_change(&mut self, entity: Entity, source: ArchetypeId, destination: ArchetypeId, id: Id) -> bool {
         let existed = self.archetypes[source].contains(id);
-        if existed {
+        if existed && self.id_has_lifecycle(id) {
             self.id_lifecycle(HookKind::Replace, entity, id);
         }
         if self.observers().has_lifecycle_observers() {
@@ -396,11 +404,13 @@ impl World {
     /// Lifecycle events after `id` was added or inserted (hooks, observers),
     /// then their commands.
     fn after_id_insert(&mut self, entity: Entity, id: Id, existed: bool) {
-        if !existed {
-            self.id_lifecycle(HookKind::Add, entity, id);
+        if self.id_has_lifecycle(id) {
+            if !existed {
+                self.id_lifecycle(HookKind::Add, entity, id);
+            }
+            self.id_lifecycle(HookKind::Insert, entity, id);
+            self.flush_deferred();
         }
-        self.id_lifecycle(HookKind::Insert, entity, id);
-        self.flush_deferred();
     }
 
     /// Adds the sparse tag `component` (zero-sized, no drop glue, fieldless) to
@@ -525,8 +535,10 @@ impl World {
         if destination == location.archetype {
             return false;
         }
-        self.id_lifecycle(HookKind::Replace, entity, id);
-        self.id_lifecycle(HookKind::Remove, entity, id);
+        if self.id_has_lifecycle(id) {
+            self.id_lifecycle(HookKind::Replace, entity, id);
+            self.id_lifecycle(HookKind::Remove, entity, id);
+        }
         let location = self.entities.location(entity).expect("observers cannot despawn (their commands wait)");
         self.move_entity(entity, location, destination);
         self.flush_deferred();
