@@ -20,15 +20,17 @@
 //! ```
 //!
 //! `STORAGE` is emitted only when a `storage` key is given, `CHANGE_DETECTION`
-//! (as `false`) only for `change_detection = false`, and `HOOKS` only when at
-//! least one hook is given; otherwise the trait defaults (table storage, change
-//! ticks, no hooks) apply. Unions and generic types are rejected with a spanned error.
+//! (as `false`) only for `change_detection = false`, `HOOKS` only when at
+//! least one hook is given, and `FIELDLESS` (as `true`) only for a struct
+//! without fields (`struct Enemy;`, `struct Enemy {}`, `struct Enemy();`);
+//! otherwise the trait defaults (table storage, change ticks, no hooks, not
+//! fieldless) apply. Unions and generic types are rejected with a spanned error.
 
 use proc_macro2::TokenStream as TokenStream2;
 use quote::{ToTokens, quote};
 use syn::ext::IdentExt;
 use syn::meta::ParseNestedMeta;
-use syn::{Data, DeriveInput, LitBool, LitStr, Path};
+use syn::{Data, DeriveInput, Fields, LitBool, LitStr, Path};
 
 /// The keys `#[component(...)]` accepts, in the order error messages list them.
 const KEYS: &str = "`storage`, `change_detection`, `on_add`, `on_insert`, `on_replace`, `on_remove`";
@@ -84,6 +86,16 @@ pub(crate) fn component_impl(input: &DeriveInput, derive: &str, extra: TokenStre
         }
     });
 
+    // Only a struct without fields has its one value made from nothing (an
+    // enum may have no variant at all: no value to make).
+    let fieldless = matches!(&input.data, Data::Struct(data) if matches!(&data.fields, Fields::Unit)
+        || data.fields.is_empty())
+    .then(|| {
+        quote! {
+            const FIELDLESS: bool = true;
+        }
+    });
+
     Ok(quote! {
         #[automatically_derived]
         impl ::ecs::component::Component for #ident #where_clause {
@@ -92,6 +104,7 @@ pub(crate) fn component_impl(input: &DeriveInput, derive: &str, extra: TokenStre
             #storage
             #change_detection
             #hooks
+            #fieldless
             #extra
         }
     })
@@ -305,6 +318,17 @@ mod tests {
         assert_eq!(err, "expected `change_detection = false` (or `= true`, the default)");
         let err = expand_err("#[component(change_detection = false, change_detection = true)] struct S;");
         assert!(err.starts_with("duplicate #[component] key `change_detection`"), "{err}");
+    }
+
+    #[test]
+    fn only_structs_without_fields_are_fieldless() {
+        let fieldless = quote! { const FIELDLESS: bool = true; }.to_string();
+        for input in ["struct Marker;", "struct Marker {}", "struct Marker();"] {
+            assert!(expand(input).contains(&fieldless), "{input}");
+        }
+        for input in ["struct Health(u32);", "struct Wrap { unit: () }", "enum Never {}", "enum One { A }"] {
+            assert!(!expand(input).contains("FIELDLESS"), "{input}");
+        }
     }
 
     #[test]

@@ -29,8 +29,9 @@ mod tuples;
 /// Derives `::ecs::component::Component` for a struct or an enum.
 ///
 /// The generated impl sets `NAME` to the type's name and `ID` to
-/// `::ecs::util::component_type_id(::core::module_path!(), NAME)`.
-/// An optional `#[component(...)]` attribute takes these keys, each at most once:
+/// `::ecs::util::component_type_id(::core::module_path!(), NAME)`, and
+/// `FIELDLESS` to `true` for a struct without fields (its id may then be added
+/// without a value, `World::add_id`). An optional `#[component(...)]` attribute takes these keys, each at most once:
 ///
 /// * `storage = "table"` or `storage = "sparse"`: sets `STORAGE` (default: table);
 /// * `change_detection = false`: sets `CHANGE_DETECTION` to `false` (default:

@@ -11,7 +11,9 @@
 //! 4-component bundle is therefore one edge lookup and one row move, not four.
 //!
 //! Invariant: an edge's slots are in bundle order and describe the destination
-//! (insert) or source (remove) archetype the edge was built for.
+//! (insert) or source (remove) archetype the edge was built for; no bundle type
+//! maps to a bundle naming a despawned component (such bundles are retired,
+//! [`Bundles::forget_component`]).
 
 use core::any::TypeId;
 
@@ -552,6 +554,34 @@ impl Bundles {
                 }
             }
         }
+    }
+
+    /// Retires every bundle containing the despawned component `component`: its
+    /// type is forgotten (registering it again builds a new bundle with the
+    /// component's new id) and its edges are dropped. A retired bundle's info
+    /// stays readable under its [`BundleId`] (its component list names the dead
+    /// id), but no insert or remove goes through it again.
+    pub fn forget_component(&mut self, component: Entity) {
+        let retired: Vec<BundleId> =
+            self.infos.iter().filter(|info| info.components().contains(&component)).map(|info| info.id).collect();
+        if retired.is_empty() {
+            return;
+        }
+        self.by_type.retain(|_, id| !retired.contains(id));
+        for slot in &mut self.recent {
+            if slot.is_some_and(|(_, id)| retired.contains(&id)) {
+                *slot = None;
+            }
+        }
+        for &id in &retired {
+            let info = &mut self.infos[id.index()];
+            info.insert_edges = EdgeCache(Vec::new());
+            info.remove_edges = EdgeCache(Vec::new());
+        }
+        for edges in self.by_destination.values_mut() {
+            edges.retain(|(bundle, _, _)| !retired.contains(bundle));
+        }
+        self.by_destination.retain(|_, edges| !edges.is_empty());
     }
 
     /// Forgets every cached edge from or into the deleted archetype `archetype`

@@ -1174,3 +1174,32 @@ fn an_observer_spawning_several_entities_through_commands_spawns_them_all() {
     assert_eq!(radii, vec![8, 8]);
     world.check_invariants();
 }
+
+/// API.md: observers are internal entities, not counted by `entity_count` and
+/// matched only by queries naming a term they alone carry (`ObserverMarker`).
+#[test]
+fn observer_entities_are_internal_not_counted_nor_matched() {
+    let mut world = World::new();
+    assert_eq!(world.entity_count(), 0);
+    let observer = world.add_observer(|_: Trigger<Explode>| {}).id();
+    assert_eq!(world.entity_count(), 0, "the observer is not counted");
+    assert_eq!(world.query::<Entity>().iter(&world).count(), 0, "nor matched by query::<Entity>()");
+    assert_eq!(world.query::<()>().iter(&world).count(), 0);
+    assert_eq!(world.query_filtered::<Entity, Without<Health>>().iter(&world).count(), 0);
+    let mut markers = world.query_filtered::<Entity, With<ObserverMarker>>();
+    assert_eq!(markers.iter(&world).collect::<Vec<_>>(), [observer], "a term only observers carry");
+
+    let e = world.spawn(Health(1)).id();
+    world.entity_mut(e).observe(|_: Trigger<Explode>| {});
+    assert_eq!(world.entity_count(), 1);
+    assert_eq!(world.query::<Entity>().iter(&world).collect::<Vec<_>>(), [e]);
+    assert_eq!(markers.iter(&world).count(), 2);
+    world.check_invariants();
+
+    assert!(world.despawn(observer), "an observer can still be despawned");
+    assert!(world.despawn(e));
+    assert!(world.observers().is_empty());
+    assert_eq!(world.entity_count(), 0);
+    assert_eq!(markers.iter(&world).count(), 0);
+    world.check_invariants();
+}

@@ -550,6 +550,52 @@ fn internal_entities_are_excluded_unless_asked_for() {
     world.check_invariants();
 }
 
+/// Every kind of internal entity (wildcards, component and relationship entities,
+/// observers, global and entity-scoped) is invisible to `entity_count` and to
+/// queries that name no term only internal entities carry: `Entity`, `()`,
+/// `Without`, `Option` and `Has` terms included.
+#[test]
+fn no_internal_entity_is_counted_or_matched_by_ordinary_queries() {
+    #[derive(Relationship)]
+    struct Likes;
+    #[derive(Event)]
+    struct Poke;
+    let mut world = World::new();
+    let user = world.spawn(A(1)).id();
+    let plain = world.spawn_empty().id();
+    let component = world.register_component::<B>();
+    let relationship = world.register_component::<Likes>();
+    let observer = world.add_observer(|_: Trigger<OnAdd, A>| {}).id();
+    world.entity_mut(plain).observe(|_: Trigger<Poke>| {});
+    let scoped = set(world.query_filtered::<Entity, With<ecs::observer::ObserverMarker>>().iter(&world));
+    assert_eq!(scoped.len(), 2, "both observers carry the marker: a term only they carry");
+    assert!(scoped.contains(&observer));
+    let internal = [Entity::WILDCARD, Entity::ANY, component, relationship, observer];
+
+    assert_eq!(world.entity_count(), 2);
+    assert_eq!(set(world.query::<Entity>().iter(&world)), set([user, plain]));
+    assert_eq!(world.query::<()>().iter(&world).count(), 2);
+    assert_eq!(set(world.query_filtered::<Entity, Without<B>>().iter(&world)), set([user, plain]));
+    assert_eq!(world.query::<(Entity, Option<&A>)>().iter(&world).count(), 2);
+    assert_eq!(world.query::<(Entity, Has<Name>)>().iter(&world).count(), 2);
+    let mut all = world.query::<Entity>();
+    for entity in internal.into_iter().chain(scoped.iter().copied()) {
+        assert_eq!(all.get(&world, entity), Err(QueryError::QueryDoesNotMatch(entity)), "{entity:?}");
+    }
+    let with_internal = set(world.query_filtered::<Entity, With<Internal>>().iter(&world));
+    assert!(internal.iter().chain(&scoped).all(|entity| with_internal.contains(entity)), "{with_internal:?}");
+    assert_eq!(with_internal.len(), world.entities().alive_count() - world.entity_count());
+
+    // Observers stay despawnable: their entity and its registration go.
+    assert!(world.despawn(observer));
+    assert_eq!(world.observers().len(), 1);
+    world.despawn(plain); // its scoped observer goes with it
+    assert!(world.observers().is_empty());
+    assert_eq!(world.entity_count(), 1);
+    assert_eq!(set(world.query::<Entity>().iter(&world)), set([user]));
+    world.check_invariants();
+}
+
 // ----- access conflicts ----------------------------------------------------------------
 
 // Conflicting queries are compile errors (see `tests/ui/`); here the const access

@@ -550,6 +550,83 @@ fn relationship_traits_of_a_used_relationship_are_forgotten_on_despawn() {
     world.check_invariants();
 }
 
+// ----- cleanup policies: on_delete (derived relationships) -------------------------------
+
+/// Holders are despawned with the relationship's component entity.
+#[derive(Relationship, Debug)]
+#[relationship(on_delete = "delete")]
+struct OwnedBy;
+
+/// The relationship's component entity cannot be despawned while held.
+#[derive(Relationship, Debug)]
+#[relationship(on_delete = "panic")]
+struct Pinned;
+
+/// API.md: `world.despawn(world.component_id::<R>().unwrap())` applies `R`'s
+/// `on_delete` policy to every holder, Flecs-style: remove (default) drops the
+/// pairs and plain ids of `R` (each value once), delete despawns the holders
+/// with their own cleanup cascading, panic refuses before anything changes,
+/// naming `R` and a holder. Afterwards `R` is unregistered and its next use
+/// registers it afresh.
+#[test]
+fn despawning_a_derived_relationships_entity_applies_its_on_delete_policy() {
+    let mut world = World::new();
+    let log = DropLog::new();
+    let [bob, carol, owner] = empties(&mut world);
+
+    // remove (the default): pairs and the plain id go, values dropped once.
+    let alice = world.spawn(pos(1.0)).add_pair::<Likes>(bob).add_pair::<Likes>(carol).id();
+    let dave = world.spawn_empty().insert_pair(owes(&log, 1), bob).insert_pair(owes(&log, 2), carol).id();
+    world.insert(dave, Likes);
+    let likes = world.component_id::<Likes>().unwrap();
+    let owes_id = world.component_id::<Owes>().unwrap();
+    let mut fans = world.query::<(Entity, Pair<Likes>)>();
+    assert_eq!(fans.iter(&world).count(), 2);
+    assert!(world.despawn(likes));
+    assert!(world.despawn(owes_id));
+    log.assert_dropped_once([1, 2]);
+    assert!(world.is_alive(alice) && world.is_alive(dave));
+    assert_eq!(ids(&world, alice), vec![world.component_id::<Position>().unwrap().id()]);
+    assert_eq!(ids(&world, dave), vec![]);
+    assert!(!world.has_pair::<Likes>(alice, Entity::WILDCARD) && world.component_id::<Likes>().is_none());
+    assert_eq!(world.get_pair::<Owes>(dave, bob).map(|o| o.amount), None);
+    assert_eq!(fans.iter(&world).count(), 0, "a stale state matches nothing");
+    world.check_invariants();
+
+    // delete: holders go, and their own dependents with them.
+    let held = world.spawn(pos(2.0)).add_pair::<OwnedBy>(owner).id();
+    let child = world.spawn_empty().add_pair::<ChildOf>(held).id();
+    let bystander = world.spawn(pos(3.0)).id();
+    let owned_by = world.component_id::<OwnedBy>().unwrap();
+    assert!(world.despawn(owned_by));
+    assert!(!world.is_alive(held) && !world.is_alive(child), "ChildOf cascades from the deleted holder");
+    assert!(world.is_alive(owner) && world.is_alive(bystander));
+    world.check_invariants();
+
+    // panic: refused before anything changes, naming Pinned and the holder.
+    world.add_pair::<Pinned>(alice, bob);
+    let pinned = world.component_id::<Pinned>().unwrap();
+    let error = world.try_despawn(pinned).unwrap_err();
+    assert_eq!(
+        (error.relationship.as_str(), error.despawned, error.holders.as_slice()),
+        ("Pinned", pinned, &[alice][..])
+    );
+    let message = panic_message(|| world.despawn(pinned));
+    assert!(message.contains("Pinned") && message.contains(&format!("{alice:?}")), "{message}");
+    assert!(world.is_alive(pinned) && world.has_pair::<Pinned>(alice, bob));
+    world.remove_pair::<Pinned>(alice, bob);
+    assert_eq!(world.try_despawn(pinned), Ok(true), "no holder left");
+
+    // The relationship is registered afresh on its next use.
+    world.add_pair::<Likes>(alice, carol);
+    let fresh = world.component_id::<Likes>().unwrap();
+    assert_ne!(fresh, likes);
+    assert!(world.entity_at(likes.index()).is_none(), "its index is retired");
+    assert_eq!(world.targets::<Likes>(alice).collect::<Vec<_>>(), vec![carol]);
+    assert_eq!(world.query::<(Entity, Pair<Likes>)>().iter(&world).count(), 1);
+    world.check_invariants();
+}
+
 // ----- recursion and cycles --------------------------------------------------------------
 
 #[test]
@@ -903,6 +980,88 @@ fn with_pair_matches_a_runtime_target_and_nothing_once_it_dies() {
     assert_eq!(new_bob.index(), bob.index());
     world.add_pair::<Likes>(fan, new_bob);
     assert_eq!(q.iter(&world).count(), 0);
+    world.check_invariants();
+}
+
+/// `Entity::WILDCARD` (and `Entity::ANY`) as a runtime target means "any
+/// target" wherever a target is looked for: `with_pair` and `has_pair` filter
+/// (one row per entity), `sources` lists every holder once, `get_pair` /
+/// `get_pair_mut` read the first pair in id order, and removals remove every
+/// matching pair (values dropped once). A wildcard is a pattern: adding one is
+/// an error naming it, never a pair stored in an archetype.
+#[test]
+fn a_wildcard_target_means_any_target_in_every_runtime_target_entry_point() {
+    let mut world = World::new();
+    let log = DropLog::new();
+    let [bob, carol, dave] = empties(&mut world);
+    let alice = world.spawn(pos(1.0)).add_pair::<Likes>(bob).add_pair::<Likes>(carol).id();
+    let eve = world.spawn(pos(2.0)).add_pair::<Likes>(carol).id();
+    let loner = world.spawn(pos(3.0)).id();
+    for wildcard in [Entity::WILDCARD, Entity::ANY] {
+        let mut q = world.query::<(Entity, &Position)>().with_pair::<Likes>(wildcard);
+        assert_eq!(sorted(q.iter(&world).map(|(e, _)| e)), sorted([alice, eve]), "{wildcard:?}: one row each");
+        assert!(q.get(&world, loner).is_err());
+        assert!(world.has_pair::<Likes>(alice, wildcard) && !world.has_pair::<Likes>(loner, wildcard));
+        assert_eq!(sorted(world.sources::<Likes>(wildcard)), sorted([alice, eve]), "{wildcard:?}");
+        assert!(
+            world.get_pair::<Likes>(alice, wildcard).is_some() && world.get_pair::<Likes>(loner, wildcard).is_none()
+        );
+    }
+    let likes = world.component_id::<Likes>().unwrap();
+    assert!(world.has_pair_id(alice, likes, Entity::WILDCARD) && world.has_pair_id(alice, Entity::WILDCARD, bob));
+    assert!(world.has_id(alice, Id::pair(Entity::WILDCARD, Entity::WILDCARD)));
+    assert!(!world.has_id(loner, Id::pair(Entity::WILDCARD, Entity::WILDCARD)));
+    // A state built before the pairs sees later holders too.
+    let mut fans = world.query::<Entity>().with_pair::<Likes>(Entity::WILDCARD);
+    let late = world.spawn_empty().add_pair::<Likes>(dave).id();
+    assert_eq!(sorted(fans.iter(&world)), sorted([alice, eve, late]));
+
+    // Values: the first pair in id order (the lowest target index).
+    world.entity_mut(dave).insert_pair(owes(&log, 2), carol).insert_pair(owes(&log, 1), bob);
+    assert_eq!(world.get_pair::<Owes>(dave, Entity::WILDCARD).map(|o| o.amount), Some(1));
+    world.get_pair_mut::<Owes>(dave, Entity::WILDCARD).unwrap().amount = 10;
+    assert_eq!(world.get_pair::<Owes>(dave, bob).map(|o| o.amount), Some(10));
+
+    // Removal removes every matching pair, in one move; values dropped once.
+    assert!(world.remove_pair::<Owes>(dave, Entity::WILDCARD));
+    log.assert_dropped_once([1, 2]);
+    assert!(!world.has_pair::<Owes>(dave, Entity::WILDCARD));
+    assert!(!world.remove_pair::<Owes>(dave, Entity::WILDCARD), "nothing left to remove");
+    world.entity_mut(alice).remove_pair::<Likes>(Entity::WILDCARD);
+    assert!(!world.has_pair::<Likes>(alice, Entity::WILDCARD));
+    assert_eq!(world.get::<Position>(alice), Some(&pos(1.0)), "other ids stay");
+    assert!(world.remove_pair_id(late, likes, Entity::ANY));
+    assert!(world.remove_id(eve, Id::pair(Entity::WILDCARD, carol)));
+    assert_eq!(fans.iter(&world).count(), 0);
+    world.add_pair::<Likes>(eve, bob);
+    let mut queue = CommandQueue::default();
+    Commands::new(&mut queue, &world).entity(eve).remove_pair::<Likes>(Entity::WILDCARD);
+    queue.apply(&mut world);
+    assert!(!world.has_pair::<Likes>(eve, Entity::WILDCARD));
+
+    // Adding a wildcard is an error that names it; nothing changes.
+    let before = ids(&world, loner);
+    for target in [Entity::WILDCARD, Entity::ANY] {
+        match world.try_add_pair::<Likes>(loner, target) {
+            Err(PairError::Wildcard { id, entity }) => {
+                assert_eq!(entity, loner);
+                assert!(id.starts_with("(Likes, "), "{id}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(world.try_insert_pair(loner, owes(&log, 3), target), Err(PairError::Wildcard { .. })));
+    }
+    log.assert_dropped_once([1, 2, 3, 3]);
+    assert!(matches!(world.try_add_id(loner, Entity::WILDCARD.id()), Err(PairError::Wildcard { .. })));
+    let message = panic_message(|| world.add_pair_id(loner, Entity::WILDCARD, bob));
+    assert!(message.contains("wildcard"), "{message}");
+    let message = panic_message(|| world.add_pair::<Likes>(loner, Entity::WILDCARD));
+    assert!(message.contains("Likes") && message.contains("wildcard"), "{message}");
+    let mut commands = Commands::new(&mut queue, &world);
+    commands.entity(loner).add_pair::<Likes>(Entity::WILDCARD);
+    let message = panic_message(|| queue.apply(&mut world));
+    assert!(message.contains("wildcard"), "{message}");
+    assert_eq!(ids(&world, loner), before);
     world.check_invariants();
 }
 
@@ -1328,6 +1487,45 @@ fn a_queued_pair_with_a_dead_target_follows_the_targets_policy() {
     world.check_invariants();
 }
 
+/// `add_pair_id` through commands applies the same cleanup policies as the
+/// typed `add_pair`: a target despawned earlier in the buffer applies the
+/// relationship's `on_delete_target` (delete: the holder is despawned; remove:
+/// nothing is added; panic: the command panics naming both), and a despawned
+/// relationship applies its `on_delete` (with the traits it had when queued).
+#[test]
+fn a_queued_runtime_pair_with_a_dead_half_follows_the_same_policies_as_the_typed_one() {
+    let mut world = World::new();
+    let bound =
+        runtime_relationship(&mut world, "bound", RelationshipTraits::DEFAULT.on_delete_target(CleanupPolicy::Delete));
+    let watches = runtime_relationship(&mut world, "watches", RelationshipTraits::DEFAULT);
+    let guards =
+        runtime_relationship(&mut world, "guards", RelationshipTraits::DEFAULT.on_delete_target(CleanupPolicy::Panic));
+    let owns = runtime_relationship(&mut world, "owns", RelationshipTraits::DEFAULT.on_delete(CleanupPolicy::Delete));
+    let [target, deleted, typed, kept, owned, refused] = empties(&mut world);
+
+    let mut queue = CommandQueue::default();
+    let mut commands = Commands::new(&mut queue, &world);
+    commands.entity(target).despawn();
+    commands.entity(deleted).add_pair_id(bound, target);
+    commands.entity(typed).add_pair::<BoundTo>(target);
+    commands.entity(kept).add_pair_id(watches, target);
+    commands.entity(owns).despawn();
+    commands.entity(owned).add_pair_id(owns, kept);
+    queue.apply(&mut world);
+    assert!(!world.is_alive(typed), "the typed path deletes the holder of a dead BoundTo target");
+    assert!(!world.is_alive(deleted), "so does the id path under on_delete_target = delete");
+    assert!(world.is_alive(kept) && world.ids_of(kept) == Some(&[][..]), "remove: nothing added");
+    assert!(!world.is_alive(owned), "a dead relationship applies its on_delete = delete");
+
+    let mut commands = Commands::new(&mut queue, &world);
+    commands.entity(refused).add_pair_id(guards, target);
+    let message = panic_message(|| queue.apply(&mut world));
+    assert!(message.contains(&format!("{refused:?}")) && message.contains(&format!("{target:?}")), "{message}");
+    assert!(message.contains("guards") && message.contains("on_delete_target"), "{message}");
+    assert!(world.is_alive(refused) && world.ids_of(refused) == Some(&[][..]));
+    world.check_invariants();
+}
+
 // ----- odds and ends --------------------------------------------------------------------------
 
 #[test]
@@ -1342,19 +1540,18 @@ fn a_tag_relationship_can_be_inserted_with_its_unit_value() {
 }
 
 #[test]
-fn a_relationships_component_entity_cannot_be_despawned() {
+fn a_relationships_component_entity_is_despawned_through_its_policy_and_keeps_its_traits_until_then() {
     let mut world = World::new();
     let [alice, bob] = empties(&mut world);
     world.add_pair::<Guards>(alice, bob);
     let guards = world.component_id::<Guards>().unwrap();
-    assert!(!world.despawn(guards));
-    assert_eq!(world.try_despawn(guards), Ok(false));
-    assert!(world.is_alive(guards));
-    assert!(world.has_pair::<Guards>(alice, bob));
     let message = panic_message(|| world.set_relationship_traits(guards, RelationshipTraits::DEFAULT));
     assert!(message.contains("Guards"), "{message}");
+    // Guards' on_delete is the default (remove): the holder loses the pair.
+    assert_eq!(world.try_despawn(guards), Ok(true));
+    assert_eq!(world.try_despawn(guards), Ok(false), "already dead");
+    assert!(world.is_alive(alice) && !world.has_pair::<Guards>(alice, Entity::WILDCARD));
     assert_eq!(world.try_despawn(alice), Ok(true), "holders may go");
-    assert_eq!(world.try_despawn(alice), Ok(false), "already dead");
     world.check_invariants();
 }
 

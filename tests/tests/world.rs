@@ -321,6 +321,130 @@ fn despawn_removes_everything_once() {
     world.check_invariants();
 }
 
+// ----- components by id ---------------------------------------------------------------
+
+/// Sparse tag whose hooks log into [`ID_HOOKS`].
+#[derive(Component, Debug, PartialEq)]
+#[component(storage = "sparse", on_add = log_add, on_insert = log_insert, on_remove = log_remove)]
+struct Marked;
+
+/// Table tag whose hooks log into [`ID_HOOKS`].
+#[derive(Component, Debug, PartialEq)]
+#[component(on_add = log_add, on_insert = log_insert, on_remove = log_remove)]
+struct Flagged;
+
+std::thread_local! {
+    static ID_HOOKS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn log_hook(what: &str, world: &DeferredWorld, ctx: HookContext) {
+    let name = world.world().component_info(ctx.component_id).map_or("?", |info| info.name()).to_owned();
+    ID_HOOKS.with(|log| log.borrow_mut().push(format!("{what} {name}")));
+}
+fn log_add(world: DeferredWorld, ctx: HookContext) {
+    log_hook("add", &world, ctx);
+}
+fn log_insert(world: DeferredWorld, ctx: HookContext) {
+    log_hook("insert", &world, ctx);
+}
+fn log_remove(world: DeferredWorld, ctx: HookContext) {
+    log_hook("remove", &world, ctx);
+}
+fn take_id_hooks() -> Vec<String> {
+    ID_HOOKS.with(|log| log.take())
+}
+
+/// A component's id added without a value: a data component (sparse or table)
+/// or a zero-sized one with drop glue is refused with `NeedsValue` and nothing is
+/// stored (no phantom tag: `has_id`, `has` and `get` agree); a value-less tag
+/// (table or sparse) is added exactly as the typed insert would add it.
+#[test]
+fn adding_a_component_id_needs_a_value_unless_it_is_a_plain_tag() {
+    use ecs::entity::Id;
+    use ecs::world::PairError;
+    use ecs_tests::{DropSparseTag, DropTag, sparse_tag_drops, tag_drops};
+    let mut world = World::new();
+    let e = world.spawn(pos(1.0)).id();
+    let stunned = world.register_component::<Stunned>().id();
+    let health = world.register_component::<Health>().id();
+    let drop_tag = world.register_component::<DropTag>().id();
+    let drop_sparse_tag = world.register_component::<DropSparseTag>().id();
+    let (tags, sparse_tags) = (tag_drops(), sparse_tag_drops());
+    for (id, name) in
+        [(stunned, "Stunned"), (health, "Health"), (drop_tag, "DropTag"), (drop_sparse_tag, "DropSparseTag")]
+    {
+        match world.try_add_id(e, id) {
+            Err(PairError::NeedsValue { id: named, entity }) => assert_eq!((named.as_str(), entity), (name, e)),
+            other => panic!("try_add_id({name}) = {other:?}"),
+        }
+        assert!(!world.has_id(e, id), "{name}: no phantom id");
+        let message = panic_message(|| world.add_id(e, id));
+        assert!(message.contains(name) && message.contains(&format!("{e:?}")), "{message}");
+    }
+    assert!(!world.has::<Stunned>(e) && world.get::<Stunned>(e).is_none());
+    assert!(!world.has::<Health>(e) && !world.has::<DropTag>(e) && !world.has::<DropSparseTag>(e));
+    assert_eq!(world.ids_of(e), Some(&[world.component_id::<Position>().unwrap().id()][..]));
+    assert_eq!((tag_drops(), sparse_tag_drops()), (tags, sparse_tags), "no value was conjured nor dropped");
+    world.check_invariants();
+
+    // A sparse tag by id behaves like the typed insert: stored in its set,
+    // hooks and all, and `has_id`, `has`, `get` and queries agree.
+    take_id_hooks();
+    let marked = world.register_component::<Marked>().id();
+    assert!(world.add_id(e, marked));
+    assert_eq!(take_id_hooks(), ["add Marked", "insert Marked"]);
+    assert!(world.has_id(e, marked) && world.has::<Marked>(e));
+    assert_eq!(world.get::<Marked>(e), Some(&Marked));
+    assert_eq!(world.query::<(Entity, &Marked)>().iter(&world).map(|(e, _)| e).collect::<Vec<_>>(), [e]);
+    assert!(world.add_id(e, marked), "adding it again is an overwrite");
+    assert_eq!(take_id_hooks(), ["insert Marked"]);
+    assert!(world.remove_id(e, marked));
+    assert_eq!(take_id_hooks(), ["remove Marked"]);
+    assert!(!world.has_id(e, marked) && !world.has::<Marked>(e));
+    assert!(!world.remove_id(e, marked));
+    // A table tag by id runs its hooks too.
+    let flagged = world.register_component::<Flagged>().id();
+    assert!(world.add_id(e, flagged));
+    assert!(world.has::<Flagged>(e) && world.has_id(e, flagged));
+    assert!(world.remove_id(e, flagged));
+    assert_eq!(take_id_hooks(), ["add Flagged", "insert Flagged", "remove Flagged"]);
+
+    // Sparse values inserted by type are ids of the entity too: `has_id` sees
+    // them and `remove_id` drops them (once).
+    world.insert(e, Stunned(3));
+    assert!(world.has_id(e, stunned));
+    assert!(world.remove_id(e, stunned));
+    assert!(!world.has::<Stunned>(e) && !world.has_id(e, stunned));
+    let sparse_tags = sparse_tag_drops();
+    world.insert(e, DropSparseTag);
+    assert!(world.remove_id(e, drop_sparse_tag));
+    assert_eq!(sparse_tag_drops(), sparse_tags + 1, "removed by id: dropped once");
+    // A zero-sized type that is not a struct without fields may have no value at
+    // all (or one only its module may make): its id is refused too, and so is a
+    // value-less pair of such a relationship (`insert_pair` works).
+    #[derive(Component)]
+    enum Never {}
+    #[derive(Relationship, Debug, PartialEq)]
+    struct Sealed(());
+    let never = world.register_component::<Never>().id();
+    assert!(matches!(world.try_add_id(e, never), Err(PairError::NeedsValue { .. })));
+    assert_eq!(world.query::<&Never>().iter(&world).count(), 0);
+    let other = world.spawn_empty().id();
+    assert!(matches!(world.try_add_pair::<Sealed>(e, other), Err(PairError::NeedsValue { .. })));
+    assert!(world.insert_pair(e, Sealed(()), other));
+    assert_eq!(world.get_pair::<Sealed>(e, other), Some(&Sealed(())));
+
+    // A pair whose relationship is a data component needs a value too, whatever
+    // the component's storage.
+    let target = world.spawn_empty().id();
+    for relationship in [stunned, health] {
+        let pair = Id::pair(relationship.entity().unwrap(), target);
+        assert!(matches!(world.try_add_id(e, pair), Err(PairError::NeedsValue { .. })), "{pair:?}");
+        assert!(!world.has_id(e, pair));
+    }
+    world.check_invariants();
+}
+
 // ----- stale handles and panics ------------------------------------------------------
 
 #[test]
@@ -359,16 +483,17 @@ fn stale_entities_are_rejected_by_every_method() {
     world.check_invariants();
 }
 
-// In a fresh world indices 1..=5 are the wildcards and the built-in component
-// entities, so the first user entity is 6v0 and its recycled successor 6v1.
+// In a fresh world indices 1..=6 are the wildcards and the built-in component
+// entities (ComponentInfo, Name, Internal, ObserverMarker), so the first user
+// entity is 7v0 and its recycled successor 7v1.
 #[test]
-#[should_panic(expected = "entity 6v0 is not alive")]
+#[should_panic(expected = "entity 7v0 is not alive")]
 fn entity_of_a_stale_handle_panics() {
     let mut world = World::new();
     let e = world.spawn_empty().id();
     world.despawn(e);
     let reused = world.spawn_empty().id();
-    assert_eq!(format!("{reused:?}"), "6v1");
+    assert_eq!(format!("{reused:?}"), "7v1");
     world.entity(e);
 }
 
@@ -387,7 +512,7 @@ fn entity_panics_name_the_entity() {
 }
 
 #[test]
-#[should_panic(expected = "entity 6v0 is not alive")]
+#[should_panic(expected = "entity 7v0 is not alive")]
 fn entity_mut_of_a_stale_handle_panics() {
     let mut world = World::new();
     let e = world.spawn_empty().id();

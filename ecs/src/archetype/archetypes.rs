@@ -25,7 +25,7 @@ pub type ArchetypeType = SmallVec<[Id; 8]>;
 pub struct ArchetypeFlags(u32);
 
 impl ArchetypeFlags {
-    /// The archetype holds internal entities (components, wildcards...): queries
+    /// The archetype holds internal entities (components, wildcards, observers): queries
     /// skip it unless they name an id only internal entities carry.
     pub const INTERNAL: ArchetypeFlags = ArchetypeFlags(1);
     /// The archetype was deleted because its type names a despawned entity: it
@@ -165,6 +165,35 @@ impl Archetype {
     #[inline]
     pub fn contains(&self, id: Id) -> bool {
         self.position_of(id).is_some()
+    }
+
+    /// Whether an id of the type matches `pattern` ([`Id::matches`]): for a
+    /// concrete id, whether the type contains it; for `(R, *)`, whether it has a
+    /// pair of `R`; `*` alone matches any id (`_` is read as `*`).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::entity::Id;
+    /// let mut world = World::new();
+    /// let (likes, bob, alice) = (world.spawn_empty().id(), world.spawn_empty().id(), world.spawn_empty().id());
+    /// world.add_id(alice, Id::pair(likes, bob));
+    /// let archetype = &world.archetypes()[world.entities().location(alice).unwrap().archetype];
+    /// assert!(archetype.matches_id(Id::pair(likes, Entity::WILDCARD)));
+    /// assert!(archetype.matches_id(Id::pair(Entity::ANY, bob)));
+    /// assert!(!archetype.matches_id(Id::pair(bob, Entity::WILDCARD)));
+    /// ```
+    #[inline]
+    pub fn matches_id(&self, pattern: Id) -> bool {
+        if !pattern.is_wildcard() {
+            return self.contains(pattern);
+        }
+        let pattern = pattern.any_as_wildcard();
+        if pattern.is_pair() && pattern.first_index() != Entity::WILDCARD.index() {
+            // `(R, *)`: the pairs of `R` are contiguous in the sorted type.
+            return !self.pair_positions(pattern.first_index()).is_empty();
+        }
+        self.ids.iter().any(|&id| pattern.matches(id))
     }
 
     /// The column of `id`; `None` if absent or a tag.

@@ -51,9 +51,9 @@ impl Component for Name {
     const ID: u64 = component_type_id("ecs::component", "Name");
 }
 
-/// Marks internal entities (components, wildcards): they are not counted by
-/// `World::entity_count` and queries skip them unless they ask for `Internal` or
-/// `ComponentInfo`.
+/// Marks internal entities (components, wildcards, observers): they are not
+/// counted by `World::entity_count` and queries skip them unless they ask for
+/// `Internal`, `ComponentInfo` or `ObserverMarker` (the internal markers).
 ///
 /// # Examples
 /// ```
@@ -71,4 +71,5 @@ pub struct Internal;
 impl Component for Internal {
     const NAME: &'static str = "Internal";
     const ID: u64 = component_type_id("ecs::component", "Internal");
+    const FIELDLESS: bool = true;
 }

@@ -123,6 +123,13 @@ pub trait Component: Send + Sync + 'static {
     /// derives this trait); `None` for plain components, which used as the
     /// first half of a pair behave as [`RelationshipTraits::DEFAULT`].
     const RELATIONSHIP: Option<RelationshipTraits> = None;
+    /// Whether the type is a struct without fields (`struct Enemy;`): its only
+    /// value can be made from nothing, so its id may be added without a value
+    /// (`World::add_id`, and `World::add_pair` for a relationship). The derive
+    /// sets it; the default, `false`, makes those calls ask for a value (a
+    /// zero-sized type may have no value at all, like `enum Never {}`, or one
+    /// that only its module may make).
+    const FIELDLESS: bool = false;
 }
 
 /// Everything needed to register a component, with or without a Rust type.
@@ -160,6 +167,9 @@ pub struct ComponentDescriptor {
     /// Whether table values carry `added`/`changed` ticks
     /// ([`Component::CHANGE_DETECTION`]).
     pub change_detection: bool,
+    /// Whether the Rust type is a struct without fields
+    /// ([`Component::FIELDLESS`]); ignored without a Rust type.
+    pub fieldless: bool,
 }
 
 /// Drops the `T` at `ptr`.
@@ -185,6 +195,7 @@ impl ComponentDescriptor {
             hooks: T::HOOKS,
             relationship: T::RELATIONSHIP,
             change_detection: T::CHANGE_DETECTION,
+            fieldless: T::FIELDLESS,
         }
     }
 }
@@ -301,6 +312,52 @@ impl ComponentInfo {
     #[inline]
     pub fn is_tag(&self) -> bool {
         self.descriptor.layout.size() == 0
+    }
+
+    /// Whether the component's id, added without a value, would have to make
+    /// one up: its values have data or drop glue, or its Rust type is not a
+    /// struct without fields ([`Component::FIELDLESS`]). Such ids are added with
+    /// a value only (`insert`); `World::add_id` refuses them. For pairs with
+    /// this component as their relationship, see
+    /// [`ComponentInfo::pair_needs_value`] (drop glue does not count there).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Enemy;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let (enemy, health) = (world.register_component::<Enemy>(), world.register_component::<Health>());
+    /// assert!(!world.component_info(enemy).unwrap().needs_value());
+    /// assert!(world.component_info(health).unwrap().needs_value());
+    /// ```
+    #[inline]
+    pub fn needs_value(&self) -> bool {
+        self.pair_needs_value() || self.descriptor.drop.is_some()
+    }
+
+    /// Whether a pair with this component as its relationship, added without a
+    /// value, would have to make one up: its values have data, or its Rust type
+    /// is not a struct without fields. (Drop glue does not count: pairs of a
+    /// zero-sized relationship store no value, so none is ever dropped.)
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Relationship)]
+    /// struct Likes;
+    /// #[derive(Relationship)]
+    /// struct Eats(u32);
+    /// let mut world = World::new();
+    /// let (likes, eats) = (world.register_component::<Likes>(), world.register_component::<Eats>());
+    /// assert!(!world.component_info(likes).unwrap().pair_needs_value());
+    /// assert!(world.component_info(eats).unwrap().pair_needs_value());
+    /// ```
+    #[inline]
+    pub fn pair_needs_value(&self) -> bool {
+        !self.is_tag() || (self.descriptor.type_id.is_some() && !self.descriptor.fieldless)
     }
 }
 

@@ -5,11 +5,15 @@
 //! [`ComponentInfo`] (name, layout, drop fn, hook slots, storage kind). The world
 //! later places that entity in an internal archetype carrying `ComponentInfo` and
 //! `Name` values, so the metadata is also readable with ordinary `get` calls.
+//! Despawning that entity (Flecs semantics) applies the component's `on_delete`
+//! policy to its holders, then unregisters it; its index is retired, never
+//! recycled, so a stale component id never names another entity.
 //!
 //! Invariants of [`Components`]:
 //! * `infos[id.index()]` is `Some` iff `id` is a registered component;
 //! * `by_type` and `by_name` only point at registered ids;
-//! * a type is registered at most once per world.
+//! * a type is registered at most once at a time (after its component entity is
+//!   despawned it may be registered again, under a fresh id).
 //!
 //! Hook slots hold type-erased fn pointers ([`Hook`]); the `world` layer, which
 //! owns the hook signature, is the only one that builds and calls them.

@@ -1,4 +1,8 @@
 //! The component registry: type -> id, name -> id, id -> [`ComponentInfo`].
+//!
+//! A component whose entity is despawned is unregistered
+//! ([`Components::unregister`]): its type may be registered again, under a
+//! fresh id (component entity indices are retired, never recycled).
 
 use core::any::TypeId;
 use std::borrow::Cow;
@@ -157,6 +161,37 @@ impl Components {
             panic!("{entity:?} is the component {}: its relationship traits come from its type", info.name());
         }
         self.runtime_relationships.insert(entity.index(), traits);
+    }
+
+    /// Forgets the component `id` (its entity was despawned): its info, its type
+    /// and its names (those that named it). Its entity index is retired by the
+    /// world, so the id never names another component. Returns the info;
+    /// `None` if `id` is no registered component.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::component::Components;
+    /// use ecs::entity::EntityIndex;
+    /// #[derive(Component)]
+    /// struct Mass(f32);
+    /// let (mut components, mut entities) = (Components::default(), EntityIndex::default());
+    /// let id = components.register::<Mass>(&mut entities);
+    /// assert_eq!(components.unregister(id).map(|info| info.id()), Some(id));
+    /// assert_eq!((components.id_of::<Mass>(), components.lookup("Mass"), components.len()), (None, None, 0));
+    /// assert_ne!(components.register::<Mass>(&mut entities), id); // a fresh id
+    /// ```
+    pub fn unregister(&mut self, id: Entity) -> Option<ComponentInfo> {
+        self.info(id)?;
+        let info = self.infos[id.index() as usize].take().expect("checked above");
+        if let Some(type_id) = info.type_id() {
+            self.by_type.remove(&type_id);
+        }
+        self.by_name.retain(|_, named| *named != id);
+        self.pending.retain(|pending| *pending != id);
+        self.forget_relationship_traits(id.index());
+        self.count -= 1;
+        Some(info)
     }
 
     /// Forgets the traits of a despawned runtime relationship.

@@ -225,8 +225,9 @@ impl Id {
     }
 
     /// Whether this id, used as a pattern, matches the concrete `id`: equal ids
-    /// match, `*` alone matches every id, and `(R, *)` / `(*, T)` match the pairs
-    /// of that form.
+    /// match, `*` alone matches every id, and `(R, *)`, `(*, T)` and `(*, *)`
+    /// match the pairs of that form. `_` matches what `*` matches (it differs
+    /// only in how many rows a query yields, which is not this method's concern).
     ///
     /// # Examples
     /// ```
@@ -234,17 +235,63 @@ impl Id {
     /// let likes_any = Id::pair_from_indices(10, Entity::WILDCARD.index());
     /// assert!(likes_any.matches(Id::pair_from_indices(10, 20)));
     /// assert!(!likes_any.matches(Id::pair_from_indices(11, 20)));
+    /// assert!(Id::pair(Entity::from_raw(10, 0), Entity::ANY).matches(Id::pair_from_indices(10, 20)));
     /// assert!(Entity::WILDCARD.id().matches(Entity::from_raw(5, 0).id()));
     /// ```
     pub fn matches(self, id: Id) -> bool {
+        let pattern = self.any_as_wildcard();
         let wildcard = Entity::WILDCARD.index();
-        if self == id || self == Entity::WILDCARD.id() {
+        if pattern == id || pattern == Entity::WILDCARD.id() {
             return true;
         }
-        self.is_pair()
+        pattern.is_pair()
             && id.is_pair()
-            && (self.first_index() == wildcard || self.first_index() == id.first_index())
-            && (self.second_index() == wildcard || self.second_index() == id.second_index())
+            && (pattern.first_index() == wildcard || pattern.first_index() == id.first_index())
+            && (pattern.second_index() == wildcard || pattern.second_index() == id.second_index())
+    }
+
+    /// Whether this id is a wildcard pattern: `*` or `_` alone, or a pair with
+    /// `*` or `_` as either half. Patterns match ids ([`Id::matches`]); they are
+    /// never stored in an archetype.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::entity::{Entity, Id};
+    /// let likes = Entity::from_raw(10, 0);
+    /// assert!(Id::pair(likes, Entity::WILDCARD).is_wildcard());
+    /// assert!(Id::pair(Entity::ANY, likes).is_wildcard());
+    /// assert!(Entity::WILDCARD.id().is_wildcard());
+    /// assert!(!Id::pair(likes, likes).is_wildcard() && !likes.id().is_wildcard());
+    /// ```
+    #[inline]
+    pub const fn is_wildcard(self) -> bool {
+        if self.is_pair() {
+            is_wildcard_index(self.first_index()) || is_wildcard_index(self.second_index())
+        } else {
+            self.0 == Entity::WILDCARD.id().0 || self.0 == Entity::ANY.id().0
+        }
+    }
+
+    /// This id with every `_` written as `*` (the same set of matches); other
+    /// ids are returned unchanged.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::entity::{Entity, Id};
+    /// let likes = Entity::from_raw(10, 0);
+    /// assert_eq!(Id::pair(likes, Entity::ANY).any_as_wildcard(), Id::pair(likes, Entity::WILDCARD));
+    /// assert_eq!(Entity::ANY.id().any_as_wildcard(), Entity::WILDCARD.id());
+    /// assert_eq!(likes.id().any_as_wildcard(), likes.id());
+    /// ```
+    #[inline]
+    pub const fn any_as_wildcard(self) -> Id {
+        if self.is_pair() {
+            Id::pair_from_indices(any_as_wildcard_index(self.first_index()), any_as_wildcard_index(self.second_index()))
+        } else if self.0 == Entity::ANY.id().0 {
+            Entity::WILDCARD.id()
+        } else {
+            self
+        }
     }
 
     /// The raw 64 bits.
@@ -264,6 +311,16 @@ impl Id {
     pub const fn from_bits(bits: u64) -> Option<Id> {
         if bits & INDEX_MASK == 0 && bits & PAIR_FLAG == 0 { None } else { Some(Id(bits)) }
     }
+}
+
+/// Whether `index` is the index of `*` or `_`.
+const fn is_wildcard_index(index: u32) -> bool {
+    index == Entity::WILDCARD.index() || index == Entity::ANY.index()
+}
+
+/// `index`, with `_`'s index replaced by `*`'s.
+const fn any_as_wildcard_index(index: u32) -> u32 {
+    if index == Entity::ANY.index() { Entity::WILDCARD.index() } else { index }
 }
 
 impl From<Entity> for Id {

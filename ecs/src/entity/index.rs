@@ -8,17 +8,21 @@
 //!   (dense position and flags, 8 bytes), which only allocation, despawn and the
 //!   lifecycle paths touch. Five hot halves share a cache line where a whole
 //!   20-byte record would fit three.
-//! * `dense`: every index ever handed out. `dense[..alive_count]` are the alive
-//!   entities, `dense[alive_count..]` the dead ones, each already carrying the
-//!   generation its next incarnation will have.
+//! * `dense`: every index ever handed out but not retired. `dense[..alive_count]`
+//!   are the alive entities, `dense[alive_count..]` the dead ones, each already
+//!   carrying the generation its next incarnation will have.
+//! * `retired`: how many indices were retired ([`EntityIndex::retire`]): freed
+//!   for good, in no list, never handed out again (component entities, whose
+//!   ids caches such as query states keep). Fresh indices start after
+//!   `dense.len() + retired`, the number of indices ever handed out.
 //!
 //! Invariants (checked by [`EntityIndex::check_invariants`]):
 //! * for every `i < dense.len()`, `record(dense[i].index()).dense == i`;
 //! * every record reached from `dense` carries the generation of its dense entry,
 //!   with [`DEAD`] set when it is in the dead part; a never used record carries
-//!   `DEAD` alone. Generations have 31 bits, so an entity `e` is alive iff its hot
+//!   `DEAD` alone, a retired one `DEAD` with its next generation; Generations have 31 bits, so an entity `e` is alive iff its hot
 //!   half's generation equals `e`'s (the alive check reads the hot half only);
-//! * index 0 is never handed out.
+//! * index 0 is never handed out; a retired index is never handed out again.
 //!
 //! Allocation pops the first dead slot (O(1)); freeing swaps the entity with the
 //! last alive one and bumps its generation (O(1)).
@@ -60,8 +64,8 @@ impl EntityFlags {
     pub const IS_TARGET: EntityFlags = EntityFlags(1 << 1);
     /// The entity has values in at least one sparse set.
     pub const HAS_SPARSE: EntityFlags = EntityFlags(1 << 2);
-    /// The entity is internal (a component, a wildcard...): not counted, not
-    /// matched by queries that do not ask for it.
+    /// The entity is internal (a component, a wildcard, an observer): not
+    /// counted, not matched by queries that do not ask for it.
     pub const INTERNAL: EntityFlags = EntityFlags(1 << 3);
     /// Transient: the entity is part of a despawn being planned (cleanup's
     /// visited mark; cleared if the despawn is refused, gone with the entity
@@ -70,6 +74,10 @@ impl EntityFlags {
     /// Observers watch this entity alone (`EntityWorldMut::observe`): they are
     /// despawned with it.
     pub const OBSERVED: EntityFlags = EntityFlags(1 << 5);
+    /// The entity is never despawned (the wildcards, the built-in components the
+    /// world itself relies on): `despawn` returns `false`, and a cleanup that
+    /// would delete it removes the dying ids from it instead.
+    pub const PERMANENT: EntityFlags = EntityFlags(1 << 6);
 
     /// Whether every flag of `other` is set.
     #[inline]
@@ -197,6 +205,8 @@ pub struct EntityIndex {
     pages: Vec<Option<Page>>,
     dense: Vec<Entity>,
     alive_count: u32,
+    /// How many indices were retired (freed for good, in no list).
+    retired: u32,
     /// Ids reserved through `&self` and not yet made alive.
     reserved: AtomicU32,
 }
@@ -284,7 +294,7 @@ impl EntityIndex {
         if n < dead {
             self.dense[first_dead + n]
         } else {
-            let index = u32::try_from(self.dense.len() + 1 + (n - dead)).expect("entity index space exhausted");
+            let index = u32::try_from(self.handed_out() + 1 + (n - dead)).expect("entity index space exhausted");
             Entity::from_raw(index, 0)
         }
     }
@@ -313,7 +323,7 @@ impl EntityIndex {
         let entity = if (position as usize) < self.dense.len() {
             self.dense[position as usize]
         } else {
-            let index = u32::try_from(self.dense.len() + 1).expect("entity index space exhausted");
+            let index = u32::try_from(self.handed_out() + 1).expect("entity index space exhausted");
             let entity = Entity::from_raw(index, 0);
             self.dense.push(entity);
             entity
@@ -355,6 +365,48 @@ impl EntityIndex {
         }
         self.dense[last as usize] = next;
         self.alive_count = last;
+        Some(record)
+    }
+
+    /// How many indices were ever handed out (alive, dead or retired): fresh
+    /// indices start after it.
+    #[inline]
+    fn handed_out(&self) -> usize {
+        self.dense.len() + self.retired as usize
+    }
+
+    /// Frees an alive entity for good and returns its last record, like
+    /// [`EntityIndex::free`], but its index is never handed out again: every
+    /// handle with it stays dead, and an id kept elsewhere (a component id in a
+    /// query state) can never name a new entity. `None` if `entity` is not alive.
+    ///
+    /// # Panics
+    /// Panics if reservations are pending.
+    ///
+    /// # Examples
+    /// ```
+    /// let mut index = ecs::entity::EntityIndex::default();
+    /// let a = index.alloc();
+    /// assert!(index.retire(a).is_some());
+    /// let b = index.alloc();
+    /// assert_ne!(b.index(), a.index()); // not recycled
+    /// assert_eq!(index.entity_at(a.index()), None);
+    /// index.check_invariants();
+    /// ```
+    pub fn retire(&mut self, entity: Entity) -> Option<EntityRecord> {
+        let record = self.free(entity)?;
+        // `free` put the index first among the dead: take it out of `dense`.
+        let position = self.alive_count as usize;
+        debug_assert_eq!(self.dense[position].index(), entity.index());
+        let last = self.dense.len() - 1;
+        self.dense.swap(position, last);
+        self.dense.pop();
+        if position != last {
+            let moved = self.dense[position].index();
+            self.cold_mut(moved).dense = position as u32;
+        }
+        self.cold_mut(entity.index()).dense = u32::MAX;
+        self.retired += 1;
         Some(record)
     }
 
@@ -439,6 +491,9 @@ impl EntityIndex {
     /// Panics with a description of the first violated invariant.
     pub fn check_invariants(&self) {
         assert!(self.alive_count as usize <= self.dense.len(), "alive_count past the dense array");
+        let listed =
+            self.pages.iter().flatten().flat_map(|page| page.cold.iter()).filter(|cold| cold.dense != u32::MAX);
+        assert_eq!(listed.count(), self.dense.len(), "a record outside the dense array claims a dense slot");
         for (position, entity) in self.dense.iter().enumerate() {
             assert_ne!(entity.index(), 0, "index 0 handed out");
             let page = self.page(entity.index()).unwrap_or_else(|| panic!("no record for {entity:?}"));

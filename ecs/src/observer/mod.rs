@@ -13,8 +13,10 @@
 //! With several components in `B`, the observer fires only when the entity has
 //! *all* of them at event time (Flecs semantics): `Trigger<OnAdd, (Position,
 //! Velocity)>` fires when the second of the two arrives, once, not once per
-//! component as "fire on any" would. An observer is an entity: despawning it
-//! unregisters it. [`EntityWorldMut::observe`] watches one entity only.
+//! component as "fire on any" would. An observer is an entity, an internal one
+//! (not counted by `World::entity_count`, matched only by queries naming
+//! [`ObserverMarker`]): despawning it unregisters it. [`EntityWorldMut::observe`]
+//! watches one entity only.
 //!
 //! A user event marked `#[event(propagate = ChildOf)]` (any traversable
 //! relationship) travels from its target up to the target's ancestors, one
@@ -36,12 +38,11 @@ use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use smallvec::SmallVec;
 
 use crate::bundle::Bundle;
-use crate::component::{Component, HookContext};
 use crate::entity::{Entity, Id};
 use crate::system::{Commands, SystemMeta, SystemParam, SystemParamItem};
-use crate::world::{DeferredWorld, EntityWorldMut, TriggerInfo, World};
+use crate::world::{EntityWorldMut, TriggerInfo, World};
 
-pub use crate::world::{OnAdd, OnDespawn, OnInsert, OnRemove, OnReplace};
+pub use crate::world::{ObserverMarker, OnAdd, OnDespawn, OnInsert, OnRemove, OnReplace};
 
 /// Looks a traversable relationship's id up in a world.
 pub type TraversalFn = fn(&World) -> Option<Entity>;
@@ -59,7 +60,7 @@ pub type TraversalFn = fn(&World) -> Option<Entity>;
 ///     commands.spawn(Name::new(format!("crater of {radius}")));
 /// });
 /// world.trigger(Explode { radius: 2.0 });
-/// assert_eq!(world.entity_count(), 2); // the observer and the crater
+/// assert_eq!(world.entity_count(), 1); // the crater (observers are internal entities)
 /// ```
 pub trait Event: Send + Sync + 'static {
     /// The relationship targeted events propagate along (its id lookup), if any.
@@ -168,24 +169,6 @@ impl<E: core::fmt::Debug, B: Observed> core::fmt::Debug for Trigger<'_, E, B> {
     }
 }
 
-/// The component that makes an entity an observer; removing it (or despawning
-/// the entity) unregisters the observer.
-#[derive(Debug)]
-pub struct ObserverMarker;
-
-impl Component for ObserverMarker {
-    const NAME: &'static str = "Observer";
-    const ID: u64 = crate::util::component_type_id("ecs::observer", "Observer");
-    const HOOKS: crate::component::ComponentHooks = crate::component::ComponentHooks {
-        on_remove: Some(crate::component::Hook::new(unregister_observer)),
-        ..crate::component::ComponentHooks::NONE
-    };
-}
-
-fn unregister_observer(mut world: DeferredWorld<'_>, context: HookContext) {
-    world.unregister_observer(context.entity);
-}
-
 /// A function usable as an observer: `FnMut(Trigger<E, B>, P0, P1, ...)` with
 /// system parameters `P*` (up to 15).
 pub trait ObserverFunction<Marker>: Send + Sync + 'static {
@@ -258,7 +241,7 @@ impl World {
     #[track_caller]
     pub fn add_observer<M, F: ObserverFunction<M>>(&mut self, observer: F) -> EntityWorldMut<'_> {
         let () = ObserverCheck::<M, F>::OK;
-        let entity = self.spawn(ObserverMarker).id();
+        let entity = self.spawn_internal(ObserverMarker);
         self.register_typed_observer(entity, SmallVec::new(), observer);
         self.entity_mut(entity)
     }
@@ -377,13 +360,6 @@ impl World {
     }
 }
 
-impl DeferredWorld<'_> {
-    /// Unregisters an observer (from its marker's `on_remove` hook).
-    fn unregister_observer(&mut self, observer: Entity) {
-        self.world_mut_unchecked().unregister_observer(observer);
-    }
-}
-
 impl EntityWorldMut<'_> {
     /// Registers `observer` for events that target this entity only (it is
     /// stored on a new observer entity, despawned with this one).
@@ -409,7 +385,7 @@ impl EntityWorldMut<'_> {
     pub fn observe<M, F: ObserverFunction<M>>(&mut self, observer: F) -> &mut Self {
         let () = ObserverCheck::<M, F>::OK;
         let (world, entity) = self.world_and_entity();
-        let observer_entity = world.spawn(ObserverMarker).id();
+        let observer_entity = world.spawn_internal(ObserverMarker);
         world.register_typed_observer(observer_entity, SmallVec::from_slice(&[entity]), observer);
         world.mark_observed(entity);
         self

@@ -3,7 +3,8 @@
 //! Invariants:
 //! * `matched` holds, in archetype order, every archetype with id below
 //!   `archetype_generation` that both `D` and `F` match (internal archetypes only
-//!   when the query names `Internal` or `ComponentInfo`), with their caches;
+//!   when the query requires an internal marker: `Internal`, `ComponentInfo` or
+//!   `ObserverMarker`), with their caches;
 //! * `last_run` is the previous `iter`/`iter_mut`'s reading of the world's 64-bit
 //!   clock ([`LastRun::NEVER`] before the first); the baseline of `Added`/`Changed`
 //!   is that tick, clamped to the age window when a run starts (so a state left
@@ -118,7 +119,8 @@ pub struct QueryState<D: QueryData, F: QueryFilter = ()> {
     reused_seen: usize,
     /// Pairs required through [`QueryState::with_pair`], resolved each update.
     runtime_pairs: SmallVec<[RuntimePair; 1]>,
-    /// Their ids as last resolved; `None` when one cannot exist (its
+    /// Their ids as last resolved (a wildcard target as the pattern `(R, *)`,
+    /// matched by `Archetype::matches_id`); `None` when one cannot exist (its
     /// relationship is not registered or its target is dead): nothing matches.
     runtime_ids: Option<SmallVec<[Id; 2]>>,
     /// The relationship whose depth orders the matched tables
@@ -211,7 +213,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         }
         if !self.runtime_pairs.is_empty() {
             let ids = self.runtime_ids.as_ref()?;
-            if !ids.iter().all(|&id| archetype.contains(id)) {
+            if !ids.iter().all(|&id| archetype.matches_id(id)) {
                 return None;
             }
         }
@@ -300,7 +302,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
             .iter()
             .map(|pair| {
                 let relationship = (pair.relationship)(world)?;
-                world.is_alive(pair.target).then(|| Id::pair(relationship, pair.target))
+                world.is_alive(pair.target).then(|| Id::pair(relationship, pair.target).any_as_wildcard())
             })
             .collect();
         if ids != self.runtime_ids {

@@ -90,6 +90,7 @@ impl Component for ChildOf {
     const NAME: &'static str = "ChildOf";
     const ID: u64 = crate::util::component_type_id("ecs::relation", "ChildOf");
     const RELATIONSHIP: Option<RelationshipTraits> = Some(RelationshipTraits::CHILD_OF);
+    const FIELDLESS: bool = true;
 }
 
 impl Relationship for ChildOf {

@@ -698,6 +698,9 @@ unsafe impl<T: Component> ReadOnlyQueryData for Fixed<&T> {}
 impl<D: QueryData, F: crate::query::QueryFilter> QueryState<D, F> {
     /// Adds a required pair `(R, target)` with a target known only at run time.
     /// Checked again at every iteration: if `target` dies, nothing matches.
+    /// [`Entity::WILDCARD`] (or [`Entity::ANY`]) as `target` requires any
+    /// `(R, *)` pair: a filter, one row per entity (unlike the `Pair<R>` term,
+    /// which yields one row per pair).
     ///
     /// # Examples
     /// ```
@@ -710,9 +713,12 @@ impl<D: QueryData, F: crate::query::QueryFilter> QueryState<D, F> {
     /// let (bob, carol) = (world.spawn_empty().id(), world.spawn_empty().id());
     /// let fan = world.spawn(Position(1.0)).id();
     /// world.add_pair::<Likes>(fan, bob);
-    /// world.spawn(Position(2.0)).add_pair::<Likes>(carol);
+    /// let other = world.spawn(Position(2.0)).add_pair::<Likes>(carol).id();
     /// let mut q = world.query::<(Entity, &Position)>().with_pair::<Likes>(bob);
     /// assert_eq!(q.iter(&world).map(|(e, _)| e).collect::<Vec<_>>(), vec![fan]);
+    /// let mut any = world.query::<(Entity, &Position)>().with_pair::<Likes>(Entity::WILDCARD);
+    /// assert_eq!(any.iter(&world).count(), 2);
+    /// # let _ = other;
     /// ```
     pub fn with_pair<R: Relationship>(self, target: Entity) -> Self {
         self.require_runtime_pair(World::component_id::<R>, target)

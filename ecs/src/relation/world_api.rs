@@ -1,5 +1,15 @@
 //! The typed relationship API on [`World`] and [`EntityWorldMut`], built on the
 //! world's id-level operations (`add_id`, `remove_id`, ...).
+//!
+//! A runtime target may be the wildcard [`Entity::WILDCARD`] (or
+//! [`Entity::ANY`], which means the same here): "any target". Each entry point
+//! says what that means for it: a test (`has_pair`, `has_pair_id`) asks for any
+//! pair, `sources` lists every holder of any pair once, a read (`get_pair`,
+//! `get_pair_mut`) reads the first pair in id order (the lowest target index,
+//! the one `target` returns), a removal (`remove_pair`, `remove_pair_id`)
+//! removes every matching pair in one move, and an addition (`add_pair`,
+//! `insert_pair`, `add_pair_id`) is refused with [`PairError::Wildcard`]: a
+//! pattern is not a pair.
 
 use core::ptr::NonNull;
 
@@ -14,10 +24,22 @@ impl World {
         Id::pair(self.register_component::<R>(), target)
     }
 
-    /// The pair id `(R, target)` if `R` is registered and `target` alive.
+    /// The pair id `(R, target)` if `R` is registered and `target` alive; a
+    /// wildcard target gives the pattern `(R, *)` (`_` read as `*`).
     fn existing_pair_id<R: Relationship>(&self, target: Entity) -> Option<Id> {
         let relationship = self.component_id::<R>()?;
-        self.is_alive(target).then(|| Id::pair(relationship, target))
+        self.is_alive(target).then(|| Id::pair(relationship, target).any_as_wildcard())
+    }
+
+    /// The pair of `entity` that `id` names: `id` itself, or for the pattern
+    /// `(R, *)` the first pair of `R` in `entity`'s type (lowest target index).
+    fn first_matching_pair(&self, entity: Entity, id: Id) -> Option<Id> {
+        if !id.is_wildcard() {
+            return Some(id);
+        }
+        let location = self.entities().location(entity)?;
+        let archetype = &self.archetypes()[location.archetype];
+        archetype.pair_positions(id.first_index()).next().map(|position| archetype.ids()[position])
     }
 
     /// Adds the pair `(R, target)` to `entity` (for an exclusive `R`, replacing
@@ -25,9 +47,9 @@ impl World {
     /// alive.
     ///
     /// # Panics
-    /// Panics if `target` is not alive, if `R` is acyclic and the pair would close
-    /// a cycle (naming both entities), or if `R` carries data (use
-    /// [`World::insert_pair`]).
+    /// Panics if `target` is not alive or is a wildcard, if `R` is acyclic and
+    /// the pair would close a cycle (naming both entities), or if `R` carries
+    /// data (use [`World::insert_pair`]).
     ///
     /// # Examples
     /// ```
@@ -51,8 +73,9 @@ impl World {
     /// Adds the pair `(R, target)` to `entity`, or says why not (nothing changes).
     ///
     /// # Errors
-    /// See [`World::try_add_id`]: a dead entity or target, a cycle of an acyclic
-    /// relationship, or a relationship that carries data.
+    /// See [`World::try_add_id`]: a dead entity or target, a wildcard target
+    /// ([`PairError::Wildcard`]), a cycle of an acyclic relationship, or a
+    /// relationship that carries data.
     ///
     /// # Examples
     /// ```
@@ -102,7 +125,8 @@ impl World {
     /// Inserts the pair `(R, target)` with its value, or says why not.
     ///
     /// # Errors
-    /// See [`World::try_add_pair`] (never `NeedsValue`).
+    /// See [`World::try_add_pair`] (never `NeedsValue`); on an error the value
+    /// is dropped.
     pub fn try_insert_pair<R: Relationship>(
         &mut self,
         entity: Entity,
@@ -117,7 +141,21 @@ impl World {
     }
 
     /// Removes the pair `(R, target)` from `entity` (dropping its value).
-    /// Returns whether it was there.
+    /// Returns whether it was there. With [`Entity::WILDCARD`] as `target`,
+    /// removes every `(R, *)` pair (in one move) and returns whether there was
+    /// any.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Relationship)]
+    /// struct Likes;
+    /// let mut world = World::new();
+    /// let (alice, bob, carol) = (world.spawn_empty().id(), world.spawn_empty().id(), world.spawn_empty().id());
+    /// world.entity_mut(alice).add_pair::<Likes>(bob).add_pair::<Likes>(carol);
+    /// assert!(world.remove_pair::<Likes>(alice, Entity::WILDCARD));
+    /// assert_eq!(world.targets::<Likes>(alice).count(), 0);
+    /// ```
     pub fn remove_pair<R: Relationship>(&mut self, entity: Entity, target: Entity) -> bool {
         match self.existing_pair_id::<R>(target) {
             Some(id) => self.remove_id(entity, id),
@@ -126,7 +164,7 @@ impl World {
     }
 
     /// Whether `entity` has the pair `(R, target)`. `target` may be
-    /// [`Entity::WILDCARD`] for "any target".
+    /// [`Entity::WILDCARD`] (or [`Entity::ANY`]) for "any target".
     pub fn has_pair<R: Relationship>(&self, entity: Entity, target: Entity) -> bool {
         let Some(relationship) = self.component_id::<R>() else {
             return false;
@@ -138,9 +176,24 @@ impl World {
     }
 
     /// The value of `entity`'s pair `(R, target)`; `None` if it lacks the pair.
-    /// For tag relationships the value is the unit value.
+    /// For tag relationships the value is the unit value. With
+    /// [`Entity::WILDCARD`] as `target`: the value of its first `(R, *)` pair in
+    /// id order (the lowest target index, the target [`World::target`] gives).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Relationship, Debug, PartialEq)]
+    /// struct Eats(u32);
+    /// let mut world = World::new();
+    /// let (alice, apples, pears) = (world.spawn_empty().id(), world.spawn_empty().id(), world.spawn_empty().id());
+    /// world.entity_mut(alice).insert_pair(Eats(2), pears).insert_pair(Eats(1), apples);
+    /// assert_eq!(world.get_pair::<Eats>(alice, pears), Some(&Eats(2)));
+    /// assert_eq!(world.get_pair::<Eats>(alice, Entity::WILDCARD), Some(&Eats(1))); // apples: lower index
+    /// ```
     pub fn get_pair<R: Relationship>(&self, entity: Entity, target: Entity) -> Option<&R> {
         let id = self.existing_pair_id::<R>(target)?;
+        let id = self.first_matching_pair(entity, id)?;
         if size_of::<R>() == 0 {
             // SAFETY: a zero-sized value may be read at any aligned address.
             return self.has_id(entity, id).then(|| unsafe { NonNull::<R>::dangling().as_ref() });
@@ -151,7 +204,9 @@ impl World {
     }
 
     /// The value of `entity`'s pair `(R, target)` as a [`Mut`] (writing marks it
-    /// changed); `None` if it lacks the pair or `R` is a tag.
+    /// changed); `None` if it lacks the pair or `R` is a tag. With
+    /// [`Entity::WILDCARD`] as `target`: its first `(R, *)` pair, as
+    /// [`World::get_pair`].
     ///
     /// # Examples
     /// ```
@@ -166,6 +221,7 @@ impl World {
     /// ```
     pub fn get_pair_mut<R: Relationship>(&mut self, entity: Entity, target: Entity) -> Option<Mut<'_, R>> {
         let id = self.existing_pair_id::<R>(target)?;
+        let id = self.first_matching_pair(entity, id)?;
         let (this_run, last_run) = (self.change_tick(), self.last_change_tick());
         let (value, ticks) = self.id_value(entity, id)?;
         let added = ticks.map_or(Tick::default(), |(added, _)| added.get());
@@ -201,7 +257,8 @@ impl World {
         self.targets::<R>(entity).next()
     }
 
-    /// The entities that have the pair `(R, target)`.
+    /// The entities that have the pair `(R, target)`; with [`Entity::WILDCARD`]
+    /// as `target`, those with any `(R, *)` pair, each once.
     ///
     /// # Examples
     /// ```
@@ -238,7 +295,8 @@ impl World {
     /// alive.
     ///
     /// # Panics
-    /// As [`World::add_id`].
+    /// As [`World::add_id`]: also if `relationship` or `target` is not alive or
+    /// is a wildcard (a pattern, not a pair), naming them.
     ///
     /// # Examples
     /// ```
@@ -258,15 +316,17 @@ impl World {
         self.add_id(entity, Id::pair(relationship, target))
     }
 
-    /// Removes the pair `(relationship, target)`; whether it was there.
+    /// Removes the pair `(relationship, target)`; whether it was there. A
+    /// wildcard in either half removes every pair it matches (see
+    /// [`World::remove_id`]).
     pub fn remove_pair_id(&mut self, entity: Entity, relationship: Entity, target: Entity) -> bool {
         self.is_alive(relationship) && self.is_alive(target) && self.remove_id(entity, Id::pair(relationship, target))
     }
 
-    /// Whether `entity` has the pair `(relationship, target)`.
+    /// Whether `entity` has the pair `(relationship, target)`; either may be a
+    /// wildcard ("any").
     pub fn has_pair_id(&self, entity: Entity, relationship: Entity, target: Entity) -> bool {
-        let alive = |e: Entity| e == Entity::WILDCARD || self.is_alive(e);
-        alive(relationship) && alive(target) && self.has_id(entity, Id::pair(relationship, target))
+        self.is_alive(relationship) && self.is_alive(target) && self.has_id(entity, Id::pair(relationship, target))
     }
 }
 
@@ -307,7 +367,8 @@ impl EntityWorldMut<'_> {
         self
     }
 
-    /// Removes the pair `(R, target)` if present.
+    /// Removes the pair `(R, target)` if present; [`Entity::WILDCARD`] removes
+    /// every `(R, *)` pair (see [`World::remove_pair`]).
     pub fn remove_pair<R: Relationship>(&mut self, target: Entity) -> &mut Self {
         let (world, entity) = self.world_and_entity();
         world.remove_pair::<R>(entity, target);

@@ -9,8 +9,8 @@
 
 use super::SystemId;
 use crate::bundle::Bundle;
-use crate::component::CleanupPolicy;
-use crate::entity::Entity;
+use crate::component::{CleanupPolicy, RelationshipTraits};
+use crate::entity::{Entity, Id};
 use crate::relation::Relationship;
 use crate::world::{DeferredWorld, Message, Resource, World};
 
@@ -201,7 +201,8 @@ impl EntityCommands<'_, '_, '_> {
     ///
     /// # Panics
     /// Applying the command panics if `R` is acyclic and the pair would close a
-    /// cycle, or under the `panic` policy above, naming the entities.
+    /// cycle, if `target` is a wildcard (a pattern, not a pair), or under the
+    /// `panic` policy above, naming the entities.
     ///
     /// # Examples
     /// ```
@@ -219,7 +220,10 @@ impl EntityCommands<'_, '_, '_> {
     pub fn add_pair<R: Relationship>(&mut self, target: Entity) -> &mut Self {
         let entity = self.entity;
         self.commands.queue(move |world: &mut World| {
-            apply_pair_command::<R>(world, entity, target, |world| world.try_add_pair::<R>(entity, target));
+            let relationship = world.register_component::<R>();
+            let label = || format!("add_pair::<{}>({entity:?}, {target:?})", R::NAME);
+            let pair = PairCommand { entity, relationship, target, traits: R::TRAITS };
+            pair.apply(world, label, |world| world.try_add_pair::<R>(entity, target));
         });
         self
     }
@@ -230,12 +234,17 @@ impl EntityCommands<'_, '_, '_> {
     pub fn insert_pair<R: Relationship>(&mut self, value: R, target: Entity) -> &mut Self {
         let entity = self.entity;
         self.commands.queue(move |world: &mut World| {
-            apply_pair_command::<R>(world, entity, target, |world| world.try_insert_pair(entity, value, target));
+            let relationship = world.register_component::<R>();
+            let label = || format!("insert_pair::<{}>({entity:?}, {target:?})", R::NAME);
+            let pair = PairCommand { entity, relationship, target, traits: R::TRAITS };
+            pair.apply(world, label, |world| world.try_insert_pair(entity, value, target));
         });
         self
     }
 
-    /// Queues removing the pair `(R, target)` (nothing happens if absent).
+    /// Queues removing the pair `(R, target)` (nothing happens if absent);
+    /// [`Entity::WILDCARD`] removes every `(R, *)` pair, as
+    /// [`World::remove_pair`] does.
     pub fn remove_pair<R: Relationship>(&mut self, target: Entity) -> &mut Self {
         let entity = self.entity;
         self.commands.queue(move |world: &mut World| {
@@ -245,13 +254,45 @@ impl EntityCommands<'_, '_, '_> {
     }
 
     /// Queues adding the runtime pair `(relationship, target)` (see
-    /// [`World::add_pair_id`]); skipped if any of the three is dead then.
+    /// [`World::add_pair_id`]), applied exactly like [`EntityCommands::add_pair`]:
+    /// nothing happens if the entity is dead then; a dead target applies the
+    /// relationship's `on_delete_target` policy to the entity, and a dead
+    /// relationship its `on_delete` policy (with the traits it had when the
+    /// command was queued: a despawned relationship's traits are forgotten), as
+    /// if the pair had existed when that half was despawned.
+    ///
+    /// # Panics
+    /// Applying the command panics where [`World::add_pair_id`] would (a cycle
+    /// of an acyclic relationship, a wildcard, a relationship that carries
+    /// data), or under a `panic` policy above, naming the entities.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::component::{CleanupPolicy, RelationshipTraits};
+    /// use ecs::system::CommandQueue;
+    /// let mut world = World::new();
+    /// let (docked_to, station, ship) = (world.spawn_empty().id(), world.spawn_empty().id(), world.spawn_empty().id());
+    /// world.set_relationship_traits(docked_to, RelationshipTraits::DEFAULT.on_delete_target(CleanupPolicy::Delete));
+    /// let mut queue = CommandQueue::default();
+    /// let mut commands = Commands::new(&mut queue, &world);
+    /// commands.entity(station).despawn();
+    /// commands.entity(ship).add_pair_id(docked_to, station);
+    /// queue.apply(&mut world);
+    /// assert!(!world.is_alive(ship)); // as if docked when the station went
+    /// ```
     pub fn add_pair_id(&mut self, relationship: Entity, target: Entity) -> &mut Self {
         let entity = self.entity;
+        let queued = self.commands.world.components().relationship_traits(relationship.index());
         self.commands.queue(move |world: &mut World| {
-            if world.is_alive(entity) && world.is_alive(relationship) && world.is_alive(target) {
-                world.add_pair_id(entity, relationship, target);
-            }
+            let traits = if world.is_alive(relationship) {
+                world.components().relationship_traits(relationship.index())
+            } else {
+                queued
+            };
+            let label = || format!("add_pair_id({entity:?}, {relationship:?}, {target:?})");
+            let pair = PairCommand { entity, relationship, target, traits };
+            pair.apply(world, label, |world| world.try_add_id(entity, Id::pair(relationship, target)));
         });
         self
     }
@@ -272,34 +313,51 @@ impl EntityCommands<'_, '_, '_> {
     }
 }
 
-/// Applies a queued pair addition: see [`EntityCommands::add_pair`].
-#[track_caller]
-fn apply_pair_command<R: Relationship>(
-    world: &mut World,
+/// A queued pair addition, typed or by id: the same rules for both (see
+/// [`EntityCommands::add_pair`]).
+struct PairCommand {
     entity: Entity,
+    relationship: Entity,
     target: Entity,
-    add: impl FnOnce(&mut World) -> Result<(), crate::world::PairError>,
-) {
-    if !world.is_alive(entity) {
-        return;
-    }
-    if !world.is_alive(target) {
-        match R::TRAITS.on_delete_target {
+    traits: RelationshipTraits,
+}
+
+impl PairCommand {
+    /// Applies it: nothing for a dead entity; for a dead relationship or target,
+    /// its cleanup policy as if the pair had existed when it was despawned;
+    /// otherwise `add`, whose error panics. `label` names the command.
+    #[track_caller]
+    fn apply(
+        self,
+        world: &mut World,
+        label: impl Fn() -> String,
+        add: impl FnOnce(&mut World) -> Result<(), crate::world::PairError>,
+    ) {
+        let PairCommand { entity, relationship, target, traits } = self;
+        if !world.is_alive(entity) {
+            return;
+        }
+        let (policy, trait_name, half, dead) = if !world.is_alive(relationship) {
+            (traits.on_delete, "on_delete", "relationship", relationship)
+        } else if !world.is_alive(target) {
+            (traits.on_delete_target, "on_delete_target", "target", target)
+        } else {
+            if let Err(error) = add(world) {
+                panic!("command {}: {error}", label());
+            }
+            return;
+        };
+        match policy {
             CleanupPolicy::Remove => {}
             CleanupPolicy::Delete => {
                 world.despawn(entity);
             }
             CleanupPolicy::Panic => panic!(
-                "command add_pair::<{}>({entity:?}, {target:?}): the target was despawned and {} has \
-                 on_delete_target = \"panic\"",
-                R::NAME,
-                R::NAME
+                "command {}: the {half} {dead:?} was despawned and the relationship {} has {trait_name} = \"panic\"",
+                label(),
+                world.index_name(relationship.index())
             ),
         }
-        return;
-    }
-    if let Err(error) = add(world) {
-        panic!("command add_pair::<{}>({entity:?}, {target:?}): {error}", R::NAME);
     }
 }
 

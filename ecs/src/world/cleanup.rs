@@ -19,6 +19,18 @@
 //! component index, the bundle edge caches and, at their next update, every
 //! query cache); their slots are reused by the next archetypes created.
 //!
+//! A component's own entity is despawned the same way (Flecs semantics): its
+//! holders are found through the component index (table components, tags,
+//! pairs of a relationship) or its sparse set (sparse components), and get the
+//! component's `on_delete` policy (`#[relationship(on_delete = ...)]`; plain
+//! components remove). Holders that lose it run its `on_replace`/`on_remove`
+//! hooks and observers first, and each value is dropped once. Then the
+//! component is unregistered ([`Components::unregister`]), the bundles naming it
+//! are retired, and its entity index is retired (never recycled): a query state
+//! or bundle built before keeps a dead id that no archetype will ever contain.
+//! The world's own built-in components (and the wildcards) are `PERMANENT`:
+//! never despawned.
+//!
 //! Only entities flagged `IS_TARGET` or `IS_COMPONENT` (set when they are first
 //! used in a pair or as an id) pay for this; a plain despawn never looks.
 //!
@@ -26,6 +38,8 @@
 //! observer or `Drop` that panics on the way is caught; the rest of the plan
 //! still runs (so the invariant "no archetype names a dead entity" holds), and
 //! the first panic continues when the despawn returns.
+//!
+//! [`Components::unregister`]: crate::component::Components::unregister
 
 use core::fmt;
 
@@ -54,23 +68,38 @@ pub struct CleanupError {
 
 impl fmt::Display for CleanupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (trait_name, role) =
-            if self.as_target { ("on_delete_target", "the target") } else { ("on_delete", "the relationship") };
-        write!(
-            f,
-            "cannot despawn {:?}: it is {role} of {} pairs held by {:?}, and {} has {trait_name} = \"panic\"; \
-             remove those pairs first",
-            self.despawned, self.relationship, self.holders, self.relationship
-        )
+        let (despawned, relationship, holders) = (self.despawned, &self.relationship, &self.holders);
+        if self.as_target {
+            write!(
+                f,
+                "cannot despawn {despawned:?}: it is the target of {relationship} pairs held by {holders:?}, and \
+                 {relationship} has on_delete_target = \"panic\"; remove those pairs first"
+            )
+        } else {
+            write!(
+                f,
+                "cannot despawn {despawned:?}: it is the component or relationship {relationship}, held (as an id \
+                 or in pairs) by {holders:?}, and {relationship} has on_delete = \"panic\"; remove it from them first"
+            )
+        }
     }
 }
 
 impl std::error::Error for CleanupError {}
 
+/// Where the holders of a dying id are.
+#[derive(Clone, Copy)]
+enum Holders {
+    /// The entities of an archetype naming it.
+    Archetype(ArchetypeId),
+    /// The entities of the sparse set of a dying sparse component.
+    Sparse(Entity),
+}
+
 /// A `Panic` policy met while planning; it refuses the despawn only if some
 /// holder survives (is not deleted by the same cleanup).
 struct PanicCheck {
-    archetype: ArchetypeId,
+    holders: Holders,
     id: Id,
     despawned: Entity,
     as_target: bool,
@@ -84,13 +113,17 @@ struct CleanupPlan {
     delete: Vec<Entity>,
     /// Ids that the surviving entities of an archetype lose.
     removals: FxHashMap<ArchetypeId, SmallVec<[Id; 2]>>,
+    /// Dying sparse components whose surviving holders lose their value.
+    sparse_removals: SmallVec<[Entity; 1]>,
     panics: Vec<PanicCheck>,
 }
 
 impl World {
     /// Despawns `entity` like [`World::despawn`], but returns the refusal of a
     /// `panic` cleanup policy as an error instead of panicking. `Ok(false)` if
-    /// the entity was not alive (or is internal, such as a component entity).
+    /// the entity was not alive or is permanent (a wildcard or one of the
+    /// world's built-in components); component entities and observers, internal
+    /// too, are despawned (see [`World::despawn`]).
     ///
     /// # Errors
     /// [`CleanupError`] if despawning `entity` (or an entity its cleanup would
@@ -116,7 +149,7 @@ impl World {
         let Some(record) = self.entities.get(entity) else {
             return Ok(false);
         };
-        if record.flags.contains(EntityFlags::INTERNAL) {
+        if record.flags.contains(EntityFlags::PERMANENT) {
             return Ok(false);
         }
         let mut panics = PanicSlot::default();
@@ -170,13 +203,13 @@ impl World {
     }
 
     /// Adds the alive `entity` to the plan's deletions unless it is there
-    /// already or is internal (internal entities are never despawned); returns
-    /// `false` for an internal one. Reads and flags it through one lookup.
+    /// already or is permanent (never despawned); returns `false` for a
+    /// permanent one. Reads and flags it through one lookup.
     fn plan_delete(&mut self, plan: &mut CleanupPlan, entity: Entity) -> bool {
         let Some(flags) = self.entities.flags_mut(entity) else {
             return true;
         };
-        if flags.contains(EntityFlags::INTERNAL) {
+        if flags.contains(EntityFlags::PERMANENT) {
             return false;
         }
         if !flags.contains(EntityFlags::DELETING) {
@@ -203,9 +236,43 @@ impl World {
             if flags.contains(EntityFlags::IS_COMPONENT) {
                 self.plan_for_pattern(&mut plan, dying, dying.id(), false);
                 self.plan_for_pattern(&mut plan, dying, Id::pair_from_indices(dying.index(), wildcard), false);
+                self.plan_for_sparse(&mut plan, dying);
             }
         }
         plan
+    }
+
+    /// Applies the `on_delete` policy of `dying`, if it is a sparse component,
+    /// to the entities holding a value of it.
+    fn plan_for_sparse(&mut self, plan: &mut CleanupPlan, dying: Entity) {
+        if self.components.info(dying).is_none_or(|info| info.storage() != crate::component::StorageKind::Sparse) {
+            return;
+        }
+        let Some(set) = self.sparse_sets.of(dying).filter(|set| !set.is_empty()) else {
+            return;
+        };
+        match self.components.relationship_traits(dying.index()).on_delete {
+            CleanupPolicy::Remove => plan.sparse_removals.push(dying),
+            CleanupPolicy::Panic => {
+                plan.panics.push(PanicCheck {
+                    holders: Holders::Sparse(dying),
+                    id: dying.id(),
+                    despawned: dying,
+                    as_target: false,
+                });
+            }
+            CleanupPolicy::Delete => {
+                let holders: Vec<Entity> = set.entities().to_vec();
+                let mut permanent = false;
+                for holder in holders {
+                    permanent |= !self.plan_delete(plan, holder);
+                }
+                // Permanent entities are never despawned: they lose the value.
+                if permanent {
+                    plan.sparse_removals.push(dying);
+                }
+            }
+        }
     }
 
     /// The error of the first `Panic` policy in `plan` that some surviving
@@ -215,7 +282,11 @@ impl World {
             if check.id.is_pair() { check.id.first_index() } else { check.despawned.index() }
         };
         let survivors = |check: &PanicCheck| {
-            self.archetypes[check.archetype].entities().iter().copied().filter(|&holder| !self.is_deleting(holder))
+            let holders = match check.holders {
+                Holders::Archetype(archetype) => self.archetypes[archetype].entities(),
+                Holders::Sparse(component) => self.sparse_sets.of(component).map_or(&[][..], |set| set.entities()),
+            };
+            holders.iter().copied().filter(|&holder| !self.is_deleting(holder))
         };
         if let Some(refusal) = plan.panics.iter().find(|check| survivors(check).next().is_some()) {
             // Name the holders of every archetype refusing for the same reason.
@@ -266,18 +337,19 @@ impl World {
                 match policy {
                     CleanupPolicy::Remove => plan.removals.entry(archetype_id).or_default().push(id),
                     CleanupPolicy::Panic => {
-                        plan.panics.push(PanicCheck { archetype: archetype_id, id, despawned: dying, as_target });
+                        let holders = Holders::Archetype(archetype_id);
+                        plan.panics.push(PanicCheck { holders, id, despawned: dying, as_target });
                     }
                     CleanupPolicy::Delete => {
-                        let mut internal = false;
+                        let mut permanent = false;
                         // Last row first: freed in this order, each holder is the
                         // table's last row, so no other row is swapped into its place.
                         for index in (0..self.archetypes[archetype_id].len()).rev() {
                             let holder = self.archetypes[archetype_id].entities()[index];
-                            internal |= !self.plan_delete(plan, holder);
+                            permanent |= !self.plan_delete(plan, holder);
                         }
-                        // Internal entities are never despawned: they lose the id.
-                        if internal {
+                        // Permanent entities are never despawned: they lose the id.
+                        if permanent {
                             plan.removals.entry(archetype_id).or_default().push(id);
                         }
                     }
@@ -305,17 +377,36 @@ impl World {
                 if self.is_deleting(holder) {
                     continue;
                 }
-                if self.observers().has_lifecycle_observers() {
-                    panics.catch(|| {
-                        self.run_lifecycle_observers(HookKind::Replace, holder, ids);
-                        self.run_lifecycle_observers(HookKind::Remove, holder, ids);
-                    });
-                }
+                // The component's hooks (for plain ids) and the observers, while
+                // the values are readable.
+                panics.catch(|| {
+                    self.ids_lifecycle(HookKind::Replace, holder, ids);
+                    self.ids_lifecycle(HookKind::Remove, holder, ids);
+                });
                 let location = self.entities.location(holder).expect("holders are alive");
                 let destination = *destination.get_or_insert_with(|| {
                     self.archetypes.without(archetype, |id| ids.contains(&id), &self.components)
                 });
                 self.move_entity(holder, location, destination, panics);
+            }
+        }
+        // 1b. Surviving holders of a dying sparse component lose their value.
+        for &component in &plan.sparse_removals {
+            let holders: Vec<Entity> = self.sparse_sets.of(component).map_or(Vec::new(), |set| set.entities().to_vec());
+            for holder in holders {
+                if self.is_deleting(holder) {
+                    continue;
+                }
+                panics.catch(|| {
+                    self.ids_lifecycle(HookKind::Replace, holder, &[component.id()]);
+                    self.ids_lifecycle(HookKind::Remove, holder, &[component.id()]);
+                });
+                if let Some(set) = self.sparse_sets.index_of(component) {
+                    let set = self.sparse_sets.get_mut(set);
+                    panics.catch(|| {
+                        set.remove_drop(holder);
+                    });
+                }
             }
         }
         // 2. The dying entities go; remember the archetypes that name them.

@@ -127,15 +127,21 @@ impl World {
     /// Runs the `kind` hook of each of `components` (that has one) for `entity`,
     /// then the observers of the matching lifecycle event.
     pub(crate) fn run_hooks(&mut self, kind: HookKind, entity: Entity, components: &[Entity]) {
+        self.run_hook_fns(kind, entity, components);
+        if self.observers.has_lifecycle_observers() && !components.is_empty() {
+            let ids: SmallVec<[Id; 4]> = components.iter().map(|component| component.id()).collect();
+            self.run_lifecycle_observers(kind, entity, &ids);
+        }
+    }
+
+    /// Runs the `kind` hook of each of `components` (that has one) for `entity`,
+    /// without the observers.
+    pub(crate) fn run_hook_fns(&mut self, kind: HookKind, entity: Entity, components: &[Entity]) {
         for &component in components {
             let hook = self.components.info(component).and_then(|info| kind.slot(info.hooks()));
             if let Some(hook) = hook {
                 hook.call(DeferredWorld::from(&mut *self), HookContext { entity, component_id: component });
             }
-        }
-        if self.observers.has_lifecycle_observers() && !components.is_empty() {
-            let ids: SmallVec<[Id; 4]> = components.iter().map(|component| component.id()).collect();
-            self.run_lifecycle_observers(kind, entity, &ids);
         }
     }
 

@@ -11,7 +11,19 @@
 //! * adding `(R, T)` for an exclusive `R` replaces the other `(R, *)` pair in the
 //!   same archetype move (the graph edge encodes it);
 //! * adding `(R, T)` for an acyclic `R` fails if `T` already reaches the source
-//!   along `R`.
+//!   along `R`;
+//! * nothing is added without a value that would have to be made up: a
+//!   component's id (or a pair of a relationship) whose values have data, drop
+//!   glue, or a Rust type that is not a struct without fields
+//!   ([`Component::FIELDLESS`]) is refused with [`PairError::NeedsValue`];
+//! * a wildcard (`*` or `_`, alone or in a pair) is a pattern, never an id of
+//!   an archetype: adding one is [`PairError::Wildcard`]; `has_id` and
+//!   `remove_id` take it as "any id it matches" (`remove_id` removes them all,
+//!   in one move), `_` meaning the same as `*` there;
+//! * a component's id means what the typed API means: a sparse component's id
+//!   names its sparse value (`has_id`, `remove_id`; a sparse tag is added to its
+//!   set, not to the archetype), and a component's hooks run as for the typed
+//!   `insert`/`remove`.
 //!
 //! The typed API (`add_pair::<R>`, `insert_pair`, ...) is built on these by the
 //! `relation` layer.
@@ -23,7 +35,7 @@ use smallvec::SmallVec;
 
 use super::hooks::HookKind;
 use super::{TickCells, World};
-use crate::component::{Component, StorageKind};
+use crate::component::{Component, ComponentInfo, StorageKind};
 use crate::entity::{ArchetypeId, Entity, EntityFlags, EntityLocation, Id};
 use crate::storage::ComponentTicks;
 use crate::util::PanicSlot;
@@ -42,11 +54,21 @@ pub enum PairError {
         /// The target, which already reaches `source` along the relationship.
         target: Entity,
     },
-    /// The id carries a value: use `insert_pair` (or `insert`) instead.
+    /// The id carries a value (its values have data or drop glue, or its type
+    /// is not a struct without fields): insert a value with `insert` or
+    /// `insert_pair` instead; nothing was added.
     NeedsValue {
         /// The id's name.
         id: String,
         /// The entity.
+        entity: Entity,
+    },
+    /// The id is a wildcard pattern (`*` or `_`, alone or in a pair): it
+    /// matches ids, it is not one, so it cannot be added.
+    Wildcard {
+        /// The id's name, such as `(Likes, *)`.
+        id: String,
+        /// The entity it was to be added to.
         entity: Entity,
     },
 }
@@ -60,9 +82,16 @@ impl fmt::Display for PairError {
                 "adding ({relationship}, {target:?}) to {source:?} would make the acyclic relationship \
                  {relationship} cyclic: {target:?} already reaches {source:?} along it"
             ),
-            PairError::NeedsValue { id, entity } => {
-                write!(f, "{id} carries a value: insert it into {entity:?} with a value (insert_pair)")
-            }
+            PairError::NeedsValue { id, entity } => write!(
+                f,
+                "{id} carries a value (data, drop glue, or a type that is not a struct without fields): \
+                 insert a value into {entity:?} with insert or insert_pair instead of adding the id"
+            ),
+            PairError::Wildcard { id, entity } => write!(
+                f,
+                "{id} is a wildcard pattern, not an id: it cannot be added to {entity:?} \
+                 (wildcards match ids in has_pair, remove_pair, with_pair and queries)"
+            ),
         }
     }
 }
@@ -123,12 +152,57 @@ impl World {
         }
     }
 
-    /// Whether `id` is stored in a column (a pair of a data relationship, or a
-    /// sized table component); such ids need a value.
-    fn id_has_column(&self, id: Id) -> bool {
-        let info = self.components.info_by_index(id.first_index());
-        let info = if id.is_pair() { info } else { info.filter(|info| info.id().id() == id) };
-        info.is_some_and(|info| info.storage() == StorageKind::Table && !info.is_tag())
+    /// The registered component whose id is the plain `id` (`None` for pairs
+    /// and plain entities).
+    #[inline]
+    fn component_of_id(&self, id: Id) -> Option<&ComponentInfo> {
+        if id.is_pair() {
+            return None;
+        }
+        self.components.info_by_index(id.first_index()).filter(|info| info.id().id() == id)
+    }
+
+    /// Whether adding `id` without a value would have to make one up (see
+    /// [`ComponentInfo::needs_value`] and [`ComponentInfo::pair_needs_value`]).
+    fn id_needs_value(&self, id: Id) -> bool {
+        if id.is_pair() {
+            self.components.info_by_index(id.first_index()).is_some_and(ComponentInfo::pair_needs_value)
+        } else {
+            self.component_of_id(id).is_some_and(ComponentInfo::needs_value)
+        }
+    }
+
+    /// Whether a structural change of `id` may run anything: a lifecycle
+    /// observer exists, or `id` is a component with hooks (pairs run none). One
+    /// flag test for pairs and plain tags while no observer exists.
+    #[inline]
+    fn id_has_lifecycle(&self, id: Id) -> bool {
+        self.observers().has_lifecycle_observers() || self.component_of_id(id).is_some_and(|info| info.hooks().any())
+    }
+
+    /// Runs `kind`'s lifecycle for `id` of `entity`: the component's hook (for
+    /// the id of a registered component with hooks) and the event's observers.
+    fn id_lifecycle(&mut self, kind: HookKind, entity: Entity, id: Id) {
+        self.ids_lifecycle(kind, entity, &[id]);
+    }
+
+    /// Runs `kind`'s lifecycle for `ids` of `entity`, as one event: the hooks
+    /// of those that are registered components with hooks, then the observers.
+    #[inline]
+    pub(super) fn ids_lifecycle(&mut self, kind: HookKind, entity: Entity, ids: &[Id]) {
+        let hooked = |id: &Id| self.component_of_id(*id).is_some_and(|info| info.hooks().any());
+        if ids.iter().any(hooked) {
+            let hooked: SmallVec<[Entity; 2]> =
+                ids.iter().filter(|id| hooked(id)).filter_map(|id| id.entity()).collect();
+            self.run_hook_fns(kind, entity, &hooked);
+        }
+        self.run_lifecycle_observers(kind, entity, ids);
+    }
+
+    /// The sparse component whose id is `id`, if it is one.
+    #[inline]
+    fn sparse_component_of_id(&self, id: Id) -> Option<Entity> {
+        self.component_of_id(id).filter(|info| info.storage() == StorageKind::Sparse).map(ComponentInfo::id)
     }
 
     /// Checks that `id` may be added to `entity` and flags the entities it names.
@@ -237,12 +311,14 @@ impl World {
     }
 
     /// Adds `id` (a tag, a tag pair or a runtime pair: anything without a value)
-    /// to `entity`. Returns `false` if `entity` is not alive. See
+    /// to `entity`, as the typed API would (a sparse tag goes to its sparse set;
+    /// a component's hooks run). Returns `false` if `entity` is not alive. See
     /// [`World::try_add_id`] for the errors.
     ///
     /// # Panics
     /// Panics if a half of the pair is not alive, if the pair would make an
-    /// acyclic relationship cyclic, or if `id` carries a value (naming it).
+    /// acyclic relationship cyclic, if `id` carries a value or is a wildcard
+    /// pattern (naming the id and the entity).
     ///
     /// # Examples
     /// ```
@@ -269,10 +345,38 @@ impl World {
     /// # Errors
     /// [`PairError::NotAlive`] if the entity or a half of the pair is not alive;
     /// [`PairError::Cycle`] if an acyclic relationship would become cyclic;
-    /// [`PairError::NeedsValue`] if `id` carries a value.
+    /// [`PairError::NeedsValue`] if `id` carries a value: its values (or, for a
+    /// pair, its relationship's) have data, drop glue, or a Rust type that is
+    /// not a struct without fields ([`Component::FIELDLESS`]);
+    /// [`PairError::Wildcard`] if `id` is a wildcard pattern such as
+    /// `(Likes, *)` ([`Id::is_wildcard`]): patterns match ids, they are not ids.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::world::PairError;
+    /// #[derive(Component)]
+    /// #[component(storage = "sparse")]
+    /// struct Stunned(u32);
+    /// #[derive(Component)]
+    /// #[component(storage = "sparse")]
+    /// struct Marked;
+    /// let mut world = World::new();
+    /// let e = world.spawn_empty().id();
+    /// let stunned = world.register_component::<Stunned>();
+    /// assert!(matches!(world.try_add_id(e, stunned.id()), Err(PairError::NeedsValue { .. })));
+    /// assert!(!world.has_id(e, stunned.id()) && !world.has::<Stunned>(e));
+    /// let marked = world.register_component::<Marked>();
+    /// assert_eq!(world.try_add_id(e, marked.id()), Ok(())); // a tag: as `insert(Marked)`
+    /// assert!(world.has::<Marked>(e) && world.has_id(e, marked.id()));
+    /// ```
     pub fn try_add_id(&mut self, entity: Entity, id: Id) -> Result<(), PairError> {
-        if self.id_has_column(id) {
+        self.refuse_wildcard(entity, id)?;
+        if self.id_needs_value(id) {
             return Err(PairError::NeedsValue { id: self.id_name(id), entity });
+        }
+        if let Some(component) = self.sparse_component_of_id(id) {
+            return self.add_sparse_tag(entity, component);
         }
         let location = self.prepare_add(entity, id)?;
         let destination = self.archetypes.add_edge(location.archetype, id, &self.components);
@@ -284,16 +388,24 @@ impl World {
         Ok(())
     }
 
+    /// [`PairError::Wildcard`] if `id` is a wildcard pattern.
+    fn refuse_wildcard(&self, entity: Entity, id: Id) -> Result<(), PairError> {
+        if id.is_wildcard() {
+            return Err(PairError::Wildcard { id: self.id_name(id), entity });
+        }
+        Ok(())
+    }
+
     /// Lifecycle events before adding `id` moves `entity` from `source` to
     /// `destination`: `OnReplace` for an overwritten `id`, `OnReplace` and
     /// `OnRemove` for the pairs an exclusive replacement drops. Returns whether
     /// the entity already had `id`.
     fn before_id_change(&mut self, entity: Entity, source: ArchetypeId, destination: ArchetypeId, id: Id) -> bool {
         let existed = self.archetypes[source].contains(id);
+        if existed && self.id_has_lifecycle(id) {
+            self.id_lifecycle(HookKind::Replace, entity, id);
+        }
         if self.observers().has_lifecycle_observers() {
-            if existed {
-                self.run_lifecycle_observers(HookKind::Replace, entity, &[id]);
-            }
             let dropped: SmallVec<[Id; 2]> = self.archetypes[source]
                 .ids()
                 .iter()
@@ -306,15 +418,52 @@ impl World {
         existed
     }
 
-    /// Lifecycle events after `id` was added or inserted.
+    /// Lifecycle events after `id` was added or inserted (hooks, observers),
+    /// then their commands.
     fn after_id_insert(&mut self, entity: Entity, id: Id, existed: bool) {
-        if self.observers().has_lifecycle_observers() {
+        if self.id_has_lifecycle(id) {
             if !existed {
-                self.run_lifecycle_observers(HookKind::Add, entity, &[id]);
+                self.id_lifecycle(HookKind::Add, entity, id);
             }
-            self.run_lifecycle_observers(HookKind::Insert, entity, &[id]);
+            self.id_lifecycle(HookKind::Insert, entity, id);
             self.flush_deferred();
         }
+    }
+
+    /// Adds the sparse tag `component` (zero-sized, no drop glue, fieldless) to
+    /// `entity` as `insert` would: its value goes to the component's sparse set,
+    /// `on_replace` runs for an overwrite, then `on_add` (if new) and
+    /// `on_insert`, with their observers.
+    fn add_sparse_tag(&mut self, entity: Entity, component: Entity) -> Result<(), PairError> {
+        self.flush_entities();
+        if !self.is_alive(entity) {
+            return Err(PairError::NotAlive(entity));
+        }
+        let info = self.components.info(component).expect("sparse ids are registered components");
+        debug_assert!(info.is_tag() && info.drop_fn().is_none(), "only value-free sparse ids are added by id");
+        let (layout, drop_fn) = (info.layout(), info.drop_fn());
+        let set = self.sparse_sets.get_or_insert(component, layout, drop_fn);
+        let existed = self.sparse_sets.get(set).contains(entity);
+        if existed {
+            self.id_lifecycle(HookKind::Replace, entity, component.id());
+        }
+        let tick = self.change_tick();
+        let set = self.sparse_sets.get_mut(set);
+        match set.get_with_changed(entity) {
+            // Hooks cannot remove it (their commands wait): the overwrite of a
+            // value-free zero-sized value is only its changed tick.
+            // SAFETY: `&mut self` gives exclusive access to the value's ticks.
+            Some((_, changed)) => unsafe { changed.set_unchecked(tick) },
+            None => {
+                // SAFETY: the entity holds no value in this set; the value is
+                // zero-sized (any aligned address holds it, nothing to write) and
+                // the component is fieldless (`needs_value` is false), so it exists.
+                unsafe { set.insert_uninit(entity, ComponentTicks::new(tick)) };
+            }
+        }
+        self.flag(entity, EntityFlags::HAS_SPARSE);
+        self.after_id_insert(entity, component.id(), existed);
+        Ok(())
     }
 
     /// Inserts `value` as the data of `id` (a pair whose relationship is `T`, or
@@ -324,6 +473,7 @@ impl World {
     /// As [`World::try_add_id`] (never `NeedsValue`).
     pub(crate) fn insert_id_value<T: Component>(&mut self, entity: Entity, id: Id, value: T) -> Result<(), PairError> {
         debug_assert!(self.components.id_of::<T>().is_some_and(|c| c.index() == id.first_index()));
+        self.refuse_wildcard(entity, id)?;
         let location = self.prepare_add(entity, id)?;
         let destination = self.archetypes.add_edge(location.archetype, id, &self.components);
         let existed = self.before_id_change(entity, location.archetype, destination, id);
@@ -375,8 +525,14 @@ impl World {
         }
     }
 
-    /// Removes `id` from `entity`, dropping its value. Returns whether the entity
-    /// had it.
+    /// Removes `id` from `entity`, dropping its value (a sparse component's id
+    /// removes its sparse value), with the hooks and observers the typed
+    /// `remove` runs. Returns whether the entity had it.
+    ///
+    /// A wildcard pattern removes every id it matches, in one move: `(R, *)`
+    /// every pair of `R`, `(*, T)` every pair targeting `T`, `(*, *)` every
+    /// pair, `*` alone every id and sparse value (`_` means the same as `*`);
+    /// `true` if anything was removed.
     ///
     /// # Examples
     /// ```
@@ -390,6 +546,12 @@ impl World {
     /// ```
     pub fn remove_id(&mut self, entity: Entity, id: Id) -> bool {
         self.flush_entities();
+        if id.is_wildcard() {
+            return self.remove_matching(entity, id.any_as_wildcard());
+        }
+        if let Some(component) = self.sparse_component_of_id(id) {
+            return self.remove_sparse_id(entity, component);
+        }
         let Some(location) = self.entities.location(entity) else {
             return false;
         };
@@ -397,9 +559,9 @@ impl World {
         if destination == location.archetype {
             return false;
         }
-        if self.observers().has_lifecycle_observers() {
-            self.run_lifecycle_observers(HookKind::Replace, entity, &[id]);
-            self.run_lifecycle_observers(HookKind::Remove, entity, &[id]);
+        if self.id_has_lifecycle(id) {
+            self.id_lifecycle(HookKind::Replace, entity, id);
+            self.id_lifecycle(HookKind::Remove, entity, id);
         }
         let location = self.entities.location(entity).expect("observers cannot despawn (their commands wait)");
         let mut panics = PanicSlot::default();
@@ -409,8 +571,85 @@ impl World {
         true
     }
 
-    /// Whether `entity` has `id` (`false` if it is not alive). A wildcard pair
-    /// `(R, *)` or `(*, T)` matches any pair of that form.
+    /// The sparse components `entity` holds a value of.
+    fn sparse_components_of(&self, entity: Entity) -> SmallVec<[Entity; 2]> {
+        let flags = self.entities.get(entity).map(|record| record.flags).unwrap_or_default();
+        if !flags.contains(EntityFlags::HAS_SPARSE) {
+            return SmallVec::new();
+        }
+        self.sparse_sets.iter().filter(|(_, set)| set.contains(entity)).map(|(component, _)| component).collect()
+    }
+
+    /// Removes every id of `entity` that `pattern` (a wildcard, `_` already
+    /// read as `*`) matches: `on_replace` then `on_remove` (hooks and observers)
+    /// for each, then one move (and, for `*`, the sparse values); whether any.
+    fn remove_matching(&mut self, entity: Entity, pattern: Id) -> bool {
+        let Some(location) = self.entities.location(entity) else {
+            return false;
+        };
+        let mut matched: SmallVec<[Id; 4]> =
+            self.archetypes[location.archetype].ids().iter().copied().filter(|&id| pattern.matches(id)).collect();
+        let table_ids = matched.len();
+        if pattern == Entity::WILDCARD.id() {
+            matched.extend(self.sparse_components_of(entity).into_iter().map(Entity::id));
+        }
+        if matched.is_empty() {
+            return false;
+        }
+        for kind in [HookKind::Replace, HookKind::Remove] {
+            self.ids_lifecycle(kind, entity, &matched);
+        }
+        // Hooks and observers cannot move or despawn it (their commands wait).
+        let location = self.entities.location(entity).expect("hooks cannot despawn (their commands wait)");
+        let table = &matched[..table_ids];
+        let destination = self.archetypes.without(location.archetype, |id| table.contains(&id), &self.components);
+        // A panicking `Drop` lets the removal finish, then continues.
+        let mut panics = PanicSlot::default();
+        self.move_entity(entity, location, destination, &mut panics);
+        for &id in &matched[table_ids..] {
+            if let Some(set) = id.entity().and_then(|component| self.sparse_sets.index_of(component)) {
+                let set = self.sparse_sets.get_mut(set);
+                panics.catch(|| {
+                    set.remove_drop(entity);
+                });
+            }
+        }
+        self.flush_deferred();
+        panics.resume();
+        true
+    }
+
+    /// Removes `entity`'s value of the sparse `component` as `remove` would
+    /// (`on_replace`, `on_remove`, their observers, then the drop); whether it
+    /// had one.
+    fn remove_sparse_id(&mut self, entity: Entity, component: Entity) -> bool {
+        let holds = |world: &World| {
+            world.is_alive(entity) && world.sparse_sets.of(component).is_some_and(|set| set.contains(entity))
+        };
+        if !holds(self) {
+            return false;
+        }
+        self.id_lifecycle(HookKind::Replace, entity, component.id());
+        self.id_lifecycle(HookKind::Remove, entity, component.id());
+        // Hooks and observers cannot remove it (their commands wait). A
+        // panicking `Drop` lets the removal finish (the value is unlinked
+        // first), then continues.
+        let mut panics = PanicSlot::default();
+        if let Some(set) = self.sparse_sets.index_of(component) {
+            let set = self.sparse_sets.get_mut(set);
+            panics.catch(|| {
+                set.remove_drop(entity);
+            });
+        }
+        self.flush_deferred();
+        panics.resume();
+        true
+    }
+
+    /// Whether `entity` has `id` (`false` if it is not alive). A wildcard
+    /// pattern asks for any id it matches: `(R, *)`, `(*, T)` and `(*, *)` any
+    /// pair of that form, `*` alone any id or sparse value (`_` means the same
+    /// as `*`); a sparse component's id matches its sparse value.
     ///
     /// # Examples
     /// ```
@@ -426,15 +665,17 @@ impl World {
         let Some(location) = self.entities.location(entity) else {
             return false;
         };
-        let wildcard = Entity::WILDCARD.index();
-        if id.is_pair() && (id.first_index() == wildcard || id.second_index() == wildcard) {
-            return self
-                .archetypes
-                .component_index()
-                .get(id)
-                .is_some_and(|record| record.get(location.archetype).is_some());
+        let archetype = &self.archetypes[location.archetype];
+        if id.is_wildcard() {
+            return archetype.matches_id(id)
+                || (id.any_as_wildcard() == Entity::WILDCARD.id() && !self.sparse_components_of(entity).is_empty());
         }
-        self.archetypes[location.archetype].contains(id)
+        if archetype.contains(id) {
+            return true;
+        }
+        self.sparse_component_of_id(id)
+            .and_then(|component| self.sparse_sets.of(component))
+            .is_some_and(|set| set.contains(entity))
     }
 
     /// The address of `entity`'s value for `id` and its tick cells (`None` if

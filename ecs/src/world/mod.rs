@@ -12,6 +12,8 @@
 //! * no archetype's type names a dead entity (as an id, a relationship or a
 //!   pair target): despawn cleanup (`cleanup.rs`) removes such ids first and
 //!   deletes the archetypes that named the entity;
+//! * every registered component's entity is alive and flagged `IS_COMPONENT`
+//!   (despawning it unregisters it and retires its index).
 //! * every tick stored in the world (table columns, sparse sets, resources,
 //!   `last_change_tick`) is at most `MAX_CHANGE_AGE` older than the clock was at
 //!   the last age check, and none is newer than the clock: the age check
@@ -49,7 +51,9 @@ pub use deferred::{DeferredWorld, HookFn};
 pub use entity_ref::{EntityRef, EntityWorldMut};
 pub use ids::PairError;
 pub use messages::{Message, MessageCursor, Messages};
-pub use observers::{ObserverRunner, Observers, OnAdd, OnDespawn, OnInsert, OnRemove, OnReplace, TriggerInfo};
+pub use observers::{
+    ObserverMarker, ObserverRunner, Observers, OnAdd, OnDespawn, OnInsert, OnRemove, OnReplace, TriggerInfo,
+};
 pub use resource::{Resource, Resources};
 pub use spawn_batch::SpawnBatchIter;
 
@@ -81,6 +85,8 @@ pub struct BuiltinIds {
     pub name: Entity,
     /// [`Internal`], carried by every internal entity.
     pub internal: Entity,
+    /// [`ObserverMarker`], carried by observer entities.
+    pub observer: Entity,
 }
 
 /// The container of all entities, components and resources.
@@ -168,7 +174,9 @@ impl core::fmt::Debug for World {
 }
 
 impl World {
-    /// An empty world (with its built-in entities: wildcards and component entities).
+    /// An empty world (with its built-in entities: the wildcards and the
+    /// component entities of `ComponentInfo`, `Name`, `Internal` and
+    /// `ObserverMarker`, all permanent).
     ///
     /// # Panics
     /// Panics if more than `u32::MAX` worlds are created in one process.
@@ -184,10 +192,12 @@ impl World {
             component_info: components.register::<ComponentInfo>(&mut entities),
             name: components.register::<Name>(&mut entities),
             internal: components.register::<Internal>(&mut entities),
+            observer: components.register::<ObserverMarker>(&mut entities),
         };
         let mut archetypes = Archetypes::new();
         archetypes.add_internal_marker(builtin.internal.id());
         archetypes.add_internal_marker(builtin.component_info.id());
+        archetypes.add_internal_marker(builtin.observer.id());
         let mut world = World {
             id: WorldId(id),
             entities,
@@ -205,8 +215,13 @@ impl World {
             deferred: CommandQueue::default(),
             observers: Observers::default(),
         };
+        // The world relies on these: they are never despawned.
+        for builtin in [builtin.component_info, builtin.name, builtin.internal, builtin.observer] {
+            world.flag(builtin, EntityFlags::PERMANENT);
+        }
         for (wildcard, name) in [(wildcard, "*"), (any, "_")] {
             world.mark_internal(wildcard);
+            world.flag(wildcard, EntityFlags::PERMANENT);
             let bundle_id = world.register_bundle::<(Name, Internal)>();
             world.spawn_at(wildcard, bundle_id, (Name::new(name), Internal));
         }
@@ -226,6 +241,18 @@ impl World {
     #[inline]
     pub fn builtin_ids(&self) -> BuiltinIds {
         self.builtin
+    }
+
+    /// Spawns an internal entity with `bundle` and [`Internal`] (an observer, say):
+    /// flagged `INTERNAL` before any hook or observer sees it, not counted by
+    /// [`World::entity_count`], matched only by queries naming an internal marker.
+    pub(crate) fn spawn_internal<B: Bundle>(&mut self, bundle: B) -> Entity {
+        self.flush_entities();
+        let bundle_id = self.register_bundle::<(B, Internal)>();
+        let entity = self.entities.alloc();
+        self.mark_internal(entity);
+        self.spawn_at(entity, bundle_id, (bundle, Internal));
+        entity
     }
 
     fn mark_internal(&mut self, entity: Entity) {
@@ -515,28 +542,50 @@ impl World {
     }
 
     /// Despawns `entity`, dropping its components. Returns `false` if it was not
-    /// alive (or is an internal entity such as a component: those cannot be
-    /// despawned yet).
+    /// alive or is permanent (the wildcards and the world's built-in components
+    /// `ComponentInfo`, `Name`, `Internal` and `ObserverMarker`). Observers,
+    /// internal entities too, are despawned (and unregistered) like any entity.
     ///
     /// If the entity is used in pairs (as a relationship or a target), each
     /// relationship's cleanup policy runs first: pairs naming it are removed from
     /// their holders, or the holders are despawned too (recursively, e.g. the
     /// children of a `ChildOf` parent). See [`World::try_despawn`].
     ///
+    /// Components are entities (Flecs semantics): despawning a component's
+    /// entity applies its `on_delete` policy to every holder (remove by
+    /// default: holders lose it, hooks and observers run, each value is dropped
+    /// once; delete: holders are despawned with their own cleanup; panic: the
+    /// despawn is refused before anything changes), then unregisters it. Its
+    /// type may be used again: it is registered afresh, under a new id. Query
+    /// states (and systems' queries) and observers built before keep the old
+    /// id, which nothing holds any more (it is never reused): their terms on the
+    /// type match nothing, and such observers never fire; build them again.
+    ///
     /// # Panics
-    /// Panics if a relationship with the `panic` policy refuses the despawn,
-    /// naming the relationship and the entities holding its pairs; the world is
-    /// unchanged then. A panic of a value's `Drop`, a hook or an observer
-    /// continues from here once the despawn is complete.
+    /// Panics if a relationship (or component) with the `panic` policy refuses
+    /// the despawn, naming it and the entities holding its pairs or ids; the
+    /// world is unchanged then. A panic of a value's `Drop`, a hook or an
+    /// observer continues from here once the despawn is complete.
     ///
     /// # Examples
     /// ```
     /// use ecs::prelude::*;
+    /// #[derive(Component, Debug, PartialEq)]
+    /// struct Health(u32);
     /// let mut world = World::new();
     /// let e = world.spawn_empty().id();
     /// assert!(world.despawn(e));
     /// assert!(!world.is_alive(e));
     /// assert!(!world.despawn(e));
+    ///
+    /// let hurt = world.spawn(Health(3)).id();
+    /// let health = world.component_id::<Health>().unwrap();
+    /// assert!(world.despawn(health)); // every holder loses its Health
+    /// assert!(world.is_alive(hurt) && world.get::<Health>(hurt).is_none());
+    /// assert_eq!(world.component_id::<Health>(), None);
+    /// world.insert(hurt, Health(4)); // registered again, under a fresh id
+    /// assert_ne!(world.component_id::<Health>(), Some(health));
+    /// assert_eq!(world.get::<Health>(hurt), Some(&Health(4)));
     /// ```
     #[track_caller]
     pub fn despawn(&mut self, entity: Entity) -> bool {
@@ -635,12 +684,23 @@ impl World {
 
     /// Frees the alive `entity` after [`World::notify_despawn`]: its values are
     /// dropped, and the observers of it alone are queued for despawning. A
+    /// component's entity (whose holders the cleanup already handled) is
+    /// unregistered, the bundles naming it retired and its index retired. A
     /// panicking `Drop` is kept in `panics`.
     fn free_despawned(&mut self, entity: Entity, record: crate::entity::EntityRecord, panics: &mut PanicSlot) {
         // Commands of hooks and observers may have reserved entities: make them
         // alive first (the index refuses to free over pending reservations).
         self.flush_entities();
-        self.remove_record_catching(entity, record, panics);
+        if record.flags.contains(EntityFlags::IS_COMPONENT) && self.components.unregister(entity).is_some() {
+            self.bundles.forget_component(entity);
+            self.remove_values(entity, record, panics);
+            self.entities.retire(entity);
+        } else {
+            self.remove_record_catching(entity, record, panics);
+        }
+        if record.flags.contains(EntityFlags::INTERNAL) {
+            self.internal_count -= 1;
+        }
         if record.flags.contains(EntityFlags::OBSERVED) {
             // Observers of this entity alone go with it (applied with the
             // despawn's other deferred work).
@@ -665,6 +725,15 @@ impl World {
     /// [`World::remove_record`], keeping a panicking `Drop` in `panics`.
     #[inline(always)]
     fn remove_record_catching(&mut self, entity: Entity, record: crate::entity::EntityRecord, panics: &mut PanicSlot) {
+        self.remove_values(entity, record, panics);
+        self.entities.free(entity);
+    }
+
+    /// Drops the alive `entity`'s values and removes its row (with `record` its
+    /// current record), leaving its index to the caller; a panicking `Drop` is
+    /// kept in `panics`.
+    #[inline(always)]
+    fn remove_values(&mut self, entity: Entity, record: crate::entity::EntityRecord, panics: &mut PanicSlot) {
         let location = record.location;
         // SAFETY: the entity is alive, so its location is a valid, initialized row.
         let swapped = unsafe { self.archetypes.remove_row(location.archetype, location.row as usize, panics) };
@@ -679,7 +748,6 @@ impl World {
                 });
             }
         }
-        self.entities.free(entity);
     }
 
     /// A read-only view of `entity`.
@@ -1356,6 +1424,12 @@ impl World {
             .filter(|&&entity| self.entities.get(entity).is_some_and(|r| r.flags.contains(EntityFlags::INTERNAL)))
             .count();
         assert_eq!(internal, self.internal_count, "internal entity count is off");
+        for info in self.components.iter() {
+            let record = self.entities.get(info.id());
+            let record =
+                record.unwrap_or_else(|| panic!("component {} has a dead entity {:?}", info.name(), info.id()));
+            assert!(record.flags.contains(EntityFlags::IS_COMPONENT), "component {} lacks IS_COMPONENT", info.name());
+        }
         self.check_tick_window();
     }
 

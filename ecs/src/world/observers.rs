@@ -15,6 +15,11 @@
 //!
 //! Each observer runs at most once per event and target, in registration order.
 //!
+//! Observers are internal entities: each carries [`ObserverMarker`] and
+//! `Internal` and is flagged `INTERNAL`, so `World::entity_count` does not count
+//! it and only queries naming `ObserverMarker` (an internal marker, like
+//! `Internal`) match it. Despawning one (or removing its marker) unregisters it.
+//!
 //! Invariant: `by_event` lists exactly the observers in `observers`.
 
 use core::any::TypeId;
@@ -24,7 +29,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
 use smallvec::SmallVec;
 
-use super::World;
+use super::{DeferredWorld, World};
+use crate::component::{Component, ComponentHooks, Hook, HookContext};
 use crate::entity::{Entity, Id};
 use crate::util::FxHashMap;
 
@@ -52,6 +58,38 @@ pub struct OnRemove;
 /// readable; `OnRemove` follows for each).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OnDespawn;
+
+/// The component that makes an entity an observer; removing it (or despawning
+/// the entity) unregisters the observer. Registered with every world as an
+/// internal marker: queries match observer entities only when they name it.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// use ecs::observer::ObserverMarker;
+/// #[derive(Event)]
+/// struct Ping;
+/// let mut world = World::new();
+/// let observer = world.add_observer(|_: Trigger<Ping>| {}).id();
+/// assert_eq!(world.entity_count(), 0); // observers are internal entities
+/// assert_eq!(world.query::<Entity>().iter(&world).count(), 0);
+/// let mut observers = world.query_filtered::<Entity, With<ObserverMarker>>();
+/// assert_eq!(observers.iter(&world).collect::<Vec<_>>(), vec![observer]);
+/// ```
+#[derive(Debug)]
+pub struct ObserverMarker;
+
+impl Component for ObserverMarker {
+    const NAME: &'static str = "Observer";
+    const ID: u64 = crate::util::component_type_id("ecs::observer", "Observer");
+    const HOOKS: ComponentHooks =
+        ComponentHooks { on_remove: Some(Hook::new(unregister_observer)), ..ComponentHooks::NONE };
+}
+
+/// `ObserverMarker`'s `on_remove` hook.
+fn unregister_observer(mut world: DeferredWorld<'_>, context: HookContext) {
+    world.world_mut_unchecked().unregister_observer(context.entity);
+}
 
 /// The forms an observer may watch `id` under: the id, and for a pair
 /// `(R, T)` also `(R, *)` and `(*, T)`.
@@ -341,7 +379,7 @@ impl World {
                 // first test matters for it).
                 let watched = entry.components.clone();
                 if !ids.iter().any(|&id| watched.iter().any(|pattern| pattern.matches(id)))
-                    || !watched.iter().all(|&id| self.has_component_id(target, id))
+                    || !watched.iter().all(|&id| self.has_id(target, id))
                 {
                     continue;
                 }
@@ -363,14 +401,5 @@ impl World {
             }
         }
         info.propagate.get()
-    }
-
-    /// Whether `entity` has `id`: a component (table or sparse) or a pair, which
-    /// may be a wildcard form.
-    pub(crate) fn has_component_id(&self, entity: Entity, id: Id) -> bool {
-        if self.has_id(entity, id) {
-            return true;
-        }
-        id.entity().is_some_and(|component| self.sparse_sets.of(component).is_some_and(|set| set.contains(entity)))
     }
 }

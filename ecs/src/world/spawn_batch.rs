@@ -6,6 +6,13 @@
 //! bundle is spawned whether or not the ids are consumed. Except while a panic
 //! unwinds (a hook or observer of a spawn panicked): then the iterator stops
 //! and the remaining bundles are dropped unspawned.
+//!
+//! Hooks and observers run after each spawn and apply their commands, which may
+//! delete archetypes (despawning a component's entity deletes those naming it,
+//! the batch's destination among them, and retires the bundle). After hooks,
+//! the iterator checks the archetypes' deletion count and, if it moved,
+//! registers the bundle and looks its destination up again; batches without
+//! hooks or observers run no commands and skip the check.
 
 use super::World;
 use crate::bundle::{Bundle, BundleId, BundleWriter, WriteSlot};
@@ -16,15 +23,31 @@ use crate::util::PanicSlot;
 pub struct SpawnBatchIter<'w, I: Iterator<Item: Bundle>> {
     world: &'w mut World,
     bundles: I,
+    target: BatchTarget,
+}
+
+/// Where a batch's bundles go, looked up once (and again after hooks deleted
+/// archetypes).
+struct BatchTarget {
     slots: Box<[WriteSlot]>,
     destination: ArchetypeId,
     has_sparse: bool,
     /// The bundle, when a component of it has hooks (run after each spawn).
     hooked: Option<BundleId>,
+    /// `Archetypes::deleted_count` when the destination was looked up.
+    deleted_seen: usize,
 }
 
 impl<'w, I: Iterator<Item: Bundle>> SpawnBatchIter<'w, I> {
     pub(crate) fn new(world: &'w mut World, bundles: I) -> Self {
+        let (lower, _) = bundles.size_hint();
+        let target = Self::resolve(world, lower);
+        SpawnBatchIter { world, bundles, target }
+    }
+
+    /// Registers the bundle and looks up where it goes, reserving room for
+    /// `lower` more entities.
+    fn resolve(world: &mut World, lower: usize) -> BatchTarget {
         let bundle = world.register_bundle::<I::Item>();
         let edge = world.bundles.insert_edge(
             bundle,
@@ -35,7 +58,6 @@ impl<'w, I: Iterator<Item: Bundle>> SpawnBatchIter<'w, I> {
         );
         let destination = edge.destination;
         let slots = edge.slots.clone();
-        let (lower, _) = bundles.size_hint();
         world.archetypes.get_mut(destination).table_mut().reserve(lower);
         world.entities.reserve(lower);
         let has_sparse = !world.bundles.info(bundle).sparse_components().is_empty();
@@ -45,35 +67,43 @@ impl<'w, I: Iterator<Item: Bundle>> SpawnBatchIter<'w, I> {
         let hooked = (world.bundles.info(bundle).has_hooks()
             || world.observers.may_observe(components, crate::entity::EntityFlags::EMPTY))
         .then_some(bundle);
-        SpawnBatchIter { world, bundles, slots, destination, has_sparse, hooked }
+        BatchTarget { slots, destination, has_sparse, hooked, deleted_seen: world.archetypes.deleted_count() }
     }
 
     fn spawn_one(&mut self, bundle: I::Item) -> Entity {
         let world = &mut *self.world;
+        let target = &self.target;
         // Hooks of the previous spawn may have reserved entities.
         world.flush_entities();
         let entity = world.entities.alloc();
         let tick = world.change_tick();
-        let table = world.archetypes.get_mut(self.destination).table_mut();
+        let table = world.archetypes.get_mut(target.destination).table_mut();
         // SAFETY: the slots come from the edge that starts from the empty archetype,
         // so they cover every column of the destination, all new: the writer
-        // initializes each value and its ticks.
+        // initializes each value and its ticks. Hooks that deleted archetypes
+        // since made `spawn_one` look the destination up again.
         unsafe {
             let row = table.push_entity(entity);
-            world.entities.set_location(entity, EntityLocation { archetype: self.destination, row: row as u32 });
+            world.entities.set_location(entity, EntityLocation { archetype: target.destination, row: row as u32 });
             // A spawn replaces nothing, so no `Drop` runs: nothing to catch.
             let mut panics = PanicSlot::default();
             let sparse_sets = &mut world.sparse_sets;
-            BundleWriter::write_bundle(bundle, &self.slots, table, row, sparse_sets, entity, tick, &mut panics);
+            BundleWriter::write_bundle(bundle, &target.slots, table, row, sparse_sets, entity, tick, &mut panics);
             debug_assert!(!panics.is_panicking(), "a spawn dropped a value");
         }
-        if self.has_sparse
+        if target.has_sparse
             && let Some(flags) = world.entities.flags_mut(entity)
         {
             *flags |= EntityFlags::HAS_SPARSE;
         }
-        if let Some(bundle) = self.hooked {
+        if let Some(bundle) = target.hooked {
             world.after_insert_hooks(entity, bundle, &[]);
+            if world.archetypes.deleted_count() != target.deleted_seen {
+                // The commands deleted archetypes: the destination may be gone
+                // (its slot reused) and the bundle retired.
+                let (lower, _) = self.bundles.size_hint();
+                self.target = Self::resolve(world, lower);
+            }
         }
         entity
     }
