@@ -139,3 +139,54 @@ fn entity_commands_observe_registers_an_entity_scoped_observer() {
     world.trigger_targets(Hit(3), other);
     assert_eq!(world.resource::<Damage>().0, 3);
 }
+
+#[test]
+fn the_any_pair_wildcard_agrees_with_id_matches_in_every_entry_point() {
+    use ecs::entity::Id;
+    let mut world = World::new();
+    let (alice, bob) = (world.spawn_empty().id(), world.spawn_empty().id());
+    let loner = world.spawn(Ship).id();
+    world.add_pair::<Follows>(alice, bob);
+    let any_pair = Id::pair(Entity::WILDCARD, Entity::WILDCARD);
+    let follows = world.component_id::<Follows>().unwrap();
+    assert!(any_pair.matches(Id::pair(follows, bob)));
+    assert!(world.has_id(alice, any_pair), "(*, *) matches alice's (Follows, bob)");
+    assert!(!world.has_id(loner, any_pair), "a plain component is no pair");
+    assert!(!world.has_id(bob, any_pair), "being a target is not having a pair");
+    assert!(world.has_id(alice, Id::pair(follows, Entity::WILDCARD)));
+    assert!(world.has_id(alice, Id::pair(Entity::WILDCARD, bob)));
+    assert!(world.has_id(alice, Id::pair(Entity::ANY, Entity::ANY)), "`_` reads as `*`");
+    // Removing every pair of alice through (*, *).
+    assert!(world.remove_id(alice, any_pair));
+    assert!(!world.has_pair::<Follows>(alice, bob));
+    world.check_invariants();
+}
+
+#[test]
+fn clear_entities_despawns_every_user_entity_and_keeps_internal_ones_and_resources() {
+    use ecs_tests::DropLog;
+    #[derive(Resource, Default)]
+    struct Despawns(u32);
+    let log = DropLog::new();
+    let mut world = World::new();
+    world.init_resource::<Despawns>();
+    world.add_observer(|_: Trigger<OnDespawn>, mut despawns: ResMut<Despawns>| despawns.0 += 1);
+    let ship = world
+        .spawn((Ship, log.table(1)))
+        .with_children(|p| {
+            p.spawn(Turret(1));
+        })
+        .id();
+    world.spawn(log.sparse(2));
+    let observers_before = world.observers().len();
+    world.clear_entities();
+    assert_eq!(world.entity_count(), 0);
+    assert!(!world.is_alive(ship));
+    log.assert_dropped_once([1, 2]);
+    assert_eq!(world.resource::<Despawns>().0, 3, "observers saw every despawn");
+    assert_eq!(world.observers().len(), observers_before, "observers are internal: kept");
+    world.spawn(Ship);
+    assert_eq!(world.resource::<Despawns>().0, 3);
+    assert_eq!(world.query::<&Ship>().iter(&world).count(), 1);
+    world.check_invariants();
+}

@@ -372,6 +372,45 @@ impl World {
         self.entities.alive_count() - self.internal_count
     }
 
+    /// Despawns every user entity (internal ones, such as component entities
+    /// and observers, stay, and so do resources), running cleanup policies,
+    /// hooks and observers as [`World::despawn`] does.
+    ///
+    /// # Panics
+    /// As [`World::despawn`], if a `panic` cleanup policy refuses a despawn
+    /// (entities despawned before it stay despawned).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Enemy;
+    /// #[derive(Resource)]
+    /// struct Level(u32);
+    /// let mut world = World::new();
+    /// world.insert_resource(Level(3));
+    /// world.spawn_batch((0..10).map(|_| (Enemy,)));
+    /// world.clear_entities();
+    /// assert_eq!(world.entity_count(), 0);
+    /// assert_eq!(world.resource::<Level>().0, 3);
+    /// let e = world.spawn(Enemy).id(); // the world is still usable
+    /// assert!(world.has::<Enemy>(e));
+    /// ```
+    pub fn clear_entities(&mut self) {
+        self.flush_entities();
+        let users: Vec<Entity> = self
+            .entities
+            .alive()
+            .iter()
+            .copied()
+            .filter(|&entity| self.entities.get(entity).is_some_and(|r| !r.flags.contains(EntityFlags::INTERNAL)))
+            .collect();
+        for entity in users {
+            // Cleanup may already have despawned it (children of a parent).
+            self.despawn(entity);
+        }
+    }
+
     /// Whether `entity` is alive (stale handles are not).
     #[inline]
     pub fn is_alive(&self, entity: Entity) -> bool {
