@@ -13,6 +13,11 @@
 //! * `hand_written`: the `A`s in a `Vec<A>` and the `B`s in a `Vec<Option<B>>`
 //!   indexed by entity, set to `Some` then taken back: the floor.
 //!
+//! * `ecs_tag` / `ecs_tag_untracked` (issue 23): the same with a zero-sized
+//!   tag instead of `B`: a tracked tag keeps a column of ticks (what
+//!   `Added<Tag>`/`Changed<Tag>` read), an untracked one stores nothing, as
+//!   every tag did before.
+//!
 //! Target (issue 7): `ecs` at or below 300 µs (median). Earlier target: `ecs`
 //! at or below 0.7x `hecs`: one cached graph-edge move per operation.
 
@@ -48,6 +53,37 @@ macro_rules! ecs_entry {
             assert_eq!(world.query::<&A>().iter(&world).count(), ENTITY_COUNT);
             assert_eq!(world.query::<&B>().iter(&world).count(), 0);
 
+            b.iter(|| add_remove(&mut world, &entities));
+        });
+    }};
+}
+
+/// A tag with change detection (a column of ticks per table).
+#[derive(Component)]
+struct Flag;
+
+/// A tag without change detection (no storage).
+#[derive(Component)]
+#[component(change_detection = false)]
+struct UntrackedFlag;
+
+/// Benches inserting then removing the tag `$tag` on every entity, as `$name`.
+macro_rules! ecs_tag_entry {
+    ($group:ident, $name:literal, $tag:ident) => {{
+        fn add_remove(world: &mut World, entities: &[Entity]) {
+            for &entity in entities {
+                assert!(world.insert(entity, $tag));
+            }
+            for &entity in entities {
+                assert!(world.remove::<$tag>(entity).is_some());
+            }
+        }
+
+        $group.bench_function($name, |b| {
+            let mut world = World::new();
+            let entities: Vec<Entity> = world.spawn_batch((0..ENTITY_COUNT).map(|i| (A(i as f32),))).collect();
+            add_remove(&mut world, &entities);
+            assert_eq!(world.query::<&$tag>().iter(&world).count(), 0);
             b.iter(|| add_remove(&mut world, &entities));
         });
     }};
@@ -98,6 +134,8 @@ fn bench(c: &mut Criterion) {
 
     ecs_entry!(group, "ecs", ecs_benches);
     ecs_entry!(group, "ecs_untracked", ecs_benches::untracked);
+    ecs_tag_entry!(group, "ecs_tag", Flag);
+    ecs_tag_entry!(group, "ecs_tag_untracked", UntrackedFlag);
 
     group.bench_function("bevy_ecs", |b| {
         let mut world = bevy_ecs::world::World::new();

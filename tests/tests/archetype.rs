@@ -17,8 +17,14 @@ struct B(u32);
 #[derive(Component, Debug, PartialEq, Clone, Copy)]
 struct C(u32);
 
+/// A tag with change detection: a column of ticks, no values.
 #[derive(Component, Debug)]
 struct Tag;
+
+/// A tag without change detection: no column at all.
+#[derive(Component, Debug)]
+#[component(change_detection = false)]
+struct Marker;
 
 #[derive(Component, Debug, PartialEq)]
 #[component(storage = "sparse")]
@@ -74,20 +80,22 @@ fn same_component_set_shares_an_archetype_regardless_of_order() {
 #[test]
 fn archetype_types_are_sorted_and_describe_their_columns() {
     let mut world = World::new();
-    let e = world.spawn((C(0), Tag, A(0), B(0))).id();
+    let e = world.spawn((C(0), Tag, A(0), Marker, B(0))).id();
     let archetype = &world.archetypes()[archetype_of(&world, e)];
     let ids = archetype.ids();
-    assert_eq!(ids.len(), 4);
+    assert_eq!(ids.len(), 5);
     assert!(ids.windows(2).all(|w| w[0] < w[1]));
     assert_eq!(world.archetypes().find(ids), Some(archetype.id()));
     for (position, &component) in ids.iter().enumerate() {
         assert_eq!(archetype.position_of(component), Some(position));
         assert!(archetype.contains(component));
     }
-    assert_eq!(archetype.column_of(id::<Tag>(&world)), None);
-    let columns: HashSet<usize> =
-        [id::<A>(&world), id::<B>(&world), id::<C>(&world)].iter().map(|&c| archetype.column_of(c).unwrap()).collect();
-    assert_eq!(columns, HashSet::from([0, 1, 2]));
+    assert_eq!(archetype.column_of(id::<Marker>(&world)), None);
+    let columns: HashSet<usize> = [id::<A>(&world), id::<B>(&world), id::<C>(&world), id::<Tag>(&world)]
+        .iter()
+        .map(|&c| archetype.column_of(c).unwrap())
+        .collect();
+    assert_eq!(columns, HashSet::from([0, 1, 2, 3]));
     assert_eq!(archetype.column_map().iter().filter(|&&c| c < 0).count(), 1);
     assert!(!archetype.contains(Entity::WILDCARD.id()));
     world.check_invariants();
@@ -166,9 +174,9 @@ fn component_index_lists_exactly_the_archetypes_containing_an_id() {
     let mut world = World::new();
     let e1 = world.spawn(A(1)).id();
     let e2 = world.spawn((A(1), B(1))).id();
-    let e3 = world.spawn((B(1), Tag)).id();
+    let e3 = world.spawn((B(1), Marker)).id();
     let e4 = world.spawn(C(1)).id();
-    let (a, b, tag) = (id::<A>(&world), id::<B>(&world), id::<Tag>(&world));
+    let (a, b, tag) = (id::<A>(&world), id::<B>(&world), id::<Marker>(&world));
     let index = world.archetypes().component_index();
 
     let with_a: HashSet<ArchetypeId> =

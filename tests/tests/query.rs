@@ -161,7 +161,7 @@ fn tag_terms_yield_the_tag() {
     let mut seen = BTreeSet::new();
     for (e, mut tag) in q.iter_mut(&mut world) {
         *tag = Tag;
-        assert!(!tag.is_changed(), "tags have no ticks");
+        assert!(tag.is_changed(), "tags keep ticks (unless change_detection = false)");
         seen.insert(e);
     }
     assert_eq!(seen, set([e3, e4]));

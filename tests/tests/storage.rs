@@ -108,22 +108,28 @@ fn moving_an_entity_keeps_the_values_of_the_rows_left_behind() {
 }
 
 #[test]
-fn tags_have_no_column() {
+fn tracked_tags_have_a_column_of_ticks_and_untracked_ones_none() {
+    #[derive(Component)]
+    #[component(change_detection = false)]
+    struct Quiet;
     let mut world = World::new();
-    let e = world.spawn((Position(1, 1), Enemy)).id();
+    let e = world.spawn((Position(1, 1), Enemy, Quiet)).id();
     let archetype = &world.archetypes()[location(&world, e).archetype];
     let enemy = world.component_id::<Enemy>().unwrap();
+    let quiet = world.component_id::<Quiet>().unwrap();
     let position = world.component_id::<Position>().unwrap();
-    assert_eq!(archetype.ids().len(), 2);
-    assert_eq!(archetype.table().columns().len(), 1);
-    assert_eq!(archetype.column_of(enemy.id()), None);
-    assert_eq!(archetype.column_of(position.id()), Some(0));
-    let tag_position = archetype.position_of(enemy.id()).unwrap();
-    assert_eq!(archetype.column_map()[tag_position], -1);
-    assert!(world.has::<Enemy>(e));
-    assert!(world.get::<Enemy>(e).is_some());
-    // tags have no ticks
-    assert_eq!(world.component_ticks::<Enemy>(e), None);
+    assert_eq!(archetype.ids().len(), 3);
+    assert_eq!(archetype.table().columns().len(), 2, "Position's values, Enemy's ticks");
+    assert_eq!(archetype.column_of(quiet.id()), None);
+    assert!(archetype.column_of(enemy.id()).is_some());
+    assert!(archetype.column_of(position.id()).is_some());
+    let quiet_position = archetype.position_of(quiet.id()).unwrap();
+    assert_eq!(archetype.column_map()[quiet_position], -1);
+    assert!(world.has::<Enemy>(e) && world.has::<Quiet>(e));
+    assert!(world.get::<Enemy>(e).is_some() && world.get::<Quiet>(e).is_some());
+    // A tracked tag keeps ticks; an untracked one has none to give.
+    assert!(world.component_ticks::<Enemy>(e).is_some());
+    assert_eq!(world.component_ticks::<Quiet>(e), None);
     assert!(world.component_ticks::<Position>(e).is_some());
     world.check_invariants();
 }

@@ -56,13 +56,14 @@ type TagDrop = (u16, unsafe fn(*mut u8), usize);
 /// #[derive(Component)]
 /// struct Position(f32);
 /// #[derive(Component)]
+/// #[component(change_detection = false)]
 /// struct Enemy;
 /// let mut world = World::new();
 /// let e = world.spawn((Position(1.0), Enemy)).id();
 /// let location = world.entities().location(e).unwrap();
 /// let archetype = &world.archetypes()[location.archetype];
 /// assert_eq!(archetype.ids().len(), 2);
-/// assert_eq!(archetype.table().columns().len(), 1); // the tag has no column
+/// assert_eq!(archetype.table().columns().len(), 1); // an untracked tag has no column
 /// let enemy = world.component_id::<Enemy>().unwrap();
 /// assert_eq!(archetype.column_of(enemy.id()), None);
 /// assert!(archetype.contains(enemy.id()));
@@ -336,7 +337,13 @@ fn id_storage(components: &Components, id: Id) -> IdStorage {
         components.info_by_index(id.first_index()).filter(|info| info.id().id() == id)
     };
     match info {
-        Some(info) if info.storage() == StorageKind::Table && !info.is_tag() => {
+        // Zero-sized components (not tag pairs) get a column too when they
+        // track changes: it stores no values, only each row's ticks
+        // (`Added<Tag>`, `Changed<Tag>`).
+        Some(info)
+            if info.storage() == StorageKind::Table
+                && (!info.is_tag() || (!id.is_pair() && info.has_change_detection())) =>
+        {
             let column = if info.has_change_detection() { Column::new } else { Column::untracked };
             IdStorage::Column(column(info.layout(), info.drop_fn()))
         }

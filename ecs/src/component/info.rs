@@ -308,7 +308,8 @@ impl ComponentInfo {
         self.descriptor.relationship.as_ref()
     }
 
-    /// Whether values are zero-sized: such components are stored as no column.
+    /// Whether values are zero-sized: such components store no values (a column of
+    /// ticks only when they track changes; no column at all otherwise).
     #[inline]
     pub fn is_tag(&self) -> bool {
         self.descriptor.layout.size() == 0

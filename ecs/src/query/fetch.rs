@@ -384,10 +384,10 @@ unsafe impl<T: Component> WorldQuery for &mut T {
             // hands this row out once, so the `&mut` and the tick cell are unique.
             unsafe {
                 let value = fetch.column.add(row).as_mut();
-                // Only zero-sized components (tags) have no column, and only
-                // components without change detection a column without ticks;
-                // knowing both at compile time keeps the row loop free of the
-                // branch.
+                // Only untracked zero-sized components have no column, and only
+                // untracked components a column without ticks; knowing
+                // `CHANGE_DETECTION` at compile time keeps the row loop free of
+                // the branch for sized components.
                 if T::CHANGE_DETECTION && (size_of::<T>() != 0 || fetch.has_ticks) {
                     let added = fetch.added.add(row).as_ref().get();
                     Mut::new(value, added, Some(fetch.changed.add(row).as_ref()), fetch.last_run, fetch.this_run)
@@ -447,10 +447,6 @@ unsafe impl<'a, T: Component> WorldQuery for Ref<'a, T> {
 
     fn init_state(world: &mut World) -> Entity {
         const {
-            assert!(
-                !matches!(T::STORAGE, StorageKind::Table) || core::mem::size_of::<T>() != 0,
-                "Ref<T> needs a component with data: zero-sized table components (tags) store no change ticks"
-            );
             assert!(
                 T::CHANGE_DETECTION,
                 "Ref<T> needs change detection: T is declared `#[component(change_detection = false)]`; use &T"

@@ -174,10 +174,6 @@ macro_rules! impl_tick_filter {
             fn init_state(world: &mut World) -> Entity {
                 const {
                     assert!(
-                        !matches!(T::STORAGE, StorageKind::Table) || core::mem::size_of::<T>() != 0,
-                        "Added<T>/Changed<T> need a component with data: zero-sized table components (tags) store no change ticks"
-                    );
-                    assert!(
                         T::CHANGE_DETECTION,
                         "Added<T>/Changed<T> need change detection: T is declared `#[component(change_detection = false)]`"
                     );

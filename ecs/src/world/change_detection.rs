@@ -2,8 +2,9 @@
 //! `changed` tick when written through.
 //!
 //! Reading through a `Mut` (`Deref`) never marks the value changed; `DerefMut`
-//! does. Zero-sized table components (tags) have no tick storage: their `Mut`
-//! never stamps and reports neither added nor changed.
+//! does. Components declared `change_detection = false` and tag relationships'
+//! pairs have no tick storage: their `Mut` never stamps and reports neither
+//! added nor changed. Zero-sized components (tags) do keep ticks.
 
 use core::fmt;
 use core::marker::PhantomData;

@@ -383,9 +383,31 @@ impl World {
         let existed = self.before_id_change(entity, location.archetype, destination, id);
         let mut panics = PanicSlot::default();
         self.move_entity(entity, location, destination, &mut panics);
+        self.stamp_tag_column(entity, id, existed);
         self.after_id_insert(entity, id, existed);
         panics.resume();
         Ok(())
+    }
+
+    /// A tag with change detection has a column of ticks (no values): stamps
+    /// the row of `entity` as added (new) or changed (overwritten), as the
+    /// typed insert does.
+    fn stamp_tag_column(&mut self, entity: Entity, id: Id, existed: bool) {
+        let Some(location) = self.entities.location(entity) else { return };
+        let tick = self.change_tick();
+        let archetype = self.archetypes.get_mut(location.archetype);
+        let Some(column) = archetype.column_of(id) else { return };
+        let column = archetype.table_mut().column_mut(column);
+        let row = location.row as usize;
+        // SAFETY: `row` is the entity's row in this table; a zero-sized value
+        // needs no initialization, and the ticks are written here.
+        unsafe {
+            if existed {
+                column.set_changed(row, tick);
+            } else {
+                column.set_ticks(row, ComponentTicks::new(tick));
+            }
+        }
     }
 
     /// [`PairError::Wildcard`] if `id` is a wildcard pattern.
