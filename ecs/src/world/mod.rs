@@ -151,8 +151,7 @@ impl Drop for World {
         self.archetypes.drop_values(&mut panics);
         let sparse_sets = core::mem::take(&mut self.sparse_sets);
         panics.catch(|| drop(sparse_sets));
-        let resources = core::mem::take(&mut self.resources);
-        panics.catch(|| drop(resources));
+        self.resources.drop_values(&mut panics);
         let deferred = core::mem::take(&mut self.deferred);
         panics.catch(|| drop(deferred));
         let observers = core::mem::take(&mut self.observers);

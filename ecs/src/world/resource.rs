@@ -64,6 +64,17 @@ pub struct Resources {
 }
 
 impl Resources {
+    /// Drops every resource, each in turn even if a `Drop` panics (the first
+    /// panic is kept in `panics`, later ones discarded), leaving the store
+    /// empty with its allocation freed: what dropping the world does. A plain
+    /// drop of the map would stop at a panicking value and leak the rest and
+    /// the table.
+    pub(crate) fn drop_values(&mut self, panics: &mut crate::util::PanicSlot) {
+        for (_, data) in core::mem::take(&mut self.map) {
+            panics.catch(|| drop(data));
+        }
+    }
+
     /// Inserts or replaces `value`; returns the previous value.
     pub fn insert<R: Resource>(&mut self, value: R, tick: Tick) -> Option<R> {
         match self.map.get_mut(&TypeId::of::<R>()) {
