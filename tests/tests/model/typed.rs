@@ -150,14 +150,31 @@ impl Join for Reverse {
 
 pub(super) type Slots = [Option<Val>; KINDS];
 
+/// Where a spawn goes: the world, or a command buffer (`Commands::spawn`).
+pub(super) trait Spawner {
+    fn spawn_bundle<B: Bundle>(&mut self, bundle: B) -> Entity;
+}
+
+impl Spawner for World {
+    fn spawn_bundle<B: Bundle>(&mut self, bundle: B) -> Entity {
+        self.spawn(bundle).id()
+    }
+}
+
+impl Spawner for Commands<'_, '_> {
+    fn spawn_bundle<B: Bundle>(&mut self, bundle: B) -> Entity {
+        self.spawn(bundle).id()
+    }
+}
+
 /// `spawn_<kind>` adds that kind's slot (if any) to the bundle built so far and
 /// goes on with the next kind; `spawn_done` spawns the (nested tuple) bundle.
 macro_rules! spawn_level {
     ($name:ident, $c:ty, $next:ident) => {
-        pub(super) fn $name<J: Join, B: Bundle>(world: &mut World, bundle: B, slots: &mut Slots) -> Entity {
+        pub(super) fn $name<J: Join, S: Spawner, B: Bundle>(to: &mut S, bundle: B, slots: &mut Slots) -> Entity {
             match slots[<$c as Comp>::KIND as usize].take() {
-                Some(value) => $next::<J, _>(world, J::join(bundle, <$c as Comp>::make(value)), slots),
-                None => $next::<J, _>(world, bundle, slots),
+                Some(value) => $next::<J, S, _>(to, J::join(bundle, <$c as Comp>::make(value)), slots),
+                None => $next::<J, S, _>(to, bundle, slots),
             }
         }
     };
@@ -169,8 +186,22 @@ spawn_level!(spawn_text, Text, spawn_spr);
 spawn_level!(spawn_spr, Spr, spawn_sprtag);
 spawn_level!(spawn_sprtag, SprTag, spawn_done);
 
-pub(super) fn spawn_done<J: Join, B: Bundle>(world: &mut World, bundle: B, _: &mut Slots) -> Entity {
-    world.spawn(bundle).id()
+pub(super) fn spawn_done<J: Join, S: Spawner, B: Bundle>(to: &mut S, bundle: B, _: &mut Slots) -> Entity {
+    to.spawn_bundle(bundle)
+}
+
+/// Spawns `values` (a nested-tuple bundle, in reverse order with `reverse`)
+/// into `to`; `None` for no values (the caller uses `spawn_empty`).
+pub(super) fn spawn_values<S: Spawner>(to: &mut S, values: &[Val], reverse: bool) -> Option<Entity> {
+    let mut slots: Slots = Default::default();
+    for value in values {
+        slots[value.kind() as usize] = Some(value.clone());
+    }
+    match (values.is_empty(), reverse) {
+        (true, _) => None,
+        (false, false) => Some(spawn_tag::<Forward, S, _>(to, (), &mut slots)),
+        (false, true) => Some(spawn_tag::<Reverse, S, _>(to, (), &mut slots)),
+    }
 }
 
 pub(super) fn insert1<A: Comp>(world: &mut World, entity: Entity, a: Val) -> bool {

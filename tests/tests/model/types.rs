@@ -7,6 +7,7 @@
 use std::cell::Cell;
 use std::collections::BTreeMap;
 
+use ecs::component::CleanupPolicy;
 use ecs::prelude::*;
 
 // ----- live-value counters ----------------------------------------------------------
@@ -279,6 +280,12 @@ impl Drop for Owes {
 #[relationship(exclusive, on_delete_target = "delete")]
 pub(super) struct DockedTo;
 
+/// Tag relationship whose targets cannot be despawned while a holder survives
+/// (`on_delete_target = "panic"`: the despawn is refused, nothing changes).
+#[derive(Relationship, Debug)]
+#[relationship(on_delete_target = "panic")]
+pub(super) struct Anchored;
+
 /// A relationship as the model names it (`ChildOf` is the built-in one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(super) enum Rel {
@@ -286,10 +293,11 @@ pub(super) enum Rel {
     Owes,
     DockedTo,
     ChildOf,
+    Anchored,
 }
 
 impl Rel {
-    pub(super) const ALL: [Rel; 4] = [Rel::Likes, Rel::Owes, Rel::DockedTo, Rel::ChildOf];
+    pub(super) const ALL: [Rel; 5] = [Rel::Likes, Rel::Owes, Rel::DockedTo, Rel::ChildOf, Rel::Anchored];
 
     /// At most one target: a new one replaces the old.
     pub(super) fn exclusive(self) -> bool {
@@ -301,9 +309,18 @@ impl Rel {
         self == Rel::ChildOf
     }
 
-    /// `on_delete_target = delete` (otherwise `remove`).
+    /// What despawning a pair's target does to its holders.
+    pub(super) fn on_delete_target(self) -> CleanupPolicy {
+        match self {
+            Rel::Likes | Rel::Owes => CleanupPolicy::Remove,
+            Rel::DockedTo | Rel::ChildOf => CleanupPolicy::Delete,
+            Rel::Anchored => CleanupPolicy::Panic,
+        }
+    }
+
+    /// `on_delete_target = delete`: holders die with the target.
     pub(super) fn deletes_holders(self) -> bool {
-        matches!(self, Rel::DockedTo | Rel::ChildOf)
+        self.on_delete_target() == CleanupPolicy::Delete
     }
 
     /// Pairs carry a value (`insert_pair` only).
@@ -366,6 +383,17 @@ impl RelType for DockedTo {
     fn mutate(&mut self, _: u32) {}
 }
 
+impl RelType for Anchored {
+    const REL: Rel = Rel::Anchored;
+    fn make(_: u32) -> Self {
+        Anchored
+    }
+    fn value(&self) -> Option<u32> {
+        None
+    }
+    fn mutate(&mut self, _: u32) {}
+}
+
 impl RelType for ChildOf {
     const REL: Rel = Rel::ChildOf;
     fn make(_: u32) -> Self {
@@ -395,6 +423,10 @@ macro_rules! with_rel {
             }
             Rel::ChildOf => {
                 type $r = ChildOf;
+                $body
+            }
+            Rel::Anchored => {
+                type $r = Anchored;
                 $body
             }
         }
