@@ -1,5 +1,6 @@
 //! Model-based test: random sequences of structural operations, component reads
-//! and writes, relationship pairs and queries are run against a [`World`] and
+//! and writes, relationship pairs, command buffers and queries are run against a
+//! [`World`] (with or without observers) and
 //! against a naive model (`HashMap<Entity, [Option<Val>; KINDS]>` for components,
 //! `BTreeMap<(Rel, Entity), Option<u32>>` per entity for pairs); after every step
 //! the whole world is compared with the model and `World::check_invariants` runs.
@@ -17,8 +18,9 @@
 //! The relationships cover: a tag relationship with no traits (`Likes`:
 //! `on_delete_target = remove`), a data relationship with no traits (`Owes`), an
 //! exclusive one whose holders die with their target (`DockedTo`, not acyclic, so
-//! it may form cycles) and the built-in `ChildOf` (exclusive, acyclic, holders
-//! die with their target).
+//! it may form cycles), one whose targets cannot die while a holder survives
+//! (`Anchored`: `on_delete_target = panic`) and the built-in `ChildOf`
+//! (exclusive, acyclic, holders die with their target).
 //!
 //! Operations: spawn (any subset, as a nested-tuple bundle in either component
 //! order), insert and remove (one component or a 2-component bundle), despawn,
@@ -36,7 +38,10 @@
 //! `Pair<&mut Owes>` writes, and despawn (`despawn`, `try_despawn`,
 //! `EntityWorldMut::despawn`) with cleanup: holders of `(Likes, x)` / `(Owes, x)`
 //! lose the pair, holders of `(DockedTo, x)` / `(ChildOf, x)` are despawned,
-//! recursively (the model walks a worklist with a visited set). After every step
+//! recursively (the model walks a worklist with a visited set), and a surviving
+//! holder of `(Anchored, x)` for any dying `x` refuses the whole despawn
+//! (`try_despawn` returns the `CleanupError`, the panicking forms panic; nothing
+//! changes). After every step
 //! every entity's pairs are compared through `targets`, `target`, `parent`,
 //! `has_pair` (also with the wildcard, stale handles and later generations of
 //! the targets' indices), `get_pair`, `sources` and `children`, and the cached
@@ -49,605 +54,44 @@
 //! relationships are registered by `add_pair` / `insert_pair` themselves while
 //! entities exist (and `targets`, `has_pair`, ... run on unregistered ones first).
 //!
-//! `world_matches_model`: 10,000 cases of 1 to 39 component operations.
-//! `world_matches_pair_model`: 5,000 cases of 2 to 6 spawns then 1 to 39 mixed
-//! pair and component operations. No failure-persistence files are written.
+//!
+//! Command buffers (`commands`): 1 to 9 commands (spawn, insert, try_insert,
+//! remove, despawn, add_pair, insert_pair, remove_pair) recorded through
+//! `Commands`, then applied; the model replays them in order, with the cleanup
+//! policies and panics of each command. Observers (`observers`, in half of the
+//! pair and command cases): `OnAdd`/`OnRemove`/`OnInsert`/`OnDespawn` observers
+//! that count into a resource and insert or remove components through their own
+//! commands; the model mirrors every effect.
+//!
+//! Case counts (debug, CI): `world_matches_model` 4,000 cases of 1 to 39
+//! component operations; `world_matches_pair_model` 2,500 cases of 2 to 6 spawns
+//! then 1 to 39 mixed pair and component operations; `world_matches_command_model`
+//! 2,500 cases of 2 to 6 spawns then 1 to 29 command buffers and pair operations.
+//! `MODEL_CASES=N` sets every one of them to N cases, for long runs:
+//! `MODEL_CASES=100000 cargo test --release -p ecs-tests --test model`.
+//! No failure-persistence files are written.
 
-use std::cell::Cell;
+#[macro_use]
+mod types;
+mod commands;
+mod observers;
+mod panics;
+mod typed;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use ecs::prelude::*;
-use ecs::world::PairError;
+use ecs::system::CommandQueue;
+use ecs::world::{CleanupError, PairError};
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
 
-// ----- live-value counters ----------------------------------------------------------
-
-const KINDS: usize = 5;
-
-thread_local! {
-    /// Live values per kind, on this thread only (test threads run in parallel).
-    static LIVE: [Cell<i64>; KINDS] = const { [const { Cell::new(0) }; KINDS] };
-}
-
-fn created(kind: Kind) {
-    LIVE.with(|live| live[kind as usize].set(live[kind as usize].get() + 1));
-}
-
-fn dropped(kind: Kind) {
-    LIVE.with(|live| live[kind as usize].set(live[kind as usize].get() - 1));
-}
-
-fn live(kind: Kind) -> i64 {
-    LIVE.with(|live| live[kind as usize].get())
-}
-
-fn reset_live() {
-    LIVE.with(|live| live.iter().for_each(|cell| cell.set(0)));
-    OWES_LIVE.with(|live| live.set(0));
-}
-
-// ----- components -------------------------------------------------------------------
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-enum Kind {
-    Tag = 0,
-    Pos = 1,
-    Text = 2,
-    Spr = 3,
-    SprTag = 4,
-}
-
-impl Kind {
-    const ALL: [Kind; KINDS] = [Kind::Tag, Kind::Pos, Kind::Text, Kind::Spr, Kind::SprTag];
-}
-
-/// A component value as the model stores it.
-#[derive(Clone, Debug, PartialEq)]
-enum Val {
-    Tag,
-    Pos(i64),
-    Text(String),
-    Spr(Vec<u32>),
-    SprTag,
-}
-
-impl Val {
-    /// A value of `kind` derived from `seed`.
-    fn new(kind: Kind, seed: u64) -> Val {
-        match kind {
-            Kind::Tag => Val::Tag,
-            Kind::Pos => Val::Pos(seed as i64 - 50),
-            Kind::Text => Val::Text(format!("t{seed}")),
-            Kind::Spr => Val::Spr((0..(seed % 4) as u32).map(|i| i.wrapping_add(seed as u32)).collect()),
-            Kind::SprTag => Val::SprTag,
-        }
-    }
-
-    fn kind(&self) -> Kind {
-        match self {
-            Val::Tag => Kind::Tag,
-            Val::Pos(_) => Kind::Pos,
-            Val::Text(_) => Kind::Text,
-            Val::Spr(_) => Kind::Spr,
-            Val::SprTag => Kind::SprTag,
-        }
-    }
-
-    /// The model's mirror of [`Comp::mutate`].
-    fn mutate(&mut self, seed: u32) {
-        match self {
-            Val::Tag | Val::SprTag => {}
-            Val::Pos(n) => *n = mix(*n, seed),
-            Val::Text(s) => s.push(letter(seed)),
-            Val::Spr(v) => v.push(seed),
-        }
-    }
-}
-
-fn mix(n: i64, seed: u32) -> i64 {
-    n.wrapping_mul(31).wrapping_add(i64::from(seed))
-}
-
-fn letter(seed: u32) -> char {
-    char::from(b'a' + (seed % 26) as u8)
-}
-
-/// Zero-sized table tag with a `Drop` impl.
-#[derive(Component, Debug, PartialEq)]
-struct Tag;
-
-/// Over-aligned table component.
-#[derive(Component, Debug, PartialEq)]
-#[repr(align(16))]
-struct Pos(i64);
-
-/// Table component with heap data, declared without change detection: its
-/// column has no tick buffers, and it shares tables with `Pos`, which has them.
-#[derive(Component, Debug, PartialEq)]
-#[component(change_detection = false)]
-struct Text(String);
-
-/// Sparse component with heap data.
-#[derive(Component, Debug, PartialEq)]
-#[component(storage = "sparse")]
-struct Spr(Vec<u32>);
-
-/// Zero-sized sparse tag with a `Drop` impl.
-#[derive(Component, Debug, PartialEq)]
-#[component(storage = "sparse")]
-struct SprTag;
-
-/// What the test needs of each component type. Values are only built through
-/// [`Comp::make`], which counts them.
-trait Comp: Component + Sized + core::fmt::Debug {
-    const KIND: Kind;
-    fn make(value: Val) -> Self;
-    fn val(&self) -> Val;
-    fn mutate(&mut self, seed: u32);
-}
-
-impl Comp for Tag {
-    const KIND: Kind = Kind::Tag;
-    fn make(value: Val) -> Self {
-        assert_eq!(value, Val::Tag);
-        created(Self::KIND);
-        Tag
-    }
-    fn val(&self) -> Val {
-        Val::Tag
-    }
-    fn mutate(&mut self, _: u32) {}
-}
-
-impl Comp for Pos {
-    const KIND: Kind = Kind::Pos;
-    fn make(value: Val) -> Self {
-        let Val::Pos(n) = value else { panic!("{value:?} is no Pos") };
-        created(Self::KIND);
-        Pos(n)
-    }
-    fn val(&self) -> Val {
-        Val::Pos(self.0)
-    }
-    fn mutate(&mut self, seed: u32) {
-        self.0 = mix(self.0, seed);
-    }
-}
-
-impl Comp for Text {
-    const KIND: Kind = Kind::Text;
-    fn make(value: Val) -> Self {
-        let Val::Text(s) = value else { panic!("{value:?} is no Text") };
-        created(Self::KIND);
-        Text(s)
-    }
-    fn val(&self) -> Val {
-        Val::Text(self.0.clone())
-    }
-    fn mutate(&mut self, seed: u32) {
-        self.0.push(letter(seed));
-    }
-}
-
-impl Comp for Spr {
-    const KIND: Kind = Kind::Spr;
-    fn make(value: Val) -> Self {
-        let Val::Spr(v) = value else { panic!("{value:?} is no Spr") };
-        created(Self::KIND);
-        Spr(v)
-    }
-    fn val(&self) -> Val {
-        Val::Spr(self.0.clone())
-    }
-    fn mutate(&mut self, seed: u32) {
-        self.0.push(seed);
-    }
-}
-
-impl Comp for SprTag {
-    const KIND: Kind = Kind::SprTag;
-    fn make(value: Val) -> Self {
-        assert_eq!(value, Val::SprTag);
-        created(Self::KIND);
-        SprTag
-    }
-    fn val(&self) -> Val {
-        Val::SprTag
-    }
-    fn mutate(&mut self, _: u32) {}
-}
-
-macro_rules! impl_counted_drop {
-    ($($t:ty),*) => {$(
-        impl Drop for $t {
-            fn drop(&mut self) {
-                dropped(<$t as Comp>::KIND);
-            }
-        }
-    )*};
-}
-
-impl_counted_drop!(Tag, Pos, Text, Spr, SprTag);
-
-/// Runs `$body` with the type alias `$t` naming the component type of `$kind`.
-macro_rules! with_kind {
-    ($kind:expr, $t:ident => $body:expr) => {
-        match $kind {
-            Kind::Tag => {
-                type $t = Tag;
-                $body
-            }
-            Kind::Pos => {
-                type $t = Pos;
-                $body
-            }
-            Kind::Text => {
-                type $t = Text;
-                $body
-            }
-            Kind::Spr => {
-                type $t = Spr;
-                $body
-            }
-            Kind::SprTag => {
-                type $t = SprTag;
-                $body
-            }
-        }
-    };
-}
-
-// ----- relationships ----------------------------------------------------------------
-
-thread_local! {
-    /// Live `Owes` values, on this thread only.
-    static OWES_LIVE: Cell<i64> = const { Cell::new(0) };
-}
-
-fn owes_live() -> i64 {
-    OWES_LIVE.with(Cell::get)
-}
-
-/// Tag relationship with no traits: pairs on a dead target are removed.
-#[derive(Relationship, Debug)]
-struct Likes;
-
-/// Data relationship with no traits; its values are counted (built only through
-/// [`RelType::make`]: a value built otherwise would be dropped uncounted).
-#[derive(Relationship, Debug, PartialEq)]
-struct Owes {
-    amount: u32,
-}
-
-impl Drop for Owes {
-    fn drop(&mut self) {
-        OWES_LIVE.with(|live| live.set(live.get() - 1));
-    }
-}
-
-/// Exclusive; holders die with their target; not acyclic (cycles are allowed).
-#[derive(Relationship, Debug)]
-#[relationship(exclusive, on_delete_target = "delete")]
-struct DockedTo;
-
-/// A relationship as the model names it (`ChildOf` is the built-in one).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-enum Rel {
-    Likes,
-    Owes,
-    DockedTo,
-    ChildOf,
-}
-
-impl Rel {
-    const ALL: [Rel; 4] = [Rel::Likes, Rel::Owes, Rel::DockedTo, Rel::ChildOf];
-
-    /// At most one target: a new one replaces the old.
-    fn exclusive(self) -> bool {
-        matches!(self, Rel::DockedTo | Rel::ChildOf)
-    }
-
-    /// Adding a pair that would close a cycle fails.
-    fn acyclic(self) -> bool {
-        self == Rel::ChildOf
-    }
-
-    /// `on_delete_target = delete` (otherwise `remove`).
-    fn deletes_holders(self) -> bool {
-        matches!(self, Rel::DockedTo | Rel::ChildOf)
-    }
-
-    /// Pairs carry a value (`insert_pair` only).
-    fn carries_value(self) -> bool {
-        self == Rel::Owes
-    }
-}
-
-/// The model's pairs of one entity: `(relationship, target) -> value` (`Some` for
-/// `Owes`, `None` for tag relationships).
-type PairSet = BTreeMap<(Rel, Entity), Option<u32>>;
-
-fn mix_amount(amount: u32, seed: u32) -> u32 {
-    amount.wrapping_mul(3).wrapping_add(seed)
-}
-
-/// What the test needs of each relationship type.
-trait RelType: Relationship + Sized + core::fmt::Debug {
-    const REL: Rel;
-    /// A value of the relationship (counted for `Owes`).
-    fn make(amount: u32) -> Self;
-    /// The model's value of a pair.
-    fn value(&self) -> Option<u32>;
-    fn mutate(&mut self, seed: u32);
-}
-
-impl RelType for Likes {
-    const REL: Rel = Rel::Likes;
-    fn make(_: u32) -> Self {
-        Likes
-    }
-    fn value(&self) -> Option<u32> {
-        None
-    }
-    fn mutate(&mut self, _: u32) {}
-}
-
-impl RelType for Owes {
-    const REL: Rel = Rel::Owes;
-    fn make(amount: u32) -> Self {
-        OWES_LIVE.with(|live| live.set(live.get() + 1));
-        Owes { amount }
-    }
-    fn value(&self) -> Option<u32> {
-        Some(self.amount)
-    }
-    fn mutate(&mut self, seed: u32) {
-        self.amount = mix_amount(self.amount, seed);
-    }
-}
-
-impl RelType for DockedTo {
-    const REL: Rel = Rel::DockedTo;
-    fn make(_: u32) -> Self {
-        DockedTo
-    }
-    fn value(&self) -> Option<u32> {
-        None
-    }
-    fn mutate(&mut self, _: u32) {}
-}
-
-impl RelType for ChildOf {
-    const REL: Rel = Rel::ChildOf;
-    fn make(_: u32) -> Self {
-        ChildOf
-    }
-    fn value(&self) -> Option<u32> {
-        None
-    }
-    fn mutate(&mut self, _: u32) {}
-}
-
-/// Runs `$body` with the type alias `$r` naming the relationship type of `$rel`.
-macro_rules! with_rel {
-    ($rel:expr, $r:ident => $body:expr) => {
-        match $rel {
-            Rel::Likes => {
-                type $r = Likes;
-                $body
-            }
-            Rel::Owes => {
-                type $r = Owes;
-                $body
-            }
-            Rel::DockedTo => {
-                type $r = DockedTo;
-                $body
-            }
-            Rel::ChildOf => {
-                type $r = ChildOf;
-                $body
-            }
-        }
-    };
-}
-
-/// How a pair operation reaches the world.
-#[derive(Clone, Copy, Debug)]
-enum How {
-    /// `World::try_add_pair` / `World::try_insert_pair`.
-    Try,
-    /// `World::add_pair` / `World::insert_pair` (`bool`), where the model says
-    /// they do not panic; otherwise as `Try`.
-    Plain,
-    /// Through `World::entity_mut`, where the source is alive (and, for
-    /// `insert_pair`, the model says it does not panic); otherwise as `Try`.
-    EntityMut,
-}
-
-/// Adds (`amount == None`) or inserts `(R, target)` into `entity` the way `how`
-/// says; `expected` is the model's result, used only to avoid the panicking forms.
-fn add_pair_typed<R: RelType>(
-    world: &mut World,
-    entity: Entity,
-    target: Entity,
-    amount: Option<u32>,
-    how: How,
-    expected: &Result<(), PairError>,
-) -> Result<(), PairError> {
-    let plain_ok = expected.is_ok() || *expected == Err(PairError::NotAlive(entity));
-    let from_bool = |added: bool| if added { Ok(()) } else { Err(PairError::NotAlive(entity)) };
-    match (amount, how) {
-        (None, How::Plain) if plain_ok => from_bool(world.add_pair::<R>(entity, target)),
-        (None, How::EntityMut) if world.is_alive(entity) => {
-            world.entity_mut(entity).try_add_pair::<R>(target).map(|_| ())
-        }
-        (None, _) => world.try_add_pair::<R>(entity, target),
-        (Some(amount), How::Plain) if plain_ok => from_bool(world.insert_pair(entity, R::make(amount), target)),
-        (Some(amount), How::EntityMut) if expected.is_ok() => {
-            let mut entity_mut = world.entity_mut(entity);
-            entity_mut.insert_pair(R::make(amount), target);
-            assert!(entity_mut.has_pair::<R>(target), "EntityWorldMut::has_pair after insert_pair");
-            Ok(())
-        }
-        (Some(amount), _) => world.try_insert_pair(entity, R::make(amount), target),
-    }
-}
-
-/// Removes `(R, target)` from `entity` (through `EntityWorldMut` if asked and
-/// `entity` is alive); whether it was there.
-fn remove_pair_typed<R: RelType>(world: &mut World, entity: Entity, target: Entity, entity_mut: bool) -> bool {
-    if entity_mut && world.is_alive(entity) {
-        let mut entity_mut = world.entity_mut(entity);
-        let had = entity_mut.has_pair::<R>(target);
-        assert_eq!(entity_mut.get_pair::<R>(target).is_some(), had, "EntityWorldMut::get_pair::<{}>", R::NAME);
-        entity_mut.remove_pair::<R>(target);
-        assert!(!entity_mut.has_pair::<R>(target), "EntityWorldMut::has_pair::<{}> after remove_pair", R::NAME);
-        had
-    } else {
-        world.remove_pair::<R>(entity, target)
-    }
-}
-
-/// `get_pair_mut` and a write through the `Mut`; the value after it.
-fn mutate_pair<R: RelType>(world: &mut World, entity: Entity, target: Entity, seed: u32) -> Option<Option<u32>> {
-    world.get_pair_mut::<R>(entity, target).map(|mut value| {
-        value.mutate(seed);
-        value.value()
-    })
-}
-
-/// Compares `entity`'s `(R, *)` pairs in the world with the model's `pairs`;
-/// `probes` are entities it must not have a pair with unless the model says so.
-fn check_pairs_of<R: RelType>(world: &World, entity: Entity, pairs: &PairSet, probes: &[Entity]) {
-    let mut expected: Vec<(Entity, Option<u32>)> =
-        pairs.iter().filter(|((rel, _), _)| *rel == R::REL).map(|((_, t), v)| (*t, *v)).collect();
-    expected.sort_by_key(|(t, _)| t.index());
-    let targets: Vec<Entity> = world.targets::<R>(entity).collect();
-    let expected_targets: Vec<Entity> = expected.iter().map(|(t, _)| *t).collect();
-    assert_eq!(targets, expected_targets, "targets::<{}>({entity:?}) (in index order)", R::NAME);
-    assert_eq!(world.target::<R>(entity), expected_targets.first().copied(), "target::<{}>({entity:?})", R::NAME);
-    assert_eq!(
-        world.has_pair::<R>(entity, Entity::WILDCARD),
-        !expected.is_empty(),
-        "has_pair::<{}>({entity:?}, *)",
-        R::NAME
-    );
-    for &(target, value) in &expected {
-        assert!(world.has_pair::<R>(entity, target), "has_pair::<{}>({entity:?}, {target:?})", R::NAME);
-        let got = world.get_pair::<R>(entity, target).map(R::value);
-        assert_eq!(got, Some(value), "get_pair::<{}>({entity:?}, {target:?})", R::NAME);
-        let later = Entity::from_raw(target.index(), target.generation() + 1);
-        assert!(!world.has_pair::<R>(entity, later), "has_pair::<{}>({entity:?}, {later:?})", R::NAME);
-        assert!(world.get_pair::<R>(entity, later).is_none(), "get_pair::<{}>({entity:?}, {later:?})", R::NAME);
-    }
-    for &probe in probes {
-        if !expected_targets.contains(&probe) {
-            assert!(!world.has_pair::<R>(entity, probe), "has_pair::<{}>({entity:?}, {probe:?})", R::NAME);
-            assert!(world.get_pair::<R>(entity, probe).is_none(), "get_pair::<{}>({entity:?}, {probe:?})", R::NAME);
-        }
-    }
-}
-
-/// Compares the holders of `(R, target)` with the model's `expected` (sorted).
-fn check_sources<R: RelType>(world: &World, target: Entity, expected: &[Entity]) {
-    let mut got: Vec<Entity> = world.sources::<R>(target).collect();
-    got.sort();
-    assert_eq!(got, expected, "sources::<{}>({target:?})", R::NAME);
-}
-
-// ----- typed operations ---------------------------------------------------------------
-
-/// How two bundles are nested into one: `(B, C)` or `(C, B)`, so that spawn
-/// bundles list their components in both orders.
-trait Join {
-    type Out<B: Bundle, C: Bundle>: Bundle;
-    fn join<B: Bundle, C: Bundle>(b: B, c: C) -> Self::Out<B, C>;
-}
-
-struct Forward;
-struct Reverse;
-
-impl Join for Forward {
-    type Out<B: Bundle, C: Bundle> = (B, C);
-    fn join<B: Bundle, C: Bundle>(b: B, c: C) -> (B, C) {
-        (b, c)
-    }
-}
-
-impl Join for Reverse {
-    type Out<B: Bundle, C: Bundle> = (C, B);
-    fn join<B: Bundle, C: Bundle>(b: B, c: C) -> (C, B) {
-        (c, b)
-    }
-}
-
-type Slots = [Option<Val>; KINDS];
-
-/// `spawn_<kind>` adds that kind's slot (if any) to the bundle built so far and
-/// goes on with the next kind; `spawn_done` spawns the (nested tuple) bundle.
-macro_rules! spawn_level {
-    ($name:ident, $c:ty, $next:ident) => {
-        fn $name<J: Join, B: Bundle>(world: &mut World, bundle: B, slots: &mut Slots) -> Entity {
-            match slots[<$c as Comp>::KIND as usize].take() {
-                Some(value) => $next::<J, _>(world, J::join(bundle, <$c as Comp>::make(value)), slots),
-                None => $next::<J, _>(world, bundle, slots),
-            }
-        }
-    };
-}
-
-spawn_level!(spawn_tag, Tag, spawn_pos);
-spawn_level!(spawn_pos, Pos, spawn_text);
-spawn_level!(spawn_text, Text, spawn_spr);
-spawn_level!(spawn_spr, Spr, spawn_sprtag);
-spawn_level!(spawn_sprtag, SprTag, spawn_done);
-
-fn spawn_done<J: Join, B: Bundle>(world: &mut World, bundle: B, _: &mut Slots) -> Entity {
-    world.spawn(bundle).id()
-}
-
-fn insert1<A: Comp>(world: &mut World, entity: Entity, a: Val) -> bool {
-    world.insert(entity, A::make(a))
-}
-
-fn insert2<A: Comp, B: Comp>(world: &mut World, entity: Entity, a: Val, b: Val) -> bool {
-    world.insert(entity, (A::make(a), B::make(b)))
-}
-
-fn remove1<A: Comp>(world: &mut World, entity: Entity) -> Option<Vec<Val>> {
-    world.remove::<A>(entity).map(|a| vec![a.val()])
-}
-
-fn remove2<A: Comp, B: Comp>(world: &mut World, entity: Entity) -> Option<Vec<Val>> {
-    world.remove::<(A, B)>(entity).map(|(a, b)| vec![a.val(), b.val()])
-}
-
-fn mutate<A: Comp>(world: &mut World, entity: Entity, seed: u32) -> bool {
-    match world.get_mut::<A>(entity) {
-        Some(mut value) => {
-            value.mutate(seed);
-            true
-        }
-        None => false,
-    }
-}
-
-/// Compares `entity`'s `A` in the world with the model's `expected`.
-fn check_component<A: Comp>(world: &World, entity: Entity, expected: Option<&Val>) {
-    let got = world.get::<A>(entity).map(Comp::val);
-    assert_eq!(got.as_ref(), expected, "get::<{}>({entity:?})", A::NAME);
-    assert_eq!(world.has::<A>(entity), expected.is_some(), "has::<{}>({entity:?})", A::NAME);
-    let via_ref = world.get_entity(entity).map(|e| (e.contains::<A>(), e.get::<A>().map(Comp::val)));
-    match via_ref {
-        Some((contains, value)) => {
-            assert_eq!(contains, expected.is_some(), "EntityRef::contains::<{}>({entity:?})", A::NAME);
-            assert_eq!(value.as_ref(), expected, "EntityRef::get::<{}>({entity:?})", A::NAME);
-        }
-        None => assert!(expected.is_none(), "get_entity({entity:?}) is None for a model entity"),
-    }
-}
+use commands::{Cmd, CmdTarget};
+use ecs::component::CleanupPolicy;
+use observers::{Observed, Observers};
+use panics::catch_quiet;
+use typed::*;
+use types::*;
 
 // ----- operations -------------------------------------------------------------------
 
@@ -801,6 +245,8 @@ enum Op {
         target: Target,
         keep: bool,
     },
+    /// Fills a `CommandQueue` through `Commands`, then applies it (see `commands`).
+    Commands(Vec<Cmd>),
 }
 
 /// Makes a pair operation name the holder (and, with `keep_target`, the target)
@@ -980,6 +426,39 @@ macro_rules! pair_rows {
     }};
 }
 
+/// Why the model refuses a despawn: `(target, holder)` of every `(Anchored,
+/// target)` pair whose target the despawn would delete and whose holder it
+/// would not (`on_delete_target = "panic"`).
+#[derive(Debug)]
+struct Refusal {
+    anchored: Vec<(Entity, Entity)>,
+}
+
+impl Refusal {
+    /// Checks `try_despawn`'s error against the model's reason.
+    #[track_caller]
+    fn check_error(&self, error: &CleanupError) {
+        assert_eq!(error.relationship, "Anchored", "{error:?}; the model refuses for {self:?}");
+        assert!(error.as_target, "{error:?}: refused as the target");
+        assert!(!error.holders.is_empty(), "{error:?} names no holder");
+        for &holder in &error.holders {
+            assert!(self.anchored.contains(&(error.despawned, holder)), "{error:?}; the model refuses for {self:?}");
+        }
+    }
+
+    /// Checks that a panicking despawn (`what`) panicked, naming `Anchored`.
+    #[track_caller]
+    fn check_panic<R: core::fmt::Debug>(&self, result: Result<R, String>, what: &str) {
+        match result {
+            Ok(returned) => panic!("{what} returned {returned:?}; the model refuses it for {self:?}"),
+            Err(message) => assert!(
+                message.contains("Anchored") && message.contains("on_delete_target"),
+                "{what} panicked with {message:?}; the model refuses it for {self:?}"
+            ),
+        }
+    }
+}
+
 struct Harness {
     world: World,
     model: HashMap<Entity, ModelEntity>,
@@ -998,14 +477,21 @@ struct Harness {
     /// targeted, are not in `model`, and are checked once, at the end.
     padding: Vec<Entity>,
     queries: Queries,
+    /// The observers' model side, if the case registered them.
+    observed: Option<Observed>,
+    /// `entity_count` before the first entity: the observer entities, if the
+    /// library counts them (API.md says it does not; either way passes here).
+    base_count: usize,
 }
 
 const NEVER: Entity = Entity::from_raw(999_999, 0);
 
 impl Harness {
-    fn new(padding: usize) -> Harness {
+    fn new(padding: usize, observers: Observers) -> Harness {
         let mut world = World::new();
         let queries = Queries::new(&mut world);
+        let observed = observers::register(&mut world, observers);
+        let base_count = world.entity_count();
         let padding = world.spawn_batch((0..padding).map(|_| ())).collect();
         Harness {
             world,
@@ -1017,7 +503,15 @@ impl Harness {
             stale: Vec::new(),
             padding,
             queries,
+            observed,
+            base_count,
         }
+    }
+
+    /// Whether `entity` is one of the world's entities that the model leaves out
+    /// (the observers).
+    fn is_internal(&self, entity: Entity) -> bool {
+        self.observed.as_ref().is_some_and(|observed| observed.entities.contains(&entity))
     }
 
     fn resolve(&self, target: Target) -> Option<Entity> {
@@ -1043,12 +537,9 @@ impl Harness {
                         insert2::<A, B>(&mut self.world, entity, a.clone(), b.clone()))),
                     _ => unreachable!("inserts have 1 or 2 values"),
                 };
-                let model = self.model.get_mut(&entity);
-                assert_eq!(inserted, model.is_some(), "insert({entity:?}, {values:?})");
-                if let Some(model) = model {
-                    for value in values {
-                        model[value.kind() as usize] = Some(value.clone());
-                    }
+                assert_eq!(inserted, self.model.contains_key(&entity), "insert({entity:?}, {values:?})");
+                if inserted {
+                    self.model_insert(entity, values);
                 }
             }
             Op::Remove { target, kinds } => {
@@ -1058,28 +549,41 @@ impl Harness {
                     [a, b] => with_kind!(*a, A => with_kind!(*b, B => remove2::<A, B>(&mut self.world, entity))),
                     _ => unreachable!("removes have 1 or 2 kinds"),
                 };
-                let expected = self.model.get_mut(&entity).and_then(|model| {
-                    let values: Vec<Option<Val>> = kinds.iter().map(|&k| model[k as usize].take()).collect();
-                    values.into_iter().collect::<Option<Vec<Val>>>()
-                });
+                let expected = self.model_remove(entity, kinds);
                 assert_eq!(removed, expected, "remove::<{kinds:?}>({entity:?})");
             }
             Op::Despawn { target } => {
                 let Some(entity) = self.resolve(*target) else { return };
-                let despawned = self.world.despawn(entity);
-                let expected = self.despawn_model(entity);
-                assert_eq!(despawned, expected, "despawn({entity:?})");
+                match self.despawn_model(entity) {
+                    Ok(expected) => assert_eq!(self.world.despawn(entity), expected, "despawn({entity:?})"),
+                    Err(refusal) => {
+                        let panicked = catch_quiet(|| self.world.despawn(entity));
+                        refusal.check_panic(panicked, "despawn");
+                    }
+                }
             }
             Op::TryDespawn { target, entity_mut } => {
                 let Some(entity) = self.resolve(*target) else { return };
-                let despawned = if *entity_mut && self.world.is_alive(entity) {
-                    self.world.entity_mut(entity).despawn();
-                    Ok(true)
-                } else {
-                    self.world.try_despawn(entity)
-                };
                 let expected = self.despawn_model(entity);
-                assert_eq!(despawned, Ok(expected), "try_despawn({entity:?}) (entity_mut: {entity_mut})");
+                if *entity_mut && self.world.is_alive(entity) {
+                    let panicked = catch_quiet(|| self.world.entity_mut(entity).despawn());
+                    match expected {
+                        Ok(_) => {
+                            assert!(panicked.is_ok(), "EntityWorldMut::despawn({entity:?}) panicked: {panicked:?}")
+                        }
+                        Err(refusal) => refusal.check_panic(panicked, "EntityWorldMut::despawn"),
+                    }
+                } else {
+                    match (self.world.try_despawn(entity), expected) {
+                        (Ok(got), Ok(expected)) => assert_eq!(got, expected, "try_despawn({entity:?})"),
+                        (Err(error), Err(refusal)) => refusal.check_error(&error),
+                        (got, expected) => panic!("try_despawn({entity:?}) is {got:?}, the model says {expected:?}"),
+                    }
+                }
+            }
+            Op::Commands(cmds) => {
+                self.apply_commands(cmds);
+                self.pair_queries();
             }
             Op::AddPair { rel, source, target, existing, amount, how } => {
                 if let Some((entity, target)) = self.resolve_pair(*rel, *source, *target, *existing) {
@@ -1091,7 +595,7 @@ impl Harness {
                 let Some((entity, target)) = self.resolve_pair(*rel, *source, *target, *existing) else { return };
                 let removed =
                     with_rel!(*rel, R => remove_pair_typed::<R>(&mut self.world, entity, target, *entity_mut));
-                let expected = self.pairs.get_mut(&entity).and_then(|pairs| pairs.remove(&(*rel, target))).is_some();
+                let expected = self.model_remove_pair(entity, *rel, target);
                 assert_eq!(removed, expected, "remove_pair::<{rel:?}>({entity:?}, {target:?})");
                 self.pair_queries();
             }
@@ -1178,21 +682,66 @@ impl Harness {
     }
 
     fn spawn(&mut self, values: &[Val], reverse: bool) {
-        let mut slots: Slots = Default::default();
-        for value in values {
-            slots[value.kind() as usize] = Some(value.clone());
-        }
-        let model = slots.clone();
-        let entity = match (values.is_empty(), reverse) {
-            (true, _) => self.world.spawn_empty().id(),
-            (false, false) => spawn_tag::<Forward, _>(&mut self.world, (), &mut slots),
-            (false, true) => spawn_tag::<Reverse, _>(&mut self.world, (), &mut slots),
+        let entity = match spawn_values(&mut self.world, values, reverse) {
+            Some(entity) => entity,
+            None => self.world.spawn_empty().id(),
         };
+        self.model_spawn(entity);
+        self.model_insert(entity, values);
+    }
+
+    /// Adds the new `entity` to the model, empty.
+    fn model_spawn(&mut self, entity: Entity) {
         assert!(!self.model.contains_key(&entity), "spawn returned the alive {entity:?}");
         assert!(!self.stale.contains(&entity), "spawn returned the stale handle {entity:?}");
-        self.model.insert(entity, model);
+        assert!(!self.is_internal(entity), "spawn returned the observer {entity:?}");
+        self.model.insert(entity, ModelEntity::default());
         self.pairs.insert(entity, PairSet::new());
         self.alive.push(entity);
+    }
+
+    /// Writes `values` into the model entity `entity` (inserted, or spawned:
+    /// the same events) and mirrors the observers.
+    fn model_insert(&mut self, entity: Entity, values: &[Val]) {
+        if values.is_empty() {
+            return;
+        }
+        let model = self.model.get_mut(&entity).expect("inserts go to model entities");
+        let before = model.clone();
+        for value in values {
+            model[value.kind() as usize] = Some(value.clone());
+        }
+        self.observe_insert(entity, &before, values);
+    }
+
+    /// Takes `kinds` out of `entity` in the model (those it has), mirroring the
+    /// observers; the values if it had them all (what `World::remove` returns).
+    fn model_remove(&mut self, entity: Entity, kinds: &[Kind]) -> Option<Vec<Val>> {
+        let model = self.model.get_mut(&entity)?;
+        let before = model.clone();
+        let values: Vec<Option<Val>> = kinds.iter().map(|&k| model[k as usize].take()).collect();
+        self.observe_remove(entity, &before);
+        values.into_iter().collect()
+    }
+
+    /// Adds `(rel, target)` to `entity` in the model (an exclusive `rel` drops
+    /// the entity's other target), mirroring the observers.
+    fn model_add_pair(&mut self, entity: Entity, rel: Rel, target: Entity, amount: Option<u32>) {
+        let pairs = self.pairs.get_mut(&entity).expect("the source is a model entity");
+        let before = pairs.len();
+        if rel.exclusive() {
+            pairs.retain(|&(r, t), _| r != rel || t == target);
+        }
+        let dropped = before - pairs.len();
+        let added = pairs.insert((rel, target), if rel.carries_value() { amount } else { None }).is_none();
+        self.observe_pairs(rel, usize::from(added), dropped);
+    }
+
+    /// Removes `(rel, target)` from `entity` in the model; whether it was there.
+    fn model_remove_pair(&mut self, entity: Entity, rel: Rel, target: Entity) -> bool {
+        let removed = self.pairs.get_mut(&entity).and_then(|pairs| pairs.remove(&(rel, target))).is_some();
+        self.observe_pairs(rel, 0, usize::from(removed));
+        removed
     }
 
     /// The pair query states, created on first use.
@@ -1264,21 +813,18 @@ impl Harness {
         let op = if amount.is_some() { "insert_pair" } else { "add_pair" };
         assert_eq!(got, expected, "{op}::<{rel:?}>({entity:?}, {target:?}) (asked via {how:?})");
         if got.is_ok() {
-            let pairs = self.pairs.get_mut(&entity).expect("the source is a model entity");
-            if rel.exclusive() {
-                pairs.retain(|(r, _), _| *r != rel);
-            }
-            pairs.insert((rel, target), if rel.carries_value() { amount } else { None });
+            self.model_add_pair(entity, rel, target, amount);
         }
     }
 
     /// Despawns `root` in the model with cleanup: every holder of a
     /// `(DockedTo | ChildOf, x)` pair dies with `x` (a worklist with a visited
     /// set, so cycles end), and the survivors lose their pairs on dead targets.
-    /// Returns whether `root` was alive.
-    fn despawn_model(&mut self, root: Entity) -> bool {
+    /// Returns whether `root` was alive, or, with nothing changed, the
+    /// `(Anchored, x)` pairs of survivors on dying entities that refuse it.
+    fn despawn_model(&mut self, root: Entity) -> Result<bool, Refusal> {
         if !self.model.contains_key(&root) {
-            return false;
+            return Ok(false);
         }
         let mut dying = vec![root];
         let mut visited = BTreeSet::from([root]);
@@ -1292,16 +838,38 @@ impl Harness {
                 }
             }
         }
+        let anchored: Vec<(Entity, Entity)> = self
+            .pairs
+            .iter()
+            .filter(|(holder, _)| !visited.contains(holder))
+            .flat_map(|(&holder, pairs)| pairs.keys().map(move |&(rel, t)| (holder, rel, t)))
+            .filter(|&(_, rel, t)| rel.on_delete_target() == CleanupPolicy::Panic && visited.contains(&t))
+            .map(|(holder, _, t)| (t, holder))
+            .collect();
+        if !anchored.is_empty() {
+            return Err(Refusal { anchored });
+        }
         for dead in &dying {
-            self.model.remove(dead);
-            self.pairs.remove(dead);
+            let model = self.model.remove(dead).expect("dying entities are model entities");
+            let pairs = self.pairs.remove(dead).expect("dying entities have pairs");
+            self.observe_despawn(*dead, &model, &pairs);
             self.stale.push(*dead);
         }
         self.alive.retain(|e| !visited.contains(e));
+        let mut lost = Vec::new();
         for pairs in self.pairs.values_mut() {
-            pairs.retain(|&(_, t), _| !visited.contains(&t));
+            pairs.retain(|&(rel, t), _| {
+                let keep = !visited.contains(&t);
+                if !keep {
+                    lost.push(rel);
+                }
+                keep
+            });
         }
-        true
+        for rel in lost {
+            self.observe_pairs(rel, 0, 1);
+        }
+        Ok(true)
     }
 
     /// `(holder, target, value)` of every model pair of `rel`, sorted.
@@ -1341,7 +909,7 @@ impl Harness {
         let single = |rel: Rel, this: &Harness| -> Vec<PairRow> {
             this.model_pairs(rel).into_iter().map(|(e, t, v)| (e, vec![Some(t)], v.map(i64::from))).collect()
         };
-        let (got, expected) = match query {
+        let (mut got, expected) = match query {
             PairQuery::Likes => {
                 (pair_rows!(fresh, q.likes, self.world, |(e, t)| (e, vec![Some(t)], None)), single(Rel::Likes, self))
             }
@@ -1434,6 +1002,7 @@ impl Harness {
                 (got, expected.into_iter().map(|e| (e, vec![], None)).collect())
             }
         };
+        got.retain(|row| !self.is_internal(row.0));
         assert_eq!(got.len(), expected.len(), "row count of pair query {query:?} (fresh: {fresh})");
         assert_eq!(got, expected, "rows of pair query {query:?} (fresh: {fresh})");
     }
@@ -1565,7 +1134,7 @@ impl Harness {
 
     fn check_query(&mut self, query: Query, fresh: bool) {
         let q = &mut self.queries;
-        let (got, expected) = match query {
+        let (mut got, expected) = match query {
             Query::All => (rows!(fresh, q.all, self.world, |e| (e, vec![])), self.expected_rows(&[], &[], &[], &[])),
             Query::Pos => (
                 rows!(fresh, q.pos, self.world, |(e, p)| (e, vec![Some(p.val())])),
@@ -1603,6 +1172,7 @@ impl Harness {
                 self.expected_rows(&[], &[], &[Kind::Pos, Kind::SprTag], &[]),
             ),
         };
+        got.retain(|row| !self.is_internal(row.0));
         assert_eq!(got.len(), expected.len(), "row count of query {query:?} (fresh: {fresh})");
         assert_eq!(got, expected, "rows of query {query:?} (fresh: {fresh})");
     }
@@ -1649,7 +1219,8 @@ impl Harness {
     /// Compares the whole world with the model.
     fn check(&mut self) {
         self.world.check_invariants();
-        assert_eq!(self.world.entity_count(), self.model.len() + self.padding.len(), "entity_count");
+        let expected_count = self.base_count + self.model.len() + self.padding.len();
+        assert_eq!(self.world.entity_count(), expected_count, "entity_count");
         for (&entity, model) in &self.model {
             assert!(self.world.is_alive(entity), "model entity {entity:?} is not alive");
             for kind in Kind::ALL {
@@ -1672,6 +1243,7 @@ impl Harness {
             assert_eq!(live(kind), holders, "live {kind:?} values (model entities holding one)");
         }
         self.check_pairs();
+        self.check_observed();
     }
 }
 
@@ -1681,11 +1253,12 @@ fn sorted<T: Ord>(items: impl IntoIterator<Item = T>) -> Vec<T> {
     items
 }
 
-/// Runs `ops` on a fresh world (after `padding` empty entities), checking after every step, then drops the world
-/// and checks that every value was dropped exactly once.
-fn run(padding: usize, ops: &[Op]) {
+/// Runs `ops` on a fresh world (with `observers`, after `padding` empty entities), checking after every step,
+/// then drops the world and checks that every value was dropped exactly once.
+fn run(padding: usize, observers: Observers, ops: &[Op]) {
     reset_live();
-    let mut harness = Harness::new(padding);
+    observers::reset_mark_live();
+    let mut harness = Harness::new(padding, observers);
     harness.check();
     for op in ops {
         harness.apply(op);
@@ -1710,6 +1283,7 @@ fn run(padding: usize, ops: &[Op]) {
         assert_eq!(live(kind), 0, "live {kind:?} values after the world is dropped");
     }
     assert_eq!(owes_live(), 0, "live Owes values after the world is dropped");
+    assert_eq!(observers::mark_live(), 0, "live Mark values after the world is dropped");
 }
 
 // ----- strategies -------------------------------------------------------------------
@@ -1738,8 +1312,8 @@ fn kinds() -> impl Strategy<Value = Vec<Kind>> {
     (kind(), kind(), any::<bool>()).prop_map(|(a, b, pair)| if pair && a != b { vec![a, b] } else { vec![a] })
 }
 
-/// A spawn of any subset of the kinds.
-fn spawn_op() -> impl Strategy<Value = Op> {
+/// Values of any subset of the kinds, and whether to list them in reverse.
+fn spawn_set() -> impl Strategy<Value = (Vec<Val>, bool)> {
     (proptest::collection::vec(any::<bool>(), KINDS), 0..100u64, any::<bool>()).prop_map(|(present, seed, reverse)| {
         let values = Kind::ALL
             .iter()
@@ -1747,8 +1321,13 @@ fn spawn_op() -> impl Strategy<Value = Op> {
             .filter(|(_, present)| *present)
             .map(|(&k, _)| Val::new(k, seed + k as u64))
             .collect();
-        Op::Spawn { values, reverse }
+        (values, reverse)
     })
+}
+
+/// A spawn of any subset of the kinds.
+fn spawn_op() -> impl Strategy<Value = Op> {
+    spawn_set().prop_map(|(values, reverse)| Op::Spawn { values, reverse })
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -1805,7 +1384,13 @@ fn pair_op() -> impl Strategy<Value = Op> {
     prop_oneof![
         3 => spawn_op(),
         8 => (
-            prop_oneof![3 => Just(Rel::Likes), 3 => Just(Rel::DockedTo), 3 => Just(Rel::ChildOf), 1 => Just(Rel::Owes)],
+            prop_oneof![
+                3 => Just(Rel::Likes),
+                3 => Just(Rel::DockedTo),
+                3 => Just(Rel::ChildOf),
+                1 => Just(Rel::Owes),
+                1 => Just(Rel::Anchored)
+            ],
             pair_target(),
             pair_target(),
             existing(0.3),
@@ -1843,34 +1428,67 @@ fn pair_op() -> impl Strategy<Value = Op> {
     ]
 }
 
+/// Which observers a case registers: none in half of the cases.
+fn observers() -> impl Strategy<Value = Observers> {
+    prop_oneof![2 => Just(Observers::None), 1 => Just(Observers::Components), 1 => Just(Observers::All)]
+}
+
+/// Pair and component operations mixed with command buffers.
+fn command_case_op() -> impl Strategy<Value = Op> {
+    prop_oneof![3 => commands::commands_op(), 2 => pair_op()]
+}
+
+/// The number of cases of a proptest: `default`, or the `MODEL_CASES`
+/// environment variable (for long runs: `MODEL_CASES=100000 cargo test
+/// --release -p ecs-tests --test model`).
+fn cases(default: u32) -> u32 {
+    match std::env::var("MODEL_CASES") {
+        Ok(value) => value.trim().parse().unwrap_or_else(|_| panic!("MODEL_CASES={value:?} is not a number")),
+        Err(_) => default,
+    }
+}
+
+/// The proptest configuration of `cases(default)` cases.
+fn config(default: u32) -> ProptestConfig {
+    ProptestConfig { cases: cases(default), failure_persistence: None, ..ProptestConfig::default() }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 10_000,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(config(4_000))]
 
     #[test]
     fn world_matches_model(padding in padding(), ops in proptest::collection::vec(op(), 1..40)) {
-        run(padding, &ops);
+        run(padding, Observers::None, &ops);
     }
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 5_000,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(config(2_500))]
 
     #[test]
     fn world_matches_pair_model(
         padding in padding(),
+        observers in observers(),
         spawns in proptest::collection::vec(spawn_op(), 2..7),
         ops in proptest::collection::vec(pair_op(), 1..40),
     ) {
         let ops: Vec<Op> = spawns.into_iter().chain(ops).collect();
-        run(padding, &ops);
+        run(padding, observers, &ops);
+    }
+}
+
+proptest! {
+    #![proptest_config(config(2_500))]
+
+    #[test]
+    fn world_matches_command_model(
+        padding in padding(),
+        observers in observers(),
+        spawns in proptest::collection::vec(spawn_op(), 2..7),
+        ops in proptest::collection::vec(command_case_op(), 1..30),
+    ) {
+        let ops: Vec<Op> = spawns.into_iter().chain(ops).collect();
+        run(padding, observers, &ops);
     }
 }
 
@@ -1882,6 +1500,7 @@ fn fixed_sequence() {
     use Target::*;
     run(
         0,
+        Observers::None,
         &[
             Op::Spawn { values: vec![Val::Tag, Val::Pos(1), Val::Spr(vec![1, 2]), Val::SprTag], reverse: false },
             Op::Spawn { values: vec![Val::Text("a".into()), Val::Spr(vec![3])], reverse: true },
@@ -1911,7 +1530,7 @@ fn fixed_sequence_across_sparse_pages() {
     ops.push(Op::QueryMut { spr: true, seed: 7, fresh: true });
     ops.extend((0..8).map(|i| Op::Insert { target: Target::Alive(i * 2), values: vec![Val::Spr(vec![i as u32])] }));
     ops.push(Op::Query { query: Query::Spr, fresh: false });
-    run(1010, &ops);
+    run(1010, Observers::None, &ops);
 }
 
 fn add(rel: Rel, source: usize, target: Target, amount: Option<u32>, how: How) -> Op {
@@ -1925,13 +1544,11 @@ fn remove(rel: Rel, source: usize, target: Target, entity_mut: bool) -> Op {
 /// The model's traits are the relationships' declared ones.
 #[test]
 fn relationship_traits_match_model() {
-    use ecs::component::CleanupPolicy;
     for rel in Rel::ALL {
         let traits = with_rel!(rel, R => <R as Relationship>::TRAITS);
         assert_eq!(traits.exclusive, rel.exclusive(), "{rel:?} exclusive");
         assert_eq!(traits.acyclic, rel.acyclic(), "{rel:?} acyclic");
-        let policy = if rel.deletes_holders() { CleanupPolicy::Delete } else { CleanupPolicy::Remove };
-        assert_eq!(traits.on_delete_target, policy, "{rel:?} on_delete_target");
+        assert_eq!(traits.on_delete_target, rel.on_delete_target(), "{rel:?} on_delete_target");
         assert_eq!(traits.on_delete, CleanupPolicy::Remove, "{rel:?} on_delete");
     }
 }
@@ -1976,6 +1593,54 @@ fn pair_semantics_without_the_model() {
     assert_eq!(owes_live(), 0);
 }
 
+/// The observer and command behaviours the model encodes, asserted directly on
+/// a world: the `Mark` chain (also from `SprTag`), multi-term observers, pair
+/// counts of an exclusive replacement and of a despawned holder, and a command
+/// buffer cut short by a panic (its reserved entities alive, its values dropped).
+#[test]
+fn observer_and_command_semantics_without_the_model() {
+    reset_live();
+    observers::reset_mark_live();
+    let mut world = World::new();
+    let _ = observers::register(&mut world, Observers::All);
+    let counts = |world: &World| world.resource::<observers::Counts>().clone();
+    let a = world.spawn(Tag::make(Val::Tag)).id();
+    let b = world.spawn(SprTag::make(Val::SprTag)).id();
+    assert_eq!(world.get::<observers::Mark>(a).map(|m| m.0), Some(1));
+    assert!(world.has::<Tag>(b), "the SprTag observer inserted a Tag");
+    assert_eq!(world.get::<observers::Mark>(b).map(|m| m.0), Some(2), "and the Tag observer a Mark");
+    world.insert(a, Pos::make(Val::Pos(1)));
+    assert_eq!(counts(&world).pos_spr_added, 0, "(Pos, Spr) needs both");
+    world.insert(a, Spr::make(Val::Spr(vec![])));
+    assert_eq!(counts(&world).pos_spr_added, 1);
+    world.remove::<Tag>(a);
+    assert!(!world.has::<observers::Mark>(a));
+    world.add_pair::<DockedTo>(a, b);
+    world.add_pair::<DockedTo>(a, a);
+    assert_eq!((counts(&world).docked_added, counts(&world).docked_removed), (2, 1), "exclusive replacement");
+    world.add_pair::<Likes>(b, a);
+    world.add_pair::<Likes>(b, b);
+    world.despawn(b);
+    let after = counts(&world);
+    assert_eq!((after.likes_added, after.likes_removed), (2, 2), "a despawned holder's pairs");
+    assert_eq!((after.tag_removed, after.despawned), (2, 1));
+
+    let mut queue = CommandQueue::default();
+    let mut commands = Commands::new(&mut queue, &world);
+    commands.entity(b).insert(Pos::make(Val::Pos(2)));
+    let reserved = commands.spawn(Text::make(Val::Text("t".into()))).id();
+    assert_eq!(live(Kind::Text), 1, "the queued value");
+    let message = catch_quiet(|| queue.apply(&mut world)).expect_err("insert into a dead entity panics");
+    assert!(message.contains("not alive"), "{message}");
+    assert!(world.is_alive(reserved) && !world.has::<Text>(reserved), "reserved, alive, empty");
+    assert_eq!(live(Kind::Text), 0, "the dropped command's value was dropped");
+    assert_eq!(live(Kind::Pos), 1);
+    world.check_invariants();
+    drop(world);
+    assert_eq!(observers::mark_live(), 0);
+    assert_eq!(live(Kind::Tag), 0);
+}
+
 /// Every pair operation and error once, exclusivity, a `DockedTo` cycle and a
 /// `ChildOf` chain deleted by one despawn, survivors losing their `Likes` and
 /// `Owes` pairs, and a kept `with_pair` query whose target dies and whose index
@@ -1985,70 +1650,156 @@ fn pair_fixed_sequence() {
     use How::*;
     use Target::*;
     let empty = || Op::Spawn { values: vec![], reverse: false };
-    run(
-        0,
-        &[
-            empty(),
-            Op::Spawn { values: vec![Val::Pos(1), Val::Spr(vec![1])], reverse: false },
-            empty(),
-            Op::Spawn { values: vec![Val::Tag, Val::Pos(2)], reverse: true },
-            empty(),
-            // alive: a b c d e
-            add(Rel::Likes, 0, Alive(1), None, Try),
-            add(Rel::Likes, 0, Alive(2), None, Plain),
-            Op::WithPair { target: Alive(1), keep: true },
-            add(Rel::Owes, 0, Alive(1), Some(5), Plain),
-            add(Rel::Owes, 0, Alive(2), Some(7), EntityMut),
-            add(Rel::Owes, 0, Alive(1), Some(9), Try),
-            add(Rel::Owes, 0, Alive(1), None, Try),
-            add(Rel::DockedTo, 2, Alive(3), None, EntityMut),
-            add(Rel::DockedTo, 2, Alive(0), None, Try),
-            add(Rel::DockedTo, 0, Alive(2), None, Plain),
-            add(Rel::DockedTo, 3, Alive(3), None, Try),
-            add(Rel::ChildOf, 1, Alive(0), None, Try),
-            add(Rel::ChildOf, 4, Alive(1), None, Plain),
-            add(Rel::ChildOf, 0, Alive(4), None, Try),
-            add(Rel::ChildOf, 3, Alive(3), None, EntityMut),
-            add(Rel::Likes, 0, Never, None, Try),
-            add(Rel::Likes, 3, Alive(4), Some(0), Try),
-            add(Rel::Owes, 3, Alive(4), Some(1), Plain),
-            add(Rel::Owes, 4, Alive(3), Some(2), Try),
-            Op::PairQueryMut { seed: 3, fresh: false },
-            Op::MutatePair { rel: Rel::Owes, source: Alive(0), target: Alive(2), existing: None, seed: 4 },
-            Op::MutatePair { rel: Rel::Likes, source: Alive(0), target: Alive(2), existing: None, seed: 4 },
-            Op::PairQuery { query: PairQuery::Cascade, fresh: true },
-            Op::PairQuery { query: PairQuery::LikesOwes, fresh: false },
-            Op::PairQuery { query: PairQuery::PosDocked, fresh: true },
-            Op::PairQueryGet { target: Alive(2), query: PairGet::DockedTo },
-            Op::PairQueryGet { target: Alive(4), query: PairGet::ChildOf },
-            remove(Rel::Likes, 0, Alive(2), true),
-            remove(Rel::Likes, 0, Alive(2), false),
-            Op::Insert { target: Alive(0), values: vec![Val::Text("x".into())] },
-            Op::Remove { target: Alive(1), kinds: vec![Kind::Pos] },
-            // c: a (docked to c), then b (a child of a) and e (a child of b) die
-            // with it; d (docked to itself) survives and loses its Likes and Owes
-            // pairs on e.
-            Op::Despawn { target: Alive(2) },
-            // The new entities reuse the dead ones' indices; the pairs on them must
-            // not show through the stale handles nor in the kept `with_pair`.
-            Op::Spawn { values: vec![Val::SprTag], reverse: false },
-            Op::Spawn { values: vec![], reverse: false },
-            Op::Spawn { values: vec![Val::Text("y".into())], reverse: false },
-            Op::Spawn { values: vec![Val::Pos(3)], reverse: false },
-            add(Rel::Likes, 0, Alive(1), None, Try),
-            add(Rel::Likes, 0, Alive(2), None, Try),
-            add(Rel::Likes, 0, Alive(3), None, Try),
-            add(Rel::Likes, 0, Alive(4), None, Try),
-            add(Rel::Owes, 1, Alive(2), Some(8), Try),
-            add(Rel::Owes, 2, Alive(3), Some(9), Try),
-            add(Rel::Owes, 3, Alive(4), Some(10), Try),
-            Op::PairQuery { query: PairQuery::OptLikes, fresh: true },
-            add(Rel::Likes, 1, Stale(0), None, Try),
-            add(Rel::Likes, 1, Future(0), None, Plain),
-            add(Rel::ChildOf, 1, Alive(0), None, Try),
-            add(Rel::ChildOf, 2, Alive(1), None, Try),
-            Op::TryDespawn { target: Alive(0), entity_mut: true },
-            Op::TryDespawn { target: Stale(0), entity_mut: false },
-        ],
-    );
+    let ops = [
+        empty(),
+        Op::Spawn { values: vec![Val::Pos(1), Val::Spr(vec![1])], reverse: false },
+        empty(),
+        Op::Spawn { values: vec![Val::Tag, Val::Pos(2)], reverse: true },
+        empty(),
+        // alive: a b c d e
+        add(Rel::Likes, 0, Alive(1), None, Try),
+        add(Rel::Likes, 0, Alive(2), None, Plain),
+        Op::WithPair { target: Alive(1), keep: true },
+        add(Rel::Owes, 0, Alive(1), Some(5), Plain),
+        add(Rel::Owes, 0, Alive(2), Some(7), EntityMut),
+        add(Rel::Owes, 0, Alive(1), Some(9), Try),
+        add(Rel::Owes, 0, Alive(1), None, Try),
+        add(Rel::DockedTo, 2, Alive(3), None, EntityMut),
+        add(Rel::DockedTo, 2, Alive(0), None, Try),
+        add(Rel::DockedTo, 0, Alive(2), None, Plain),
+        add(Rel::DockedTo, 3, Alive(3), None, Try),
+        add(Rel::ChildOf, 1, Alive(0), None, Try),
+        add(Rel::ChildOf, 4, Alive(1), None, Plain),
+        add(Rel::ChildOf, 0, Alive(4), None, Try),
+        add(Rel::ChildOf, 3, Alive(3), None, EntityMut),
+        add(Rel::Likes, 0, Never, None, Try),
+        add(Rel::Likes, 3, Alive(4), Some(0), Try),
+        add(Rel::Owes, 3, Alive(4), Some(1), Plain),
+        add(Rel::Owes, 4, Alive(3), Some(2), Try),
+        Op::PairQueryMut { seed: 3, fresh: false },
+        Op::MutatePair { rel: Rel::Owes, source: Alive(0), target: Alive(2), existing: None, seed: 4 },
+        Op::MutatePair { rel: Rel::Likes, source: Alive(0), target: Alive(2), existing: None, seed: 4 },
+        Op::PairQuery { query: PairQuery::Cascade, fresh: true },
+        Op::PairQuery { query: PairQuery::LikesOwes, fresh: false },
+        Op::PairQuery { query: PairQuery::PosDocked, fresh: true },
+        Op::PairQueryGet { target: Alive(2), query: PairGet::DockedTo },
+        Op::PairQueryGet { target: Alive(4), query: PairGet::ChildOf },
+        remove(Rel::Likes, 0, Alive(2), true),
+        remove(Rel::Likes, 0, Alive(2), false),
+        Op::Insert { target: Alive(0), values: vec![Val::Text("x".into())] },
+        Op::Remove { target: Alive(1), kinds: vec![Kind::Pos] },
+        // c: a (docked to c), then b (a child of a) and e (a child of b) die
+        // with it; d (docked to itself) survives and loses its Likes and Owes
+        // pairs on e.
+        Op::Despawn { target: Alive(2) },
+        // The new entities reuse the dead ones' indices; the pairs on them must
+        // not show through the stale handles nor in the kept `with_pair`.
+        Op::Spawn { values: vec![Val::SprTag], reverse: false },
+        Op::Spawn { values: vec![], reverse: false },
+        Op::Spawn { values: vec![Val::Text("y".into())], reverse: false },
+        Op::Spawn { values: vec![Val::Pos(3)], reverse: false },
+        add(Rel::Likes, 0, Alive(1), None, Try),
+        add(Rel::Likes, 0, Alive(2), None, Try),
+        add(Rel::Likes, 0, Alive(3), None, Try),
+        add(Rel::Likes, 0, Alive(4), None, Try),
+        add(Rel::Owes, 1, Alive(2), Some(8), Try),
+        add(Rel::Owes, 2, Alive(3), Some(9), Try),
+        add(Rel::Owes, 3, Alive(4), Some(10), Try),
+        Op::PairQuery { query: PairQuery::OptLikes, fresh: true },
+        add(Rel::Likes, 1, Stale(0), None, Try),
+        add(Rel::Likes, 1, Future(0), None, Plain),
+        add(Rel::ChildOf, 1, Alive(0), None, Try),
+        add(Rel::ChildOf, 2, Alive(1), None, Try),
+        Op::TryDespawn { target: Alive(0), entity_mut: true },
+        Op::TryDespawn { target: Stale(0), entity_mut: false },
+    ];
+    for observers in [Observers::None, Observers::All] {
+        run(0, observers, &ops);
+    }
+}
+
+/// `Anchored` refusals: a despawn refused through every entry point (nothing
+/// changes), a holder that dies in the same cleanup (no refusal), and the
+/// despawn allowed once the pair is removed.
+#[test]
+fn anchored_fixed_sequence() {
+    use How::*;
+    use Target::*;
+    let empty = || Op::Spawn { values: vec![], reverse: false };
+    let ops = [
+        empty(),
+        Op::Spawn { values: vec![Val::Tag, Val::Spr(vec![1])], reverse: false },
+        empty(),
+        empty(),
+        // alive: a b c d; b is anchored to a, c is a child of a and anchored to
+        // it too (it dies with a, so it does not refuse), d is docked to b.
+        add(Rel::Anchored, 1, Alive(0), None, Try),
+        add(Rel::ChildOf, 2, Alive(0), None, Try),
+        add(Rel::Anchored, 2, Alive(0), None, Plain),
+        add(Rel::DockedTo, 3, Alive(1), None, EntityMut),
+        Op::Despawn { target: Alive(0) },
+        Op::TryDespawn { target: Alive(0), entity_mut: false },
+        Op::TryDespawn { target: Alive(0), entity_mut: true },
+        // Despawning b deletes d; nothing is anchored to either.
+        Op::Despawn { target: Alive(1) },
+        add(Rel::Anchored, 1, Alive(0), None, Try),
+        remove(Rel::Anchored, 1, Alive(0), false),
+        Op::TryDespawn { target: Alive(0), entity_mut: false },
+    ];
+    for observers in [Observers::None, Observers::All] {
+        run(0, observers, &ops);
+    }
+}
+
+/// Command buffers: spawns used by later commands of the same buffer, pairs
+/// on entities the buffer despawned earlier (the target's policy applies),
+/// `try_insert` on a dead entity, and a buffer cut short by a panicking
+/// `insert` (its later spawn's entity is alive, empty; its values are dropped).
+#[test]
+fn commands_fixed_sequence() {
+    use CmdTarget::*;
+    use Target::Alive;
+    let spawn = |values: Vec<Val>| Cmd::Spawn { values, reverse: false };
+    let pair = |rel: Rel, source: CmdTarget, target: CmdTarget, amount: Option<u32>| Cmd::AddPair {
+        rel,
+        source,
+        target,
+        amount,
+    };
+    let ops = [
+        Op::Spawn { values: vec![Val::Pos(1)], reverse: false },
+        Op::Spawn { values: vec![Val::Tag], reverse: true },
+        Op::Commands(vec![
+            spawn(vec![Val::Tag, Val::Spr(vec![2])]),
+            spawn(vec![]),
+            pair(Rel::ChildOf, Spawned(1), Spawned(0), None),
+            pair(Rel::Likes, World(Alive(0)), Spawned(1), None),
+            pair(Rel::Owes, World(Alive(1)), Spawned(0), Some(4)),
+            Cmd::Insert { target: Spawned(1), values: vec![Val::Pos(7), Val::SprTag], checked: true },
+            // The parent dies, and its child with it; then pairs on the dead ones.
+            Cmd::Despawn { target: Spawned(0) },
+            pair(Rel::DockedTo, World(Alive(0)), Spawned(0), None),
+            pair(Rel::Owes, World(Alive(1)), Spawned(0), Some(5)),
+            pair(Rel::Likes, Spawned(1), World(Alive(1)), None),
+            Cmd::Insert { target: Spawned(1), values: vec![Val::Text("dead".into())], checked: false },
+            Cmd::Remove { target: Spawned(1), kinds: vec![Kind::Pos] },
+        ]),
+        Op::Spawn { values: vec![Val::SprTag, Val::Text("a".into())], reverse: false },
+        Op::Commands(vec![
+            Cmd::Despawn { target: World(Alive(0)) },
+            spawn(vec![Val::Pos(3)]),
+            Cmd::Insert { target: World(Alive(0)), values: vec![Val::Spr(vec![9])], checked: true },
+            spawn(vec![Val::Text("never".into())]),
+            pair(Rel::Likes, Spawned(1), World(Alive(1)), None),
+        ]),
+        Op::Commands(vec![
+            spawn(vec![Val::Tag]),
+            pair(Rel::Anchored, World(Alive(0)), Spawned(0), None),
+            Cmd::Despawn { target: Spawned(0) },
+            Cmd::RemovePair { rel: Rel::Anchored, source: World(Alive(0)), target: Spawned(0) },
+        ]),
+    ];
+    for observers in [Observers::None, Observers::Components, Observers::All] {
+        run(0, observers, &ops);
+    }
 }
