@@ -254,7 +254,9 @@ impl Harness {
                     Ok(()) => self.model_add_pair(*entity, *rel, *target, *amount),
                     Err(PairError::NeedsValue { .. }) => return Err("Owes"),
                     Err(PairError::Cycle { .. }) => return Err("cyclic"),
-                    Err(error @ PairError::NotAlive(_)) => unreachable!("both are alive, yet {error:?}"),
+                    Err(error @ (PairError::NotAlive(_) | PairError::Wildcard { .. })) => {
+                        unreachable!("both are alive and targets are never wildcards, yet {error:?}")
+                    }
                 }
             }
             Recorded::RemovePair(rel, entity, target) => {
