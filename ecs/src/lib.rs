@@ -60,7 +60,7 @@ pub mod prelude {
     pub use crate::bundle::Bundle;
     pub use crate::component::{Component, HookContext, Name};
     pub use crate::entity::Entity;
-    pub use crate::observer::{Event, OnAdd, OnDespawn, OnInsert, OnRemove, OnReplace, Trigger};
+    pub use crate::observer::{Event, OnAdd, OnDespawn, OnInsert, OnRemove, OnReplace, RemovedComponents, Trigger};
     pub use crate::query::{
         Added, Changed, Has, Or, QueryData, QueryError, QueryFilter, QuerySingleError, QueryState, With, Without,
     };
@@ -71,8 +71,7 @@ pub mod prelude {
     };
     pub use crate::system::{
         Commands, EntityCommands, In, IntoSystem, Local, MessageMutator, MessageReader, MessageWriter, ParamSet,
-        Propagate, Query, Relations, RemovedComponents, Res, ResMut, RunSystemError, Single, System, SystemId,
-        SystemParam,
+        Propagate, Query, Relations, Res, ResMut, RunSystemError, Single, System, SystemId, SystemParam,
     };
     pub use crate::world::{
         DeferredWorld, EntityRef, EntityWorldMut, Message, MessageCursor, Messages, Mut, Ref, Resource, World,

@@ -39,8 +39,12 @@ use smallvec::SmallVec;
 
 use crate::bundle::Bundle;
 use crate::entity::{Entity, Id};
-use crate::system::{Commands, SystemMeta, SystemParam, SystemParamItem};
+use crate::system::{Commands, EntityCommands, SystemMeta, SystemParam, SystemParamItem};
 use crate::world::{EntityWorldMut, TriggerInfo, World};
+
+mod removed;
+
+pub use removed::{RemovedComponent, RemovedComponents};
 
 pub use crate::world::{ObserverMarker, OnAdd, OnDespawn, OnInsert, OnRemove, OnReplace};
 
@@ -389,6 +393,38 @@ impl EntityWorldMut<'_> {
         world.register_typed_observer(observer_entity, SmallVec::from_slice(&[entity]), observer);
         world.mark_observed(entity);
         self
+    }
+}
+
+impl EntityCommands<'_, '_, '_> {
+    /// Queues registering `observer` for events that target this entity only
+    /// (see `EntityWorldMut::observe`).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Event)]
+    /// struct Explode;
+    /// #[derive(Resource, Default)]
+    /// struct Booms(u32);
+    /// let mut world = World::new();
+    /// world.init_resource::<Booms>();
+    /// let mine = world.run_system_once(|mut commands: Commands| {
+    ///     commands.spawn_empty().observe(|_: Trigger<Explode>, mut booms: ResMut<Booms>| booms.0 += 1).id()
+    /// });
+    /// world.trigger_targets(Explode, mine);
+    /// assert_eq!(world.resource::<Booms>().0, 1);
+    /// ```
+    #[track_caller]
+    pub fn observe<M, F>(&mut self, observer: F) -> &mut Self
+    where
+        F: ObserverFunction<M> + Send + Sync,
+        M: 'static,
+    {
+        let () = ObserverCheck::<M, F>::OK;
+        self.queue(move |world: &mut World, entity: Entity| {
+            world.entity_mut(entity).observe(observer);
+        })
     }
 }
 

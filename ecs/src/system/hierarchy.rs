@@ -1,7 +1,7 @@
 //! Commands and parameters for hierarchies and relationships:
 //! [`EntityCommands::with_children`] with its [`ChildSpawnerCommands`],
-//! [`EntityCommands::observe`], [`Commands::spawn_batch`], and the [`Relations`]
-//! system parameter.
+//! [`Commands::spawn_batch`], and the [`Relations`] system parameter
+//! (`EntityCommands::observe` lives with the observers, which build on this layer).
 //!
 //! `Relations<R>` reads which `(R, *)` pairs *any* entity has (targets,
 //! sources, ancestors, descendants). Pairs only change at sync points, but a
@@ -20,7 +20,6 @@ use super::commands::{Commands, EntityCommands};
 use super::param::{SystemMeta, SystemParam};
 use crate::bundle::Bundle;
 use crate::entity::Entity;
-use crate::observer::ObserverFunction;
 use crate::query::{AccessKind, AccessSet, AccessTerm, Label, QueryAccess};
 use crate::relation::{ChildOf, Relationship};
 use crate::storage::Tick;
@@ -82,36 +81,6 @@ impl EntityCommands<'_, '_, '_> {
         let parent = self.id();
         spawn_children(&mut ChildSpawnerCommands { commands: self.commands(), parent });
         self
-    }
-
-    /// Queues registering `observer` for events that target this entity only
-    /// (see `EntityWorldMut::observe`).
-    ///
-    /// # Examples
-    /// ```
-    /// use ecs::prelude::*;
-    /// #[derive(Event)]
-    /// struct Explode;
-    /// #[derive(Resource, Default)]
-    /// struct Booms(u32);
-    /// let mut world = World::new();
-    /// world.init_resource::<Booms>();
-    /// let mine = world.run_system_once(|mut commands: Commands| {
-    ///     commands.spawn_empty().observe(|_: Trigger<Explode>, mut booms: ResMut<Booms>| booms.0 += 1).id()
-    /// });
-    /// world.trigger_targets(Explode, mine);
-    /// assert_eq!(world.resource::<Booms>().0, 1);
-    /// ```
-    #[track_caller]
-    pub fn observe<M, F>(&mut self, observer: F) -> &mut Self
-    where
-        F: ObserverFunction<M> + Send + Sync,
-        M: 'static,
-    {
-        let () = crate::observer::ObserverCheck::<M, F>::OK;
-        self.queue(move |world: &mut World, entity: Entity| {
-            world.entity_mut(entity).observe(observer);
-        })
     }
 }
 

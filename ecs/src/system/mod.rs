@@ -27,7 +27,6 @@ mod param_set;
 mod propagate;
 mod query;
 mod registry;
-mod removed;
 mod single;
 
 pub use access::{
@@ -48,5 +47,4 @@ pub use param_set::{ParamSet, ParamSetMember};
 pub use propagate::Propagate;
 pub use query::Query;
 pub use registry::{RunSystemError, SystemId};
-pub use removed::{RemovedComponent, RemovedComponents};
 pub use single::Single;

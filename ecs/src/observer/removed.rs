@@ -6,20 +6,21 @@
 //! message per removal, so worlds without such a system pay nothing on
 //! removals. Removals are messages: they live for two
 //! [`World::update_messages`] calls, and each system reads each removal once.
-//! Borrows: a read of the `Messages<RemovedComponent<T>>` resource.
+//! Borrows: a read of the `Messages<RemovedComponent<T>>` resource. It lives
+//! with the observers because it registers one; it is a system parameter like
+//! those of the `system` layer below.
 
 // Parameter impls spell out `'w, 's` in `get_param` like the trait, even where one is unused.
 #![allow(clippy::needless_lifetimes)]
 
 use core::marker::PhantomData;
 
-use super::access::ParamAccess;
-use super::message::{MessageReader, MessageWriter};
-use super::param::{SystemMeta, SystemParam};
+use super::Trigger;
 use crate::component::Component;
 use crate::entity::Entity;
-use crate::observer::{OnRemove, Trigger};
 use crate::storage::Tick;
+use crate::system::{MessageReader, MessageWriter, ParamAccess, SystemMeta, SystemParam};
+use crate::world::OnRemove;
 use crate::world::{Message, MessageCursor, Messages, World};
 
 /// The message that an entity lost its `T` (read through [`RemovedComponents`]).
