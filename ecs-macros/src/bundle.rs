@@ -18,6 +18,14 @@
 //!         <A as ::ecs::bundle::Bundle>::component_ids(__ecs_registrar, __ecs_ids);
 //!         <T as ::ecs::bundle::Bundle>::component_ids(__ecs_registrar, __ecs_ids);
 //!     }
+//!     const HAS_PAIRS: bool = false
+//!         || <A as ::ecs::bundle::Bundle>::HAS_PAIRS
+//!         || <T as ::ecs::bundle::Bundle>::HAS_PAIRS;
+//!     fn take_pairs(&mut self, __ecs_sink: &mut impl ::ecs::bundle::PairSink) {
+//!         let Self { a: __ecs_field_0, b: __ecs_field_1 } = self;
+//!         <A as ::ecs::bundle::Bundle>::take_pairs(__ecs_field_0, __ecs_sink);
+//!         <T as ::ecs::bundle::Bundle>::take_pairs(__ecs_field_1, __ecs_sink);
+//!     }
 //!     #[inline(always)]
 //!     fn write_components(self, __ecs_writer: &mut impl ::ecs::bundle::ComponentWriter) {
 //!         let Self { a: __ecs_field_0, b: __ecs_field_1 } = self;
@@ -73,11 +81,11 @@ pub(crate) fn derive_bundle(mut input: DeriveInput) -> syn::Result<TokenStream2>
     let ident = &input.ident;
 
     // An empty bundle never touches its arguments; `_` keeps the impl warning-free.
-    let (registrar, ids, writer, reader) = if types.is_empty() {
+    let (registrar, ids, writer, reader, sink) = if types.is_empty() {
         let underscore = quote!(_);
-        (underscore.clone(), underscore.clone(), underscore.clone(), underscore)
+        (underscore.clone(), underscore.clone(), underscore.clone(), underscore.clone(), underscore)
     } else {
-        (quote!(__ecs_registrar), quote!(__ecs_ids), quote!(__ecs_writer), quote!(__ecs_reader))
+        (quote!(__ecs_registrar), quote!(__ecs_ids), quote!(__ecs_writer), quote!(__ecs_reader), quote!(__ecs_sink))
     };
 
     let (destructure, construct) = match fields {
@@ -112,6 +120,13 @@ pub(crate) fn derive_bundle(mut input: DeriveInput) -> syn::Result<TokenStream2>
                 #ids: &mut impl ::core::ops::FnMut(::ecs::entity::Entity),
             ) {
                 #(<#types as ::ecs::bundle::Bundle>::component_ids(#registrar, #ids);)*
+            }
+
+            const HAS_PAIRS: bool = false #(|| <#types as ::ecs::bundle::Bundle>::HAS_PAIRS)*;
+
+            fn take_pairs(&mut self, #sink: &mut impl ::ecs::bundle::PairSink) {
+                #destructure
+                #(<#types as ::ecs::bundle::Bundle>::take_pairs(#locals, #sink);)*
             }
 
             #[inline(always)]
@@ -156,6 +171,16 @@ mod tests {
                 ) {
                     <Position as ::ecs::bundle::Bundle>::component_ids(__ecs_registrar, __ecs_ids);
                     <Velocity as ::ecs::bundle::Bundle>::component_ids(__ecs_registrar, __ecs_ids);
+                }
+
+                const HAS_PAIRS: bool = false
+                    || <Position as ::ecs::bundle::Bundle>::HAS_PAIRS
+                    || <Velocity as ::ecs::bundle::Bundle>::HAS_PAIRS;
+
+                fn take_pairs(&mut self, __ecs_sink: &mut impl ::ecs::bundle::PairSink) {
+                    let Self { position: __ecs_field_0, velocity: __ecs_field_1 } = self;
+                    <Position as ::ecs::bundle::Bundle>::take_pairs(__ecs_field_0, __ecs_sink);
+                    <Velocity as ::ecs::bundle::Bundle>::take_pairs(__ecs_field_1, __ecs_sink);
                 }
 
                 #[inline(always)]

@@ -54,12 +54,28 @@ use crate::util::{FxHashMap, PanicSlot, TypeIdMap};
 /// assert!(!world.has::<Position>(e) && world.has::<Health>(e));
 /// ```
 pub unsafe trait Bundle: Send + Sync + 'static {
+    /// Whether the bundle holds pairs whose targets are known only at run time
+    /// (`Relationship::pair`): they are taken out with [`Bundle::take_pairs`]
+    /// before the components are written, and added right after them.
+    const HAS_PAIRS: bool = false;
+
+    /// Moves the bundle's run-time pairs into `sink` (the pairs then write no
+    /// components). Nothing for bundles without pairs.
+    fn take_pairs(&mut self, _sink: &mut impl PairSink) {}
+
     /// Registers (if needed) and reports every component id, in order.
     fn component_ids(registrar: &mut ComponentRegistrar<'_>, ids: &mut impl FnMut(Entity));
     /// Moves every component into `writer`, in order.
     fn write_components(self, writer: &mut impl ComponentWriter);
     /// Rebuilds the bundle from `reader`, reading every component in order.
     fn read_components(reader: &mut impl ComponentReader) -> Self;
+}
+
+/// Receives the pairs of a bundle (`Relationship::pair`): the relationship's
+/// value and the pair's target.
+pub trait PairSink {
+    /// Takes one pair.
+    fn pair<C: Component>(&mut self, value: C, target: Entity);
 }
 
 /// Receives a bundle's values, in the bundle's order.
@@ -103,6 +119,15 @@ macro_rules! impl_bundle_tuple {
             #[allow(unused_variables)]
             fn component_ids(registrar: &mut ComponentRegistrar<'_>, ids: &mut impl FnMut(Entity)) {
                 $(<$name as Bundle>::component_ids(registrar, ids);)*
+            }
+
+            const HAS_PAIRS: bool = false $(|| <$name as Bundle>::HAS_PAIRS)*;
+
+            #[inline]
+            #[allow(unused_variables, non_snake_case)]
+            fn take_pairs(&mut self, sink: &mut impl PairSink) {
+                let ($($name,)*) = self;
+                $(<$name as Bundle>::take_pairs($name, sink);)*
             }
 
             #[inline(always)]

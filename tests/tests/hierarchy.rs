@@ -190,3 +190,48 @@ fn clear_entities_despawns_every_user_entity_and_keeps_internal_ones_and_resourc
     assert_eq!(world.query::<&Ship>().iter(&world).count(), 1);
     world.check_invariants();
 }
+
+#[test]
+fn pairs_in_bundles_are_added_with_the_bundle() {
+    use ecs_tests::{DropLog, panic_message};
+    #[derive(Relationship)]
+    #[relationship(exclusive)]
+    struct DockedTo;
+    #[derive(Relationship)]
+    struct Holds {
+        _token: ecs_tests::DropTable,
+    }
+    #[derive(Bundle)]
+    struct Gunner {
+        turret: Turret,
+        parent: ecs::relation::PairBundle<ChildOf>,
+    }
+    let log = DropLog::new();
+    let mut world = World::new();
+    let (ship, station, other_station) = (world.spawn(Ship).id(), world.spawn_empty().id(), world.spawn_empty().id());
+    // Tuples, derived bundles, spawn_batch, insert and commands.
+    let turret = world.spawn((Turret(1), ChildOf.pair(ship), DockedTo.pair(station))).id();
+    assert_eq!(world.parent(turret), Some(ship));
+    assert!(world.has_pair::<DockedTo>(turret, station));
+    let gunner = world.spawn(Gunner { turret: Turret(2), parent: ChildOf.pair(turret) }).id();
+    assert_eq!(world.ancestors(gunner).collect::<Vec<_>>(), vec![turret, ship]);
+    let batch: Vec<Entity> = world.spawn_batch((0..3).map(|i| (Turret(10 + i), ChildOf.pair(ship)))).collect();
+    assert!(batch.iter().all(|&e| world.parent(e) == Some(ship)));
+    world.entity_mut(turret).insert((Turret(5), DockedTo.pair(other_station)));
+    assert!(world.has_pair::<DockedTo>(turret, other_station) && !world.has_pair::<DockedTo>(turret, station));
+    let ore = world.spawn_empty().id();
+    let hauler = world.run_system_once(move |mut commands: Commands| {
+        commands.spawn((Ship, ChildOf.pair(ship))).insert(Owes { amount: 4 }.pair(ore)).id()
+    });
+    assert_eq!(world.parent(hauler), Some(ship));
+    assert_eq!(world.get_pair::<Owes>(hauler, ore).map(|owes| owes.amount), Some(4));
+    // A dead target: the bundle's components are in, the pair is refused by a panic naming it.
+    let dead = world.spawn_empty().id();
+    world.despawn(dead);
+    let message = panic_message(|| {
+        world.spawn((Turret(3), Holds { _token: log.table(7) }.pair(dead)));
+    });
+    assert!(message.contains("Holds") && message.contains("not alive"), "{message}");
+    log.assert_dropped_once([7]);
+    world.check_invariants();
+}

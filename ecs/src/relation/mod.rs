@@ -39,7 +39,9 @@ pub use hierarchy::ChildSpawner;
 pub use query::{Fixed, Pair, PairMut, PairRef, PairTarget, PairTerm, Up, WithPair};
 pub(crate) use query::{pair_access_id, pair_access_key};
 
-use crate::component::{Component, RelationshipTraits};
+use crate::bundle::{Bundle, ComponentReader, ComponentWriter, PairSink};
+use crate::component::{Component, ComponentRegistrar, RelationshipTraits};
+use crate::entity::Entity;
 
 /// A component type usable as the relationship of a pair. Derive it (the derive
 /// also implements [`Component`] with `RELATIONSHIP` set, and [`PairTerm`] so
@@ -65,6 +67,74 @@ use crate::component::{Component, RelationshipTraits};
 pub trait Relationship: Component {
     /// The relationship's traits (also in `Component::RELATIONSHIP`).
     const TRAITS: RelationshipTraits;
+
+    /// The pair `(Self, target)` with this value, as a bundle: spawned or
+    /// inserted with the bundle's other components, it adds the pair right
+    /// after them, with `insert_pair`'s checks.
+    ///
+    /// # Panics
+    /// Spawning or inserting the bundle panics if the pair is refused (its
+    /// target is dead or a wildcard, or it would close a cycle of an acyclic
+    /// relationship), naming the entity and the pair.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Turret;
+    /// #[derive(Relationship, Debug, PartialEq)]
+    /// struct Carries { tons: u32 }
+    /// let mut world = World::new();
+    /// let (ship, ore) = (world.spawn_empty().id(), world.spawn_empty().id());
+    /// let turret = world.spawn((Turret, ChildOf.pair(ship), Carries { tons: 3 }.pair(ore))).id();
+    /// assert_eq!(world.parent(turret), Some(ship));
+    /// assert_eq!(world.get_pair::<Carries>(turret, ore), Some(&Carries { tons: 3 }));
+    /// ```
+    fn pair(self, target: Entity) -> PairBundle<Self>
+    where
+        Self: Sized,
+    {
+        PairBundle { value: Some(self), target }
+    }
+}
+
+/// The bundle of [`Relationship::pair`]: one pair `(R, target)` with its value.
+/// It has no components of its own; its pair is added after the bundle's
+/// components. It cannot be removed as a bundle (`remove_pair` does that).
+pub struct PairBundle<R> {
+    value: Option<R>,
+    target: Entity,
+}
+
+impl<R> core::fmt::Debug for PairBundle<R> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PairBundle")
+            .field("relationship", &core::any::type_name::<R>())
+            .field("target", &self.target)
+            .finish()
+    }
+}
+
+// SAFETY: no components: `component_ids`, `write_components` and
+// `read_components` visit none (the pair travels through `take_pairs`).
+unsafe impl<R: Relationship> Bundle for PairBundle<R> {
+    const HAS_PAIRS: bool = true;
+
+    fn take_pairs(&mut self, sink: &mut impl PairSink) {
+        if let Some(value) = self.value.take() {
+            sink.pair(value, self.target);
+        }
+    }
+
+    fn component_ids(_registrar: &mut ComponentRegistrar<'_>, _ids: &mut impl FnMut(Entity)) {}
+
+    fn write_components(self, _writer: &mut impl ComponentWriter) {
+        debug_assert!(self.value.is_none(), "the world takes a bundle's pairs before writing it");
+    }
+
+    fn read_components(_reader: &mut impl ComponentReader) -> Self {
+        unreachable!("bundles with pairs are never removed as bundles (refused at compile time)")
+    }
 }
 
 /// The built-in hierarchy relationship: `(ChildOf, parent)`. Exclusive (one

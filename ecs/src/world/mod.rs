@@ -29,6 +29,7 @@
 //! The world never names `query`, `relation` or `observer`; those layers hook in
 //! through data it stores (hooks as fn pointers, component ids, archetype flags).
 
+mod bundle_pairs;
 mod change_detection;
 mod cleanup;
 mod command_queue;
@@ -431,12 +432,16 @@ impl World {
     /// # Panics
     /// Panics if `B` contains the same component twice (nothing is spawned).
     #[track_caller]
-    pub fn spawn<B: Bundle>(&mut self, bundle: B) -> EntityWorldMut<'_> {
+    pub fn spawn<B: Bundle>(&mut self, mut bundle: B) -> EntityWorldMut<'_> {
         self.flush_entities();
+        let pairs = bundle_pairs::BundlePairs::take(&mut bundle);
         // Register first: a rejected bundle must not leave an entity behind.
         let bundle_id = self.register_bundle::<B>();
         let entity = self.entities.alloc();
         self.spawn_at(entity, bundle_id, bundle);
+        if B::HAS_PAIRS {
+            pairs.add_to(self, entity);
+        }
         EntityWorldMut::new(self, entity)
     }
 
@@ -891,7 +896,22 @@ impl World {
 
     /// Inserts `bundle` into `entity`; `false` if it is not alive.
     #[inline]
-    pub(crate) fn insert_bundle<B: Bundle>(&mut self, entity: Entity, bundle: B) -> bool {
+    #[track_caller]
+    pub(crate) fn insert_bundle<B: Bundle>(&mut self, entity: Entity, mut bundle: B) -> bool {
+        if B::HAS_PAIRS {
+            let pairs = bundle_pairs::BundlePairs::take(&mut bundle);
+            let inserted = self.insert_bundle_values(entity, bundle);
+            if inserted {
+                pairs.add_to(self, entity);
+            }
+            return inserted;
+        }
+        self.insert_bundle_values(entity, bundle)
+    }
+
+    /// Inserts the components of `bundle` (its pairs already taken out).
+    #[inline]
+    fn insert_bundle_values<B: Bundle>(&mut self, entity: Entity, bundle: B) -> bool {
         let bundle_id = self.register_bundle::<B>();
         let Some(location) = self.entities.location(entity) else {
             return false;
@@ -997,6 +1017,12 @@ impl World {
     /// Removes `B` from `entity`; see [`World::remove`].
     #[inline]
     pub(crate) fn remove_bundle<B: Bundle>(&mut self, entity: Entity) -> Option<B> {
+        const {
+            assert!(
+                !B::HAS_PAIRS,
+                "a bundle with `Relationship::pair` values cannot be removed as a bundle: use remove_pair"
+            );
+        }
         let bundle_id = self.register_bundle::<B>();
         let location = self.entities.location(entity)?;
         if self.bundle_lifecycle(bundle_id, entity) {

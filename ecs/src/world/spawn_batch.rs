@@ -13,6 +13,9 @@
 //! the iterator checks the archetypes' deletion count and, if it moved,
 //! registers the bundle and looks its destination up again; batches without
 //! hooks or observers run no commands and skip the check.
+//!
+//! Bundles with run-time pairs (`Relationship::pair`) spawn their components
+//! like any other, then add their pairs one by one (see `bundle_pairs`).
 
 use super::World;
 use crate::bundle::{Bundle, BundleId, BundleWriter, WriteSlot};
@@ -70,7 +73,8 @@ impl<'w, I: Iterator<Item: Bundle>> SpawnBatchIter<'w, I> {
         BatchTarget { slots, destination, has_sparse, hooked, deleted_seen: world.archetypes.deleted_count() }
     }
 
-    fn spawn_one(&mut self, bundle: I::Item) -> Entity {
+    fn spawn_one(&mut self, mut bundle: I::Item) -> Entity {
+        let pairs = super::bundle_pairs::BundlePairs::take(&mut bundle);
         let world = &mut *self.world;
         let target = &self.target;
         // Hooks of the previous spawn may have reserved entities.
@@ -98,12 +102,18 @@ impl<'w, I: Iterator<Item: Bundle>> SpawnBatchIter<'w, I> {
         }
         if let Some(bundle) = target.hooked {
             world.after_insert_hooks(entity, bundle, &[]);
-            if world.archetypes.deleted_count() != target.deleted_seen {
-                // The commands deleted archetypes: the destination may be gone
-                // (its slot reused) and the bundle retired.
-                let (lower, _) = self.bundles.size_hint();
-                self.target = Self::resolve(world, lower);
-            }
+        }
+        if <I::Item as Bundle>::HAS_PAIRS {
+            // Each pair moves the entity on from the batch's destination.
+            pairs.add_to(world, entity);
+        }
+        if (target.hooked.is_some() || <I::Item as Bundle>::HAS_PAIRS)
+            && world.archetypes.deleted_count() != target.deleted_seen
+        {
+            // Commands of hooks or observers deleted archetypes: the destination
+            // may be gone (its slot reused) and the bundle retired.
+            let (lower, _) = self.bundles.size_hint();
+            self.target = Self::resolve(world, lower);
         }
         entity
     }
