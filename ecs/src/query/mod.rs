@@ -25,6 +25,7 @@ mod iter;
 mod many;
 mod par_iter;
 mod state;
+mod term;
 
 pub use access::QueryAccess;
 pub use access_set::{
@@ -39,3 +40,4 @@ pub use many::{QueryCombinationIter, QueryCombinationIterMut};
 pub use par_iter::QueryParIter;
 pub(crate) use state::ArchetypeDepths;
 pub use state::{QueryError, QuerySingleError, QueryState};
+pub use term::{Term, TermAccess, TermMatch, TermOper, TermRef, Traversal};
