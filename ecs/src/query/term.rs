@@ -200,9 +200,10 @@ impl Term {
 
     /// The variables the term names (`$this` excluded), in order, repeats kept.
     pub fn variables(&self) -> impl Iterator<Item = &str> + '_ {
-        let halves = self.alternatives.iter().flat_map(|alternative| {
-            core::iter::once(&alternative.first).chain(alternative.second.as_ref())
-        });
+        let halves = self
+            .alternatives
+            .iter()
+            .flat_map(|alternative| core::iter::once(&alternative.first).chain(alternative.second.as_ref()));
         halves.chain(core::iter::once(&self.source)).filter_map(|reference| match reference {
             TermRef::Var(name) => Some(name.as_str()),
             _ => None,
