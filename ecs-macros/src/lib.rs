@@ -73,8 +73,8 @@ pub fn derive_component(input: TokenStream) -> TokenStream {
 /// Derives `::ecs::relation::Relationship` (and `Component`, and
 /// `::ecs::relation::PairTerm` so that `Pair<R>` is a query term).
 ///
-/// `#[relationship(...)]` takes the flags `exclusive`, `traversable`, `acyclic`
-/// and the policies `on_delete = "..."`, `on_delete_target = "..."` (`"remove"`,
+/// `#[relationship(...)]` takes the flags `exclusive`, `traversable`, `acyclic`,
+/// `transitive` (runtime query terms on a pair match along chains) and the policies `on_delete = "..."`, `on_delete_target = "..."` (`"remove"`,
 /// the default, `"delete"` or `"panic"`). `#[component(...)]` hook keys are
 /// accepted; `storage` is not. Generic types and unions are rejected.
 ///

@@ -8,7 +8,7 @@
 //! ```text
 //! impl ::ecs::relation::Relationship for DockedTo {
 //!     const TRAITS: ::ecs::component::RelationshipTraits = ::ecs::component::RelationshipTraits {
-//!         exclusive: true, traversable: false, acyclic: false,
+//!         exclusive: true, traversable: false, acyclic: false, transitive: false,
 //!         on_delete: ::ecs::component::CleanupPolicy::Remove,
 //!         on_delete_target: ::ecs::component::CleanupPolicy::Delete,
 //!     };
@@ -20,7 +20,7 @@
 //! ```
 //!
 //! Keys of `#[relationship(...)]`: the flags `exclusive`, `traversable`,
-//! `acyclic`, and `on_delete` / `on_delete_target` = `"remove"` | `"delete"` |
+//! `acyclic`, `transitive`, and `on_delete` / `on_delete_target` = `"remove"` | `"delete"` |
 //! `"panic"`; each at most once.
 
 use proc_macro2::{Span, TokenStream as TokenStream2};
@@ -31,7 +31,7 @@ use syn::{DeriveInput, Ident, LitStr};
 use crate::component::component_impl;
 
 /// The keys `#[relationship(...)]` accepts.
-const KEYS: &str = "`exclusive`, `traversable`, `acyclic`, `on_delete`, `on_delete_target`";
+const KEYS: &str = "`exclusive`, `traversable`, `acyclic`, `transitive`, `on_delete`, `on_delete_target`";
 
 /// What `#[relationship(...)]` said.
 #[derive(Default)]
@@ -39,6 +39,7 @@ struct RelationshipAttrs {
     exclusive: Option<bool>,
     traversable: Option<bool>,
     acyclic: Option<bool>,
+    transitive: Option<bool>,
     on_delete: Option<Ident>,
     on_delete_target: Option<Ident>,
 }
@@ -64,6 +65,7 @@ impl RelationshipAttrs {
             "exclusive" => &mut self.exclusive,
             "traversable" => &mut self.traversable,
             "acyclic" => &mut self.acyclic,
+            "transitive" => &mut self.transitive,
             "on_delete" | "on_delete_target" => {
                 let slot = if key == "on_delete" { &mut self.on_delete } else { &mut self.on_delete_target };
                 if slot.is_some() {
@@ -131,6 +133,7 @@ pub(crate) fn derive_relationship(input: DeriveInput) -> syn::Result<TokenStream
     let attrs = RelationshipAttrs::parse(&input)?;
     let flag = |value: Option<bool>| value.unwrap_or(false);
     let (exclusive, traversable, acyclic) = (flag(attrs.exclusive), flag(attrs.traversable), flag(attrs.acyclic));
+    let transitive = flag(attrs.transitive);
     let remove = Ident::new("Remove", Span::call_site());
     let on_delete = attrs.on_delete.unwrap_or_else(|| remove.clone());
     let on_delete_target = attrs.on_delete_target.unwrap_or(remove);
@@ -139,6 +142,7 @@ pub(crate) fn derive_relationship(input: DeriveInput) -> syn::Result<TokenStream
             exclusive: #exclusive,
             traversable: #traversable,
             acyclic: #acyclic,
+            transitive: #transitive,
             on_delete: ::ecs::component::CleanupPolicy::#on_delete,
             on_delete_target: ::ecs::component::CleanupPolicy::#on_delete_target,
         }

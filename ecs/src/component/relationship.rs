@@ -66,6 +66,10 @@ pub struct RelationshipTraits {
     pub traversable: bool,
     /// Adding a pair that would close a cycle is an error.
     pub acyclic: bool,
+    /// `(R, c)` implies `(R, t)` for every `t` that `c` reaches along `R`: a
+    /// runtime query term `(LocatedIn, Earth)` matches an entity located in a
+    /// city located in a country located on Earth (Flecs' `Transitive`).
+    pub transitive: bool,
     /// When the relationship entity `R` itself is despawned.
     pub on_delete: CleanupPolicy,
     /// When a target `T` is despawned.
@@ -84,6 +88,7 @@ impl RelationshipTraits {
         exclusive: false,
         traversable: false,
         acyclic: false,
+        transitive: false,
         on_delete: CleanupPolicy::Remove,
         on_delete_target: CleanupPolicy::Remove,
     };
@@ -108,6 +113,18 @@ impl RelationshipTraits {
     /// With `acyclic` set.
     pub const fn acyclic(mut self) -> Self {
         self.acyclic = true;
+        self
+    }
+
+    /// With `transitive` set.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::component::RelationshipTraits;
+    /// assert!(RelationshipTraits::DEFAULT.transitive().transitive);
+    /// ```
+    pub const fn transitive(mut self) -> Self {
+        self.transitive = true;
         self
     }
 

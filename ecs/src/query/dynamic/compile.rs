@@ -1,0 +1,363 @@
+//! Compiling runtime [`Term`]s: validation (aliasing, writes, variables) and
+//! the evaluation plan.
+//!
+//! A compiled query numbers its variables (`$this` is not one of them), turns
+//! each term into a [`CompiledTerm`] and orders the terms into a [`Plan`]:
+//!
+//! * the **table prefix**: terms on `$this` that look at the row's own table
+//!   only (no traversal, no transitive relationship), `And` terms first, then
+//!   `Not`/`Optional` terms whose variables the `And` terms bind. Their result
+//!   depends on an archetype's ids alone, so a cached query stores it per
+//!   archetype and matches new archetypes incrementally;
+//! * the **dynamic suffix**: every other term (fixed sources, variable
+//!   sources, `up` traversal, transitive pairs), in an order where each term's
+//!   source is bound before it runs when possible; a term whose source is a
+//!   variable nothing bound yet *selects* it (enumerates the entities that
+//!   match). These run at every iteration, since they read other entities.
+//!
+//! Invariants of a compiled query (checked by [`compile`], else a
+//! [`QueryBuildError`]): writes are on `$this`, without traversal, on a
+//! concrete component; no two terms may match the same id where one of them
+//! writes; every variable is bound by an `And` term; `$this` is only a source.
+
+use smallvec::SmallVec;
+
+use super::QueryBuildError;
+use crate::entity::{Entity, Id};
+use crate::query::term::{Term, TermAccess, TermOper, TermRef, Traversal};
+
+/// One half of a compiled id pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Half {
+    /// A concrete entity.
+    Entity(Entity),
+    /// `*`: every match.
+    Wildcard,
+    /// `_`: at most one match.
+    Any,
+    /// A variable, by number.
+    Var(usize),
+}
+
+/// One alternative of a compiled term.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Pattern {
+    pub(crate) first: Half,
+    pub(crate) second: Option<Half>,
+}
+
+impl Pattern {
+    /// The concrete component (or pair relationship), if any.
+    pub(crate) fn concrete_first(&self) -> Option<Entity> {
+        match self.first {
+            Half::Entity(entity) => Some(entity),
+            _ => None,
+        }
+    }
+
+    /// The id to look up in the component index: unbound parts read as `*`.
+    pub(crate) fn index_id(&self, vars: &[Option<Entity>]) -> Id {
+        let half = |half: Half| match half {
+            Half::Entity(entity) => Some(entity),
+            Half::Var(var) => vars[var],
+            Half::Wildcard | Half::Any => None,
+        };
+        match self.second {
+            None => half(self.first).map_or(Entity::WILDCARD.id(), Entity::id),
+            Some(second) => {
+                Id::pair(half(self.first).unwrap_or(Entity::WILDCARD), half(second).unwrap_or(Entity::WILDCARD))
+            }
+        }
+    }
+}
+
+/// Where a compiled term looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// The row's entity.
+    This,
+    /// One fixed entity.
+    Fixed(Entity),
+    /// A variable's entity.
+    Var(usize),
+}
+
+/// How a compiled term accesses data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum DataAccess {
+    /// A filter: no data.
+    None,
+    /// Reads.
+    Read,
+    /// Reads and writes (on `$this`).
+    Write,
+}
+
+/// A term ready to evaluate.
+#[derive(Clone, Debug)]
+pub(crate) struct CompiledTerm {
+    pub(crate) alternatives: SmallVec<[Pattern; 1]>,
+    pub(crate) source: Source,
+    pub(crate) oper: TermOper,
+    /// The relationship walked upwards, if the term traverses.
+    pub(crate) up: Option<Entity>,
+    /// Whether the source itself is searched (not for `up`).
+    pub(crate) include_self: bool,
+    pub(crate) access: DataAccess,
+    /// A pair of a transitive relationship whose target is not a wildcard:
+    /// matched along chains (so never table-level).
+    pub(crate) transitive: bool,
+}
+
+impl CompiledTerm {
+    /// Whether the term only looks at the source's own table.
+    pub(crate) fn is_self_only(&self) -> bool {
+        self.up.is_none()
+    }
+
+    /// The variables the term names, as numbers.
+    pub(crate) fn variables(&self) -> impl Iterator<Item = usize> + '_ {
+        let halves = self.alternatives.iter().flat_map(|pattern| core::iter::once(pattern.first).chain(pattern.second));
+        let source = match self.source {
+            Source::Var(var) => Some(var),
+            _ => None,
+        };
+        halves
+            .filter_map(|half| match half {
+                Half::Var(var) => Some(var),
+                _ => None,
+            })
+            .chain(source)
+    }
+}
+
+/// One step of the dynamic suffix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Evaluate a term on its (bound) source.
+    Term(usize),
+    /// Enumerate the entities the term matches, binding its source variable.
+    SelectSource(usize, usize),
+}
+
+/// The evaluation order of a compiled query.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Plan {
+    /// Whether rows are entities (`$this` appears) or solutions.
+    pub(crate) has_this: bool,
+    /// Table-level terms on `$this`, in evaluation order.
+    pub(crate) prefix: Vec<Step>,
+    /// The rest.
+    pub(crate) suffix: Vec<Step>,
+    /// Candidate terms for selecting `$this` archetypes through the component
+    /// index (required, table-level, one alternative).
+    pub(crate) selectors: Vec<usize>,
+}
+
+/// A compiled query: its terms, variables and plan.
+#[derive(Clone, Debug)]
+pub(crate) struct Compiled {
+    pub(crate) terms: Vec<CompiledTerm>,
+    pub(crate) var_names: Vec<String>,
+    pub(crate) plan: Plan,
+}
+
+/// Validates and compiles `terms`.
+pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) -> Result<Compiled, QueryBuildError> {
+    if terms.is_empty() {
+        return Err(QueryBuildError::Empty);
+    }
+    let mut var_names: Vec<String> = Vec::new();
+    let mut var_of = |name: &str| -> usize {
+        if let Some(index) = var_names.iter().position(|known| known == name) {
+            index
+        } else {
+            var_names.push(name.to_owned());
+            var_names.len() - 1
+        }
+    };
+    let mut compiled = Vec::with_capacity(terms.len());
+    for (index, term) in terms.iter().enumerate() {
+        let invalid = |reason: &str| QueryBuildError::InvalidTerm { term: index, reason: reason.to_owned() };
+        if term.alternatives.is_empty() {
+            return Err(invalid("a term needs at least one id"));
+        }
+        let mut half = |reference: &TermRef| -> Result<Half, QueryBuildError> {
+            Ok(match reference {
+                TermRef::Entity(entity) if *entity == Entity::WILDCARD => Half::Wildcard,
+                TermRef::Entity(entity) if *entity == Entity::ANY => Half::Any,
+                TermRef::Entity(entity) => Half::Entity(*entity),
+                TermRef::Wildcard => Half::Wildcard,
+                TermRef::Any => Half::Any,
+                TermRef::Var(name) => Half::Var(var_of(name)),
+                TermRef::This => return Err(invalid("`$this` may only be a term's source")),
+            })
+        };
+        let mut alternatives: SmallVec<[Pattern; 1]> = SmallVec::new();
+        for alternative in &term.alternatives {
+            let first = half(&alternative.first)?;
+            let second = alternative.second.as_ref().map(&mut half).transpose()?;
+            alternatives.push(Pattern { first, second });
+        }
+        let source = match &term.source {
+            TermRef::This => Source::This,
+            TermRef::Entity(entity) if entity.index() > Entity::ANY.index() => Source::Fixed(*entity),
+            TermRef::Var(name) => Source::Var(var_of(name)),
+            _ => return Err(invalid("a source is `$this`, an entity or a variable")),
+        };
+        let (up, include_self) = match term.traversal {
+            Traversal::SelfOnly => (None, true),
+            Traversal::Up(relationship) => (Some(relationship), false),
+            Traversal::SelfUp(relationship) => (Some(relationship), true),
+        };
+        let concrete = alternatives.iter().all(|pattern: &Pattern| pattern.concrete_first().is_some());
+        let access = match term.access {
+            TermAccess::None => DataAccess::None,
+            _ if term.oper == TermOper::Not => {
+                if term.access != TermAccess::Default {
+                    return Err(invalid("a `!` term matches nothing, so it cannot access data"));
+                }
+                DataAccess::None
+            }
+            TermAccess::Default => {
+                if concrete {
+                    DataAccess::Read
+                } else {
+                    DataAccess::None
+                }
+            }
+            TermAccess::In | TermAccess::Out | TermAccess::InOut if !concrete => {
+                return Err(invalid(
+                    "a term whose component is a wildcard or a variable cannot access data (write it [none])",
+                ));
+            }
+            TermAccess::In => DataAccess::Read,
+            TermAccess::Out | TermAccess::InOut => DataAccess::Write,
+        };
+        if access == DataAccess::Write {
+            if source != Source::This || up.is_some() {
+                return Err(QueryBuildError::WriteNotOnThis { term: index });
+            }
+            if alternatives.len() > 1 {
+                return Err(invalid("an or-chain cannot be written: its rows may hold different components"));
+            }
+        }
+        let transitive = alternatives.len() == 1
+            && match (alternatives[0].first, alternatives[0].second) {
+                (Half::Entity(relationship), Some(Half::Entity(_) | Half::Var(_))) => is_transitive(relationship),
+                _ => false,
+            };
+        compiled.push(CompiledTerm { alternatives, source, oper: term.oper, up, include_self, access, transitive });
+    }
+    check_aliasing(&compiled)?;
+    let plan = plan(&compiled, &var_names)?;
+    Ok(Compiled { terms: compiled, var_names, plan })
+}
+
+/// Whether two halves may stand for the same entity.
+fn halves_overlap(a: Half, b: Half) -> bool {
+    match (a, b) {
+        (Half::Entity(a), Half::Entity(b)) => a.index() == b.index(),
+        _ => true,
+    }
+}
+
+/// Whether two patterns may match one id.
+fn patterns_overlap(a: &Pattern, b: &Pattern) -> bool {
+    match (a.second, b.second) {
+        (None, None) => halves_overlap(a.first, b.first),
+        (Some(sa), Some(sb)) => halves_overlap(a.first, b.first) && halves_overlap(sa, sb),
+        _ => false,
+    }
+}
+
+/// A write term and another term that may match the same id would hand out
+/// `&mut T` and `&T` (or two `&mut T`) to one value.
+fn check_aliasing(terms: &[CompiledTerm]) -> Result<(), QueryBuildError> {
+    for (writer, write_term) in terms.iter().enumerate() {
+        if write_term.access != DataAccess::Write {
+            continue;
+        }
+        for (other, other_term) in terms.iter().enumerate() {
+            if other == writer || other_term.access == DataAccess::None {
+                continue;
+            }
+            let overlap =
+                write_term.alternatives.iter().any(|a| other_term.alternatives.iter().any(|b| patterns_overlap(a, b)));
+            if overlap {
+                let pattern = write_term.alternatives[0];
+                let id = pattern.index_id(&[]);
+                return Err(QueryBuildError::Aliasing { writer, other, id, name: None });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Orders the terms (see the module docs).
+fn plan(terms: &[CompiledTerm], var_names: &[String]) -> Result<Plan, QueryBuildError> {
+    let var_count = var_names.len();
+    let has_this = terms.iter().any(|term| term.source == Source::This);
+    let mut bound = vec![false; var_count];
+    let mut placed = vec![false; terms.len()];
+    let mut plan = Plan { has_this, ..Plan::default() };
+    let table_level = |term: &CompiledTerm| term.source == Source::This && term.is_self_only() && !term.transitive;
+    // Required table terms bind the variables of their ids.
+    for (index, term) in terms.iter().enumerate() {
+        if table_level(term) && term.oper == TermOper::And {
+            plan.prefix.push(Step::Term(index));
+            placed[index] = true;
+            term.variables().for_each(|var| bound[var] = true);
+            if term.alternatives.len() == 1 {
+                plan.selectors.push(index);
+            }
+        }
+    }
+    for (index, term) in terms.iter().enumerate() {
+        if !placed[index] && table_level(term) && term.variables().all(|var| bound[var]) {
+            plan.prefix.push(Step::Term(index));
+            placed[index] = true;
+        }
+    }
+    // Then, repeatedly: a required term whose source is bound, else a
+    // `Not`/`Optional` whose variables all are, else a required term that
+    // selects its source variable.
+    while placed.iter().any(|placed| !placed) {
+        let source_bound = |term: &CompiledTerm| match term.source {
+            Source::This | Source::Fixed(_) => true,
+            Source::Var(var) => bound[var],
+        };
+        let ready = (0..terms.len())
+            .find(|&i| !placed[i] && terms[i].oper == TermOper::And && source_bound(&terms[i]))
+            .or_else(|| {
+                (0..terms.len()).find(|&i| {
+                    !placed[i] && terms[i].oper != TermOper::And && terms[i].variables().all(|var| bound[var])
+                })
+            });
+        if let Some(index) = ready {
+            placed[index] = true;
+            terms[index].variables().for_each(|var| bound[var] = true);
+            plan.suffix.push(Step::Term(index));
+            continue;
+        }
+        let select = (0..terms.len()).find(|&i| !placed[i] && terms[i].oper == TermOper::And);
+        match select {
+            Some(index) => {
+                let Source::Var(var) = terms[index].source else {
+                    unreachable!("terms on `$this` or fixed sources are always ready")
+                };
+                placed[index] = true;
+                terms[index].variables().for_each(|var| bound[var] = true);
+                plan.suffix.push(Step::SelectSource(index, var));
+            }
+            None => {
+                let (term, var) = (0..terms.len())
+                    .filter(|&i| !placed[i])
+                    .find_map(|i| terms[i].variables().find(|&var| !bound[var]).map(|var| (i, var)))
+                    .expect("an unplaced term names an unbound variable");
+                return Err(QueryBuildError::UnboundVariable { term, variable: var_names[var].clone() });
+            }
+        }
+    }
+    Ok(plan)
+}

@@ -1,0 +1,432 @@
+//! Evaluating a compiled query: the *hits* of a term on an archetype or an
+//! entity, and the backtracking search over the plan's steps.
+//!
+//! A hit is one way a term matched: the id (concrete, e.g. which `(Likes, x)`
+//! a `(Likes, *)` term found), the entity it was found on (`None`: the row's
+//! own), its column in the row's table, and for a sparse component on `$this`
+//! the component to check per row (sparse components do not fragment tables).
+//! The search binds variables from hits and undoes the bindings on the way
+//! back; every complete assignment is one *frame* (variables + one hit or none
+//! per term).
+//!
+//! Walks along relationships (`up`, transitive pairs) are bounded by the number
+//! of alive entities and remember what they visited, so cycles end.
+
+use smallvec::SmallVec;
+
+use super::compile::{Compiled, CompiledTerm, Half, Pattern, Source, Step};
+use crate::archetype::{Archetype, ArchetypeFlags};
+use crate::component::StorageKind;
+use crate::entity::{Entity, Id};
+use crate::query::term::TermOper;
+use crate::world::World;
+
+/// One way a term matched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Hit {
+    /// The concrete id matched.
+    pub(crate) id: Id,
+    /// `None`: the row's entity; `Some`: another entity.
+    pub(crate) source: Option<Entity>,
+    /// The column in the source's table, or -1 (a tag, a sparse value, an id
+    /// implied through a transitive chain).
+    pub(crate) column: i32,
+    /// A sparse component of the row's entity, checked per row.
+    pub(crate) sparse: Option<Entity>,
+}
+
+/// Variables bound by one hit.
+type Bindings = SmallVec<[(usize, Entity); 2]>;
+
+/// One complete (or, during the search, partial) assignment.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Frame {
+    pub(crate) vars: SmallVec<[Option<Entity>; 4]>,
+    pub(crate) hits: SmallVec<[Option<Hit>; 8]>,
+}
+
+impl Frame {
+    /// A frame with nothing bound.
+    pub(crate) fn new(compiled: &Compiled) -> Frame {
+        Frame {
+            vars: smallvec::smallvec![None; compiled.var_names.len()],
+            hits: smallvec::smallvec![None; compiled.terms.len()],
+        }
+    }
+}
+
+/// Where a term is evaluated: a table (the rows of `$this`) or one entity.
+#[derive(Clone, Copy)]
+struct Place<'w> {
+    archetype: &'w Archetype,
+    /// `None`: the rows of `archetype`; `Some`: this entity (of `archetype`).
+    entity: Option<Entity>,
+}
+
+/// The search over one world.
+pub(crate) struct Evaluator<'w, 'q> {
+    pub(crate) world: &'w World,
+    pub(crate) compiled: &'q Compiled,
+    /// Whether internal archetypes may match.
+    pub(crate) match_internal: bool,
+}
+
+impl<'w> Evaluator<'w, '_> {
+    /// Whether rows of `archetype` may be yielded at all.
+    pub(crate) fn archetype_allowed(&self, archetype: &Archetype) -> bool {
+        !archetype.is_dead() && (self.match_internal || !archetype.flags().contains(ArchetypeFlags::INTERNAL))
+    }
+
+    /// Runs `steps` on the table `archetype` (`$this`), or with no `$this`
+    /// when `archetype` is `None`, calling `emit` for every complete frame.
+    pub(crate) fn run(
+        &self,
+        steps: &[Step],
+        archetype: Option<&'w Archetype>,
+        frame: &mut Frame,
+        emit: &mut dyn FnMut(&Frame),
+    ) {
+        let Some((&step, rest)) = steps.split_first() else {
+            emit(frame);
+            return;
+        };
+        match step {
+            Step::Term(index) => self.run_term(index, rest, archetype, frame, emit),
+            Step::SelectSource(index, var) => {
+                let term = &self.compiled.terms[index];
+                let archetypes = self.world.archetypes();
+                let mut visit = |candidate: &'w Archetype, frame: &mut Frame| {
+                    if candidate.is_empty() || !self.archetype_allowed(candidate) {
+                        return;
+                    }
+                    for &entity in candidate.entities() {
+                        frame.vars[var] = Some(entity);
+                        self.run_term(index, rest, archetype, frame, emit);
+                    }
+                    frame.vars[var] = None;
+                };
+                let pattern = term.alternatives[0];
+                let indexed = term.alternatives.len() == 1 && term.include_self && term.up.is_none();
+                let record = indexed.then(|| archetypes.component_index().get(pattern.index_id(&frame.vars))).flatten();
+                match record {
+                    Some(record) if !self.is_sparse(pattern) => {
+                        for entry in record.archetypes() {
+                            visit(&archetypes[entry.archetype], frame);
+                        }
+                    }
+                    _ => {
+                        for candidate in archetypes.iter() {
+                            visit(candidate, frame);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Evaluates term `index` on its source and continues with `rest` for
+    /// every way it matched.
+    fn run_term(
+        &self,
+        index: usize,
+        rest: &[Step],
+        archetype: Option<&'w Archetype>,
+        frame: &mut Frame,
+        emit: &mut dyn FnMut(&Frame),
+    ) {
+        let term = &self.compiled.terms[index];
+        let place = match term.source {
+            Source::This => match archetype {
+                Some(archetype) => Place { archetype, entity: None },
+                None => return,
+            },
+            Source::Fixed(entity) => match self.entity_place(entity) {
+                Some(place) => place,
+                None => return self.after_miss(index, term, rest, archetype, frame, emit),
+            },
+            Source::Var(var) => match frame.vars[var].and_then(|entity| self.entity_place(entity)) {
+                Some(place) => place,
+                None => return self.after_miss(index, term, rest, archetype, frame, emit),
+            },
+        };
+        let mut hits: SmallVec<[(Hit, Bindings); 2]> = SmallVec::new();
+        self.term_hits(term, place, &frame.vars, &mut hits);
+        // A sparse component on `$this` is decided per row, whatever the operator.
+        let per_row = hits.len() == 1 && hits[0].0.sparse.is_some();
+        if term.oper == TermOper::Not && !per_row && !hits.is_empty() {
+            frame.hits[index] = None;
+            return;
+        }
+        if hits.is_empty() {
+            return self.after_miss(index, term, rest, archetype, frame, emit);
+        }
+        for (hit, bindings) in hits {
+            for &(var, entity) in &bindings {
+                frame.vars[var] = Some(entity);
+            }
+            frame.hits[index] = Some(hit);
+            self.run(rest, archetype, frame, emit);
+            for &(var, _) in &bindings {
+                frame.vars[var] = None;
+            }
+        }
+        frame.hits[index] = None;
+    }
+
+    /// Continues after term `index` found nothing: fine for `Not` and
+    /// `Optional`, the end of this branch for `And`.
+    fn after_miss(
+        &self,
+        index: usize,
+        term: &CompiledTerm,
+        rest: &[Step],
+        archetype: Option<&'w Archetype>,
+        frame: &mut Frame,
+        emit: &mut dyn FnMut(&Frame),
+    ) {
+        frame.hits[index] = None;
+        match term.oper {
+            TermOper::And => {}
+            TermOper::Not | TermOper::Optional => self.run(rest, archetype, frame, emit),
+        }
+    }
+
+    fn entity_place(&self, entity: Entity) -> Option<Place<'w>> {
+        let location = self.world.entities().location(entity)?;
+        Some(Place { archetype: &self.world.archetypes()[location.archetype], entity: Some(entity) })
+    }
+
+    /// Whether `pattern` is a concrete sparse component (not in tables).
+    fn is_sparse(&self, pattern: Pattern) -> bool {
+        match (pattern.first, pattern.second) {
+            (Half::Entity(component), None) => {
+                self.world.component_info(component).is_some_and(|info| info.storage() == StorageKind::Sparse)
+            }
+            _ => false,
+        }
+    }
+
+    /// Every hit of `term` at `place` (self part first, then `up`).
+    fn term_hits(
+        &self,
+        term: &CompiledTerm,
+        place: Place<'w>,
+        vars: &[Option<Entity>],
+        hits: &mut SmallVec<[(Hit, Bindings); 2]>,
+    ) {
+        if term.include_self {
+            self.self_hits(term, place, vars, hits);
+            if !hits.is_empty() {
+                return;
+            }
+        }
+        let Some(relationship) = term.up else { return };
+        let mut visited: SmallVec<[Entity; 8]> = SmallVec::new();
+        let mut current = first_target(self.world, place.archetype, relationship);
+        for _ in 0..=self.world.entities().alive_count() {
+            let Some(ancestor) = current else { return };
+            if visited.contains(&ancestor) {
+                return;
+            }
+            visited.push(ancestor);
+            let Some(ancestor_place) = self.entity_place(ancestor) else { return };
+            self.self_hits(term, ancestor_place, vars, hits);
+            if !hits.is_empty() {
+                return;
+            }
+            current = first_target(self.world, ancestor_place.archetype, relationship);
+        }
+    }
+
+    /// The hits of `term` on `place` itself: its first alternative that
+    /// matches (an or-chain), through transitive chains where the pair's
+    /// relationship is transitive.
+    fn self_hits(
+        &self,
+        term: &CompiledTerm,
+        place: Place<'w>,
+        vars: &[Option<Entity>],
+        hits: &mut SmallVec<[(Hit, Bindings); 2]>,
+    ) {
+        for &pattern in &term.alternatives {
+            if term.transitive {
+                self.transitive_hits(pattern, place, vars, hits);
+            } else {
+                self.pattern_hits(pattern, place, vars, hits);
+            }
+            if !hits.is_empty() {
+                return;
+            }
+        }
+    }
+
+    /// The ids of `place`'s table that `pattern` matches.
+    fn pattern_hits(
+        &self,
+        pattern: Pattern,
+        place: Place<'w>,
+        vars: &[Option<Entity>],
+        hits: &mut SmallVec<[(Hit, Bindings); 2]>,
+    ) {
+        let archetype = place.archetype;
+        let resolve = |half: Half| match half {
+            Half::Entity(entity) => Some(entity),
+            Half::Var(var) => vars[var],
+            Half::Wildcard | Half::Any => None,
+        };
+        let unbound_var = |half: Half| match half {
+            Half::Var(var) if vars[var].is_none() => Some(var),
+            _ => None,
+        };
+        let once = [Some(pattern.first), pattern.second]
+            .into_iter()
+            .flatten()
+            .all(|half| matches!(half, Half::Any) || resolve(half).is_some());
+        let Some(second) = pattern.second else {
+            if let Some(component) = resolve(pattern.first) {
+                if self.is_sparse(Pattern { first: Half::Entity(component), second: None }) {
+                    match place.entity {
+                        None => hits.push((
+                            Hit { id: component.id(), source: None, column: -1, sparse: Some(component) },
+                            Bindings::new(),
+                        )),
+                        Some(entity) => {
+                            if self.world.sparse_sets().of(component).is_some_and(|set| set.contains(entity)) {
+                                hits.push((
+                                    Hit { id: component.id(), source: place.entity, column: -1, sparse: None },
+                                    Bindings::new(),
+                                ));
+                            }
+                        }
+                    }
+                } else if let Some(position) = archetype.position_of(component.id()) {
+                    let column = archetype.column_map()[position];
+                    hits.push((
+                        Hit { id: component.id(), source: place.entity, column, sparse: None },
+                        Bindings::new(),
+                    ));
+                }
+                return;
+            }
+            // A wildcard or unbound variable as the whole id: every plain id.
+            for (position, &id) in archetype.ids().iter().enumerate() {
+                let Some(entity) = id.entity() else { continue };
+                let mut bindings = Bindings::new();
+                if let Some(var) = unbound_var(pattern.first) {
+                    bindings.push((var, entity));
+                }
+                let column = archetype.column_map()[position];
+                hits.push((Hit { id, source: place.entity, column, sparse: None }, bindings));
+                if once {
+                    return;
+                }
+            }
+            return;
+        };
+        let first = resolve(pattern.first);
+        let target = resolve(second);
+        let pattern_id = Id::pair(first.unwrap_or(Entity::WILDCARD), target.unwrap_or(Entity::WILDCARD));
+        let range = match first {
+            Some(relationship) => archetype.pair_positions(relationship.index()),
+            None => 0..archetype.ids().len(),
+        };
+        for position in range {
+            let id = archetype.ids()[position];
+            if !id.is_pair() || !pattern_id.matches(id) {
+                continue;
+            }
+            let mut bindings = Bindings::new();
+            if let Some(var) = unbound_var(pattern.first) {
+                let Some(entity) = self.world.entity_at(id.first_index()) else { continue };
+                bindings.push((var, entity));
+            }
+            if let Some(var) = unbound_var(second) {
+                let Some(entity) = self.world.entity_at(id.second_index()) else { continue };
+                if let Some(&(same, bound)) = bindings.first()
+                    && same == var
+                    && bound != entity
+                {
+                    continue;
+                }
+                bindings.push((var, entity));
+            }
+            let column = archetype.column_map()[position];
+            hits.push((Hit { id, source: place.entity, column, sparse: None }, bindings));
+            if once {
+                return;
+            }
+        }
+    }
+
+    /// `(R, t)` with `R` transitive: `t` a direct target, or reached from one
+    /// along `R`. An unbound variable as target enumerates every target
+    /// reached (direct ones first, each once).
+    fn transitive_hits(
+        &self,
+        pattern: Pattern,
+        place: Place<'w>,
+        vars: &[Option<Entity>],
+        hits: &mut SmallVec<[(Hit, Bindings); 2]>,
+    ) {
+        let (Half::Entity(relationship), Some(second)) = (pattern.first, pattern.second) else { return };
+        let target = match second {
+            Half::Entity(entity) => Some(entity),
+            Half::Var(var) => vars[var],
+            Half::Wildcard | Half::Any => return self.pattern_hits(pattern, place, vars, hits),
+        };
+        let archetype = place.archetype;
+        let mut reached: Vec<Entity> = Vec::new();
+        for position in archetype.pair_positions(relationship.index()) {
+            let id = archetype.ids()[position];
+            let Some(entity) = self.world.entity_at(id.second_index()) else { continue };
+            if target == Some(entity) {
+                let column = archetype.column_map()[position];
+                hits.push((Hit { id, source: place.entity, column, sparse: None }, Bindings::new()));
+                return;
+            }
+            if target.is_none() {
+                let column = archetype.column_map()[position];
+                let var = match second {
+                    Half::Var(var) => var,
+                    _ => return,
+                };
+                hits.push((Hit { id, source: place.entity, column, sparse: None }, smallvec::smallvec![(var, entity)]));
+            }
+            reached.push(entity);
+        }
+        // Breadth-first beyond the direct targets.
+        let mut next = 0;
+        let limit = self.world.entities().alive_count();
+        while next < reached.len() && reached.len() <= limit {
+            let from = reached[next];
+            next += 1;
+            let further: SmallVec<[Entity; 4]> = self.world.targets_of(from, Some(relationship.index())).collect();
+            for entity in further {
+                if reached.contains(&entity) {
+                    continue;
+                }
+                let id = Id::pair(relationship, entity);
+                match (target, second) {
+                    (Some(target), _) if target == entity => {
+                        hits.push((Hit { id, source: place.entity, column: -1, sparse: None }, Bindings::new()));
+                        return;
+                    }
+                    (None, Half::Var(var)) => {
+                        hits.push((
+                            Hit { id, source: place.entity, column: -1, sparse: None },
+                            smallvec::smallvec![(var, entity)],
+                        ));
+                    }
+                    _ => {}
+                }
+                reached.push(entity);
+            }
+        }
+    }
+}
+
+/// The first `(relationship, *)` target of `archetype`'s entities.
+fn first_target(world: &World, archetype: &Archetype, relationship: Entity) -> Option<Entity> {
+    let position = archetype.pair_positions(relationship.index()).next()?;
+    world.entity_at(archetype.ids()[position].second_index())
+}

@@ -1,0 +1,518 @@
+//! Runtime queries: terms chosen at run time (by id, from the query DSL), with
+//! wildcards, variables, traversal, fixed sources and transitive
+//! relationships ([`DynQuery`], built with [`QueryBuilder`]).
+//!
+//! A query is compiled once (validated: aliasing writes, writes off `$this`,
+//! unbound variables are [`QueryBuildError`]s) into a plan of steps
+//! (`compile`): the *table prefix*, terms on the row's own table, and the
+//! *dynamic suffix*, terms that read other entities. A cached query
+//! ([`QueryBuilder::build`]) stores the prefix's result per archetype and
+//! matches archetypes created later incrementally; an uncached one
+//! ([`QueryBuilder::build_uncached`]) walks the component index at every
+//! iteration. Both run the suffix at every iteration.
+//!
+//! Each iteration first lists its *solutions*: a table (or, for a query with
+//! no `$this` term, nothing) with one hit or none per term and the variables'
+//! values; rows are then the table's entities for every solution (sparse
+//! components on `$this` are checked per row). Empty tables are never
+//! visited. Row access is typed at run time: `row.get::<T>(term)` checks the
+//! id the term matched against `T` and is `None` on a mismatch.
+//!
+//! Borrows: a term reads its component on its source (`$this`, a fixed
+//! entity, a variable's entity, the ancestor `up` found); writes are only on
+//! `$this`. [`DynQuery::update_access`] reports reads of other entities as
+//! such, so the scheduler orders a runtime query against every writer of those
+//! components whatever the filters.
+
+mod builder;
+mod compile;
+mod eval;
+mod row;
+
+use core::fmt;
+
+use smallvec::SmallVec;
+
+pub use builder::QueryBuilder;
+use compile::{Compiled, DataAccess, Half, Source, Step};
+use eval::{Evaluator, Frame};
+pub use row::{DynGetError, DynIter, DynIterMut, DynRow, DynRowMut};
+use row::{Solution, solution};
+
+use super::access::QueryAccess;
+use super::term::{Term, TermOper, TermRef};
+use crate::archetype::{Archetype, ArchetypeId};
+use crate::entity::{Entity, Id};
+use crate::storage::LastRun;
+use crate::world::{World, WorldId};
+
+/// Why a runtime query could not be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QueryBuildError {
+    /// The query has no term.
+    Empty,
+    /// Term `writer` writes an id that term `other` may also match, so a row
+    /// would hold `&mut T` and `&T` to one value.
+    Aliasing {
+        /// The writing term.
+        writer: usize,
+        /// The other term.
+        other: usize,
+        /// The written id (a pattern if the term has wildcards).
+        id: Id,
+        /// The component's name, when the query was built against a world.
+        name: Option<String>,
+    },
+    /// A write term looks at another entity than the row's own (a fixed or
+    /// variable source, `up`): runtime queries write only `$this`.
+    WriteNotOnThis {
+        /// The term.
+        term: usize,
+    },
+    /// A variable is named only by `!`/`?` terms, so nothing binds it.
+    UnboundVariable {
+        /// A term naming it.
+        term: usize,
+        /// Its name, without `$`.
+        variable: String,
+    },
+    /// A term is malformed.
+    InvalidTerm {
+        /// The term.
+        term: usize,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+impl fmt::Display for QueryBuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            QueryBuildError::Empty => f.write_str("a query needs at least one term"),
+            QueryBuildError::Aliasing { writer, other, id, name } => {
+                match name {
+                    Some(name) => write!(f, "term {writer} writes {name}")?,
+                    None => write!(f, "term {writer} writes {id:?}")?,
+                }
+                write!(f, ", which term {other} may also match: a row would alias the value")
+            }
+            QueryBuildError::WriteNotOnThis { term } => write!(
+                f,
+                "term {term} writes data of another entity (a fixed source, a variable or an ancestor); \
+                 runtime queries write only the row's own components"
+            ),
+            QueryBuildError::UnboundVariable { term, variable } => write!(
+                f,
+                "variable ${variable} (term {term}) is not bound: name it in a term that is neither `!` nor `?`"
+            ),
+            QueryBuildError::InvalidTerm { term, reason } => write!(f, "term {term}: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for QueryBuildError {}
+
+/// One cached archetype: the table prefix's frames.
+struct CacheEntry {
+    archetype: ArchetypeId,
+    frames: SmallVec<[Frame; 1]>,
+}
+
+/// A query built at run time. See the [module docs](self).
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component, Debug, PartialEq)]
+/// struct Position(f32);
+/// #[derive(Component)]
+/// struct Velocity(f32);
+/// let mut world = World::new();
+/// let e = world.spawn((Position(1.0), Velocity(2.0))).id();
+/// world.spawn(Position(5.0));
+/// let position = world.register_component::<Position>();
+/// let velocity = world.register_component::<Velocity>();
+/// let mut q = world.query_builder().write(position).read(velocity).build().unwrap();
+/// q.iter_mut(&mut world).for_each(|mut row| {
+///     let v = row.get::<Velocity>(1).unwrap().0;
+///     row.get_mut::<Position>(0).unwrap().0 += v;
+/// });
+/// assert_eq!(world.get::<Position>(e), Some(&Position(3.0)));
+/// assert_eq!(q.iter(&world).count(), 1);
+/// ```
+pub struct DynQuery {
+    terms: Vec<Term>,
+    compiled: Compiled,
+    cached: bool,
+    world_id: Option<WorldId>,
+    match_internal: bool,
+    cache: Vec<CacheEntry>,
+    archetype_generation: usize,
+    deleted_seen: usize,
+    reused_seen: usize,
+    solutions: Vec<Solution>,
+    last_run: LastRun,
+    /// Names of the entities the terms mention, for [`DynQuery::to_dsl`].
+    names: Vec<(Entity, String)>,
+}
+
+impl fmt::Debug for DynQuery {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DynQuery").field("terms", &self.terms).field("cached", &self.cached).finish()
+    }
+}
+
+impl DynQuery {
+    /// Validates `terms` and builds a query (cached or not). Prefer
+    /// [`World::query_builder`] or [`World::query_dsl`](crate::world::World).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::query::{DynQuery, Term, TermMatch};
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// let mut world = World::new();
+    /// world.spawn(Position(1.0));
+    /// let position = world.register_component::<Position>();
+    /// let mut q = DynQuery::new(vec![Term::new(TermMatch::component(position))], true).unwrap();
+    /// assert_eq!(q.iter(&world).count(), 1);
+    /// ```
+    pub fn new(terms: Vec<Term>, cached: bool) -> Result<DynQuery, QueryBuildError> {
+        let compiled = compile::compile(&terms, &|_| false)?;
+        Ok(DynQuery {
+            terms,
+            compiled,
+            cached,
+            world_id: None,
+            match_internal: false,
+            cache: Vec::new(),
+            archetype_generation: 0,
+            deleted_seen: 0,
+            reused_seen: 0,
+            solutions: Vec::new(),
+            last_run: LastRun::NEVER,
+            names: Vec::new(),
+        })
+    }
+
+    /// [`DynQuery::new`], with the names of `world` in errors and in
+    /// [`DynQuery::to_dsl`], and bound to `world` at once.
+    pub(crate) fn new_in(terms: Vec<Term>, cached: bool, world: &World) -> Result<DynQuery, QueryBuildError> {
+        let mut query = DynQuery::new(terms, cached).map_err(|error| name_error(error, world))?;
+        query.bind(world);
+        Ok(query)
+    }
+
+    /// The terms, in order (a term's index is its position).
+    pub fn terms(&self) -> &[Term] {
+        &self.terms
+    }
+
+    /// Whether the query caches its matched archetypes.
+    pub fn is_cached(&self) -> bool {
+        self.cached
+    }
+
+    /// The variables' names (without `$`), in the order they first appear.
+    pub fn variables(&self) -> &[String] {
+        &self.compiled.var_names
+    }
+
+    /// Whether rows are entities (some term is on `$this`) rather than one
+    /// row per solution of the variables.
+    pub fn has_this(&self) -> bool {
+        self.compiled.plan.has_this
+    }
+
+    /// Binds the query to `world` on first use: the relationships' traits
+    /// (transitive) are read from it, and the names of what the terms mention.
+    ///
+    /// # Panics
+    /// Panics if the query was used with another world before.
+    #[track_caller]
+    fn bind(&mut self, world: &World) {
+        match self.world_id {
+            Some(id) => {
+                assert!(id == world.id(), "DynQuery used with a world other than the one it was first used with");
+            }
+            None => {
+                let is_transitive =
+                    |relationship: Entity| world.components().relationship_traits(relationship.index()).transitive;
+                // Validated without a world in `new`; the plan only moves
+                // transitive terms out of the table prefix.
+                if let Ok(compiled) = compile::compile(&self.terms, &is_transitive) {
+                    self.compiled = compiled;
+                }
+                let markers = world.archetypes().internal_markers();
+                self.match_internal = self.compiled.terms.iter().any(|term| {
+                    term.oper == TermOper::And
+                        && term
+                            .alternatives
+                            .iter()
+                            .any(|pattern| pattern.concrete_first().is_some_and(|first| markers.contains(&first.id())))
+                });
+                self.names = mentioned_entities(&self.terms)
+                    .filter_map(|entity| Some((entity, entity_name(world, entity)?)))
+                    .collect();
+                self.world_id = Some(world.id());
+            }
+        }
+    }
+
+    /// Matches archetypes created since the last call (cached queries).
+    fn update_cache(&mut self, world: &World) {
+        let archetypes = world.archetypes();
+        if self.reused_seen != archetypes.reused_count() {
+            self.reused_seen = archetypes.reused_count();
+            self.cache.clear();
+            self.archetype_generation = 0;
+        }
+        if self.deleted_seen != archetypes.deleted_count() {
+            self.deleted_seen = archetypes.deleted_count();
+            self.cache.retain(|entry| !archetypes.is_dead(entry.archetype));
+        }
+        let generation = archetypes.len();
+        if self.archetype_generation == generation || !self.compiled.plan.has_this {
+            self.archetype_generation = generation;
+            return;
+        }
+        let evaluator = Evaluator { world, compiled: &self.compiled, match_internal: self.match_internal };
+        let candidates: Vec<ArchetypeId> = if self.archetype_generation == 0 {
+            candidate_archetypes(world, &self.compiled, false)
+        } else {
+            (self.archetype_generation..generation).map(ArchetypeId::new).collect()
+        };
+        for archetype in candidates {
+            let archetype = &archetypes[archetype];
+            if !evaluator.archetype_allowed(archetype) {
+                continue;
+            }
+            let mut frames = SmallVec::new();
+            let mut frame = Frame::new(&self.compiled);
+            evaluator
+                .run(&self.compiled.plan.prefix, Some(archetype), &mut frame, &mut |found| frames.push(found.clone()));
+            if !frames.is_empty() {
+                self.cache.push(CacheEntry { archetype: archetype.id(), frames });
+            }
+        }
+        self.archetype_generation = generation;
+    }
+
+    /// Lists this iteration's solutions.
+    fn collect_solutions(&mut self, world: &World) {
+        self.bind(world);
+        if self.cached {
+            self.update_cache(world);
+        }
+        self.solutions.clear();
+        let compiled = &self.compiled;
+        let evaluator = Evaluator { world, compiled, match_internal: self.match_internal };
+        let solutions = &mut self.solutions;
+        let mut from_frame = |archetype: Option<&Archetype>, frame: &mut Frame| {
+            evaluator.run(&compiled.plan.suffix, archetype, frame, &mut |found| {
+                solutions.push(solution(world, compiled, archetype, found));
+            });
+        };
+        if !compiled.plan.has_this {
+            from_frame(None, &mut Frame::new(compiled));
+            return;
+        }
+        let archetypes = world.archetypes();
+        if self.cached {
+            for entry in &self.cache {
+                let archetype = &archetypes[entry.archetype];
+                if archetype.is_empty() {
+                    continue;
+                }
+                for frame in &entry.frames {
+                    from_frame(Some(archetype), &mut frame.clone());
+                }
+            }
+        } else {
+            for archetype in candidate_archetypes(world, compiled, true) {
+                let archetype = &archetypes[archetype];
+                if archetype.is_empty() || !evaluator.archetype_allowed(archetype) {
+                    continue;
+                }
+                let mut frame = Frame::new(compiled);
+                let steps: Vec<Step> = compiled.plan.prefix.iter().chain(&compiled.plan.suffix).copied().collect();
+                evaluator.run(&steps, Some(archetype), &mut frame, &mut |found| {
+                    solutions.push(solution(world, compiled, Some(archetype), found));
+                });
+            }
+        }
+    }
+
+    /// Iterates read-only over the rows.
+    ///
+    /// # Panics
+    /// Panics if the query was used with another world before.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Relationship)]
+    /// struct Likes;
+    /// let mut world = World::new();
+    /// let (alice, bob) = (world.spawn_empty().id(), world.spawn_empty().id());
+    /// world.entity_mut(alice).add_pair::<Likes>(bob);
+    /// let likes = world.register_component::<Likes>();
+    /// let mut q = world.query_builder().pair(likes, Entity::WILDCARD).build().unwrap();
+    /// let row = q.iter(&world).next().unwrap();
+    /// assert_eq!((row.entity(), row.pair_target(0)), (alice, bob));
+    /// ```
+    #[track_caller]
+    pub fn iter<'q>(&'q mut self, world: &'q World) -> DynIter<'q> {
+        self.collect_solutions(world);
+        DynIter::new(world, &self.solutions, self.compiled.var_names.as_slice())
+    }
+
+    /// Iterates over the rows with write access to the write terms
+    /// (`row.get_mut`). The iterator lends one row at a time
+    /// ([`DynIterMut::fetch_next`], [`DynIterMut::for_each`]).
+    ///
+    /// # Panics
+    /// Panics if the query was used with another world before.
+    #[track_caller]
+    pub fn iter_mut<'q>(&'q mut self, world: &'q mut World) -> DynIterMut<'q> {
+        let world: &World = world;
+        self.collect_solutions(world);
+        let now = world.increment_change_tick_wide();
+        let last_run = core::mem::replace(&mut self.last_run, LastRun::at(now)).baseline(now);
+        DynIterMut::new(world, &self.solutions, self.compiled.var_names.as_slice(), last_run, now.tick())
+    }
+
+    /// How many rows the query yields now.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// let mut world = World::new();
+    /// world.spawn(Position(1.0));
+    /// let position = world.register_component::<Position>();
+    /// assert_eq!(world.query_builder().read(position).build_uncached().unwrap().count(&world), 1);
+    /// ```
+    pub fn count(&mut self, world: &World) -> usize {
+        self.iter(world).count()
+    }
+
+    /// Records the query's borrows in `access` (for the scheduler): reads and
+    /// writes of `$this`'s components, reads of other entities' components
+    /// (fixed and variable sources, `up`) as reads of other entities, and the
+    /// required/excluded components of `$this` as the filter.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::query::QueryAccess;
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// let mut world = World::new();
+    /// let position = world.register_component::<Position>();
+    /// let q = world.query_builder().write(position).build().unwrap();
+    /// let mut access = QueryAccess::default();
+    /// q.update_access(&mut access);
+    /// assert_eq!(access.writes(), &[position]);
+    /// ```
+    pub fn update_access(&self, access: &mut QueryAccess) {
+        for term in &self.compiled.terms {
+            let on_this = term.source == Source::This && term.up.is_none();
+            let concrete: SmallVec<[Entity; 1]> =
+                term.alternatives.iter().filter_map(|pattern| pattern.concrete_first()).collect();
+            for &component in &concrete {
+                match term.access {
+                    DataAccess::None => {}
+                    DataAccess::Read if on_this => access.add_read(component),
+                    DataAccess::Read => access.add_read_other(component),
+                    DataAccess::Write => access.add_write(component),
+                }
+            }
+            let plain = term.alternatives.len() == 1 && term.alternatives[0].second.is_none();
+            if on_this
+                && plain
+                && !term.transitive
+                && let Some(&component) = concrete.first()
+            {
+                match term.oper {
+                    TermOper::And => access.add_with(component),
+                    TermOper::Not => access.add_without(component),
+                    TermOper::Optional => {}
+                }
+            }
+        }
+    }
+}
+
+/// The entities `terms` mention (components, relationships, targets, sources).
+fn mentioned_entities(terms: &[Term]) -> impl Iterator<Item = Entity> + '_ {
+    terms.iter().flat_map(|term| {
+        let halves = term.alternatives.iter().flat_map(|alternative| {
+            core::iter::once(&alternative.first).chain(alternative.second.as_ref()).filter_map(TermRef::entity)
+        });
+        let traversal = match term.traversal {
+            super::term::Traversal::SelfOnly => None,
+            super::term::Traversal::Up(relationship) | super::term::Traversal::SelfUp(relationship) => {
+                Some(relationship)
+            }
+        };
+        halves.chain(term.source.entity()).chain(traversal)
+    })
+}
+
+/// The name `lookup` resolves back to `entity`, if any.
+fn entity_name(world: &World, entity: Entity) -> Option<String> {
+    let name = match world.component_info(entity) {
+        Some(info) => info.name().to_owned(),
+        None => world.get::<crate::component::Name>(entity)?.as_str().to_owned(),
+    };
+    (world.lookup(&name) == Some(entity)).then_some(name)
+}
+
+/// `error` with the component's name.
+fn name_error(error: QueryBuildError, world: &World) -> QueryBuildError {
+    match error {
+        QueryBuildError::Aliasing { writer, other, id, name: None } => {
+            let name = Some(world.id_name(id));
+            QueryBuildError::Aliasing { writer, other, id, name }
+        }
+        error => error,
+    }
+}
+
+/// The archetypes `$this` may be in: those of the smallest component-index
+/// record among the required table-level terms, or every archetype (ids in
+/// ascending order). With `non_empty`, empty ones are left out.
+fn candidate_archetypes(world: &World, compiled: &Compiled, non_empty: bool) -> Vec<ArchetypeId> {
+    let archetypes = world.archetypes();
+    let index = archetypes.component_index();
+    let no_vars: SmallVec<[Option<Entity>; 4]> = smallvec::smallvec![None; compiled.var_names.len()];
+    let smallest = compiled
+        .plan
+        .selectors
+        .iter()
+        .filter(|&&term| {
+            let pattern = compiled.terms[term].alternatives[0];
+            // `(*, *)` has no record of its own.
+            if pattern.second.is_some() && pattern.index_id(&no_vars) == Id::pair(Entity::WILDCARD, Entity::WILDCARD) {
+                return false;
+            }
+            // Sparse components are not in the index.
+            !matches!((pattern.first, pattern.second), (Half::Entity(component), None)
+                if world.component_info(component).is_some_and(|info| info.storage() == crate::component::StorageKind::Sparse))
+        })
+        .map(|&term| index.get(compiled.terms[term].alternatives[0].index_id(&no_vars)))
+        .min_by_key(|record| record.map_or(0, |record| record.archetypes().len()));
+    let mut candidates: Vec<ArchetypeId> = match smallest {
+        Some(None) => Vec::new(),
+        Some(Some(record)) => record.archetypes().iter().map(|entry| entry.archetype).collect(),
+        None => archetypes.iter().map(Archetype::id).collect(),
+    };
+    if non_empty {
+        candidates.retain(|&archetype| !archetypes[archetype].is_empty());
+    }
+    candidates.sort_unstable();
+    candidates
+}

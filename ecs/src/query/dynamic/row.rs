@@ -1,0 +1,566 @@
+//! Rows of a runtime query: [`DynRow`] (read-only, from [`DynIter`]) and
+//! [`DynRowMut`] (lent one at a time by [`DynIterMut`]), with typed access
+//! checked at run time.
+//!
+//! A [`Solution`] is computed when an iteration starts: for every term, the id
+//! it matched, where its value lives (a column of the row's table, one value
+//! of another entity, a sparse set), and the value's `TypeId`, so that
+//! `row.get::<T>(term)` is one type comparison and one address computation.
+//! Addresses are stored as integers (a query stays `Send + Sync`); they are
+//! only read while the iteration borrows the world, which keeps them valid.
+
+use core::any::{TypeId, type_name};
+use core::fmt;
+use core::ptr::NonNull;
+
+use smallvec::SmallVec;
+
+use super::compile::{Compiled, DataAccess, Source};
+use super::eval::{Frame, Hit};
+use crate::archetype::{Archetype, ArchetypeId};
+use crate::component::Component;
+use crate::entity::{Entity, Id};
+use crate::query::term::TermOper;
+use crate::storage::{Tick, TickCell};
+use crate::world::{Mut, World};
+
+/// Where one term's value is, for the rows of one solution.
+#[derive(Clone, Copy, Debug)]
+enum Data {
+    /// No value: a filter term, a tag, an id implied by a transitive chain.
+    None,
+    /// A zero-sized value with no column.
+    ZeroSized,
+    /// A column of the row's table: base addresses of values and ticks (0: no ticks).
+    Column { base: usize, added: usize, changed: usize },
+    /// One value of another entity.
+    Value { address: usize },
+    /// A sparse component of the row's entity.
+    Sparse(Entity),
+}
+
+/// One term of a solution.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    hit: Option<Hit>,
+    /// The id reported when the term did not match.
+    pattern: Id,
+    /// The entity the term looked at when it is not the row's.
+    source: Option<Entity>,
+    type_id: Option<TypeId>,
+    writes: bool,
+    data: Data,
+}
+
+/// One solution: a table (or none) and every term's hit.
+#[derive(Clone, Debug)]
+pub(crate) struct Solution {
+    archetype: Option<ArchetypeId>,
+    vars: SmallVec<[Option<Entity>; 4]>,
+    slots: SmallVec<[Slot; 8]>,
+    /// Sparse components of `$this`, checked per row: (component, operator).
+    per_row: SmallVec<[(Entity, TermOper); 1]>,
+}
+
+/// The solution of `frame` on `archetype`.
+pub(crate) fn solution(world: &World, compiled: &Compiled, archetype: Option<&Archetype>, frame: &Frame) -> Solution {
+    let mut per_row = SmallVec::new();
+    let slots = compiled
+        .terms
+        .iter()
+        .zip(&frame.hits)
+        .map(|(term, hit)| {
+            let pattern = term.alternatives[0].index_id(&frame.vars);
+            let source = match term.source {
+                Source::This => None,
+                Source::Fixed(entity) => Some(entity),
+                Source::Var(var) => frame.vars[var],
+            };
+            let Some(hit) = *hit else {
+                return Slot { hit: None, pattern, source, type_id: None, writes: false, data: Data::None };
+            };
+            if let Some(component) = hit.sparse {
+                per_row.push((component, term.oper));
+            }
+            let info = if hit.id.is_pair() {
+                world.components().info_by_index(hit.id.first_index())
+            } else {
+                hit.id.entity().and_then(|component| world.component_info(component))
+            };
+            let info = info.filter(|_| term.access != DataAccess::None && term.oper != TermOper::Not);
+            let type_id = info.and_then(|info| info.type_id());
+            let zero_sized = info.is_some_and(|info| info.layout().size() == 0);
+            let data = match (hit.sparse, hit.source) {
+                _ if info.is_none() => Data::None,
+                (Some(component), _) => Data::Sparse(component),
+                (None, Some(entity)) => match world.id_value(entity, hit.id) {
+                    Some((address, _)) => Data::Value { address: address.as_ptr() as usize },
+                    None => match hit.id.entity().and_then(|component| world.sparse_sets().of(component)) {
+                        Some(set) => set
+                            .get(entity)
+                            .map_or(Data::None, |address| Data::Value { address: address.as_ptr() as usize }),
+                        None if zero_sized => Data::ZeroSized,
+                        None => Data::None,
+                    },
+                },
+                (None, None) => match archetype {
+                    Some(archetype) if hit.column >= 0 => {
+                        let column = archetype.table().column(hit.column as usize);
+                        let (added, changed) = if column.has_ticks() {
+                            (column.added_ptr().as_ptr() as usize, column.changed_ptr().as_ptr() as usize)
+                        } else {
+                            (0, 0)
+                        };
+                        Data::Column { base: column.data_ptr().as_ptr() as usize, added, changed }
+                    }
+                    _ if zero_sized => Data::ZeroSized,
+                    _ => Data::None,
+                },
+            };
+            let writes = term.access == DataAccess::Write && !matches!(data, Data::None);
+            Slot { hit: Some(hit), pattern, source: hit.source.or(source), type_id, writes, data }
+        })
+        .collect();
+    Solution { archetype: archetype.map(Archetype::id), vars: frame.vars.clone(), slots, per_row }
+}
+
+/// Why [`DynRow::try_get`] has no value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DynGetError {
+    /// The query has no term with this index.
+    NoSuchTerm(usize),
+    /// The term did not match this row (`?` or `!`).
+    NotSet(usize),
+    /// The term gives no data: a filter (`[none]`, `!`), a tag, a wildcard or
+    /// variable component, an id implied through a transitive chain.
+    NoData(usize),
+    /// The term's value is not a `T`.
+    TypeMismatch {
+        /// The term.
+        term: usize,
+        /// The type asked for.
+        requested: &'static str,
+        /// The id the term matched.
+        found: Id,
+    },
+    /// `get_mut` on a term that does not write (`[inout]`/`[out]`).
+    NotWritable(usize),
+}
+
+impl fmt::Display for DynGetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DynGetError::NoSuchTerm(term) => write!(f, "the query has no term {term}"),
+            DynGetError::NotSet(term) => write!(f, "term {term} did not match this row"),
+            DynGetError::NoData(term) => write!(f, "term {term} gives no data (a filter, a tag or an implied id)"),
+            DynGetError::TypeMismatch { term, requested, found } => {
+                write!(f, "term {term} matched {found:?}, whose value is not a {requested}")
+            }
+            DynGetError::NotWritable(term) => write!(f, "term {term} is not a write term ([inout] or [out])"),
+        }
+    }
+}
+
+impl std::error::Error for DynGetError {}
+
+/// What rows of one solution share.
+#[derive(Clone, Copy)]
+struct RowBase<'q> {
+    world: &'q World,
+    solution: &'q Solution,
+    var_names: &'q [String],
+    entity: Option<Entity>,
+    row: usize,
+}
+
+impl<'q> RowBase<'q> {
+    fn slot(&self, term: usize) -> Result<&'q Slot, DynGetError> {
+        self.solution.slots.get(term).ok_or(DynGetError::NoSuchTerm(term))
+    }
+
+    /// The address of term `term`'s `T` for this row, checked.
+    fn address<T: Component>(&self, term: usize) -> Result<NonNull<T>, DynGetError> {
+        let slot = self.slot(term)?;
+        let hit = slot.hit.ok_or(DynGetError::NotSet(term))?;
+        if matches!(slot.data, Data::None) {
+            return Err(DynGetError::NoData(term));
+        }
+        if slot.type_id != Some(TypeId::of::<T>()) {
+            return Err(DynGetError::TypeMismatch { term, requested: type_name::<T>(), found: hit.id });
+        }
+        let address = match slot.data {
+            Data::None => return Err(DynGetError::NoData(term)),
+            Data::ZeroSized => NonNull::dangling(),
+            // SAFETY: `base` is the column's data of the row's table, which
+            // stores `T` (checked above), and `row` is below the table's length
+            // (the cursor walks `0..len` of the table the world still holds).
+            Data::Column { base, .. } => unsafe { NonNull::new_unchecked((base as *mut T).add(self.row)) },
+            Data::Value { address } => NonNull::new(address as *mut T).ok_or(DynGetError::NoData(term))?,
+            Data::Sparse(component) => {
+                let entity = self.entity.ok_or(DynGetError::NoData(term))?;
+                let set = self.world.sparse_sets().of(component).ok_or(DynGetError::NotSet(term))?;
+                set.get(entity).ok_or(DynGetError::NotSet(term))?.cast()
+            }
+        };
+        Ok(address)
+    }
+
+    fn is_set(&self, term: usize) -> bool {
+        let Ok(slot) = self.slot(term) else { return false };
+        match (slot.hit, slot.data) {
+            (None, _) => false,
+            (Some(hit), _) if hit.sparse.is_some() => {
+                let (Some(component), Some(entity)) = (hit.sparse, self.entity) else { return false };
+                self.world.sparse_sets().of(component).is_some_and(|set| set.contains(entity))
+            }
+            _ => true,
+        }
+    }
+
+    fn id(&self, term: usize) -> Id {
+        let slot = self.slot(term).unwrap_or_else(|error| panic!("{error}"));
+        slot.hit.map_or(slot.pattern, |hit| hit.id)
+    }
+
+    fn source(&self, term: usize) -> Entity {
+        let slot = self.slot(term).unwrap_or_else(|error| panic!("{error}"));
+        slot.source.or(self.entity).unwrap_or_else(|| panic!("term {term} has no source in this row"))
+    }
+
+    fn pair_target(&self, term: usize) -> Option<Entity> {
+        let id = self.slot(term).ok()?.hit?.id;
+        id.is_pair().then(|| self.world.entity_at(id.second_index())).flatten()
+    }
+
+    fn var(&self, name: &str) -> Option<Entity> {
+        let name = name.strip_prefix('$').unwrap_or(name);
+        let index = self.var_names.iter().position(|known| known == name)?;
+        self.solution.vars[index]
+    }
+
+    fn entity(&self) -> Entity {
+        self.entity
+            .unwrap_or_else(|| panic!("this query has no `$this` term: its rows are variable bindings, not entities"))
+    }
+}
+
+/// Defines the read accessors shared by [`DynRow`] and [`DynRowMut`].
+macro_rules! row_readers {
+    ($lifetime:lifetime) => {
+        /// The row's entity (`$this`).
+        ///
+        /// # Panics
+        /// Panics if the query has no `$this` term (its rows are bindings of
+        /// variables; see [`Self::this`]).
+        pub fn entity(&self) -> Entity {
+            self.base.entity()
+        }
+
+        /// The row's entity, `None` for a query with no `$this` term.
+        pub fn this(&self) -> Option<Entity> {
+            self.base.entity
+        }
+
+        /// Term `term`'s value, `None` if the term did not match this row, gives
+        /// no data, or its value is not a `T`.
+        pub fn get<T: Component>(&self, term: usize) -> Option<&$lifetime T> {
+            self.try_get(term).ok()
+        }
+
+        /// Term `term`'s value, or why there is none.
+        pub fn try_get<T: Component>(&self, term: usize) -> Result<&$lifetime T, DynGetError> {
+            // SAFETY: the address holds a live `T` (type checked by `address`);
+            // nothing writes it while this shared borrow lives: the iteration
+            // holds the world, and in a lending iteration `get_mut` needs the
+            // row mutably.
+            self.base.address::<T>(term).map(|address| unsafe { address.as_ref() })
+        }
+
+        /// Whether term `term` matched this row (`false` for an optional term
+        /// that did not, and for `!` terms).
+        pub fn is_set(&self, term: usize) -> bool {
+            self.base.is_set(term)
+        }
+
+        /// The id term `term` matched (which pair a wildcard found); for a term
+        /// that did not match, its id with unbound parts as `*`.
+        ///
+        /// # Panics
+        /// Panics if the query has no term `term`.
+        pub fn id(&self, term: usize) -> Id {
+            self.base.id(term)
+        }
+
+        /// The target of the pair term `term` matched.
+        ///
+        /// # Panics
+        /// Panics if the term did not match a pair in this row.
+        pub fn pair_target(&self, term: usize) -> Entity {
+            self.base.pair_target(term).unwrap_or_else(|| panic!("term {term} matched no pair in this row"))
+        }
+
+        /// The target of the pair term `term` matched, if it did.
+        pub fn try_pair_target(&self, term: usize) -> Option<Entity> {
+            self.base.pair_target(term)
+        }
+
+        /// The entity term `term` matched on: the row's, a fixed source, a
+        /// variable's entity or the ancestor `up` reached.
+        ///
+        /// # Panics
+        /// Panics if the query has no term `term`, or for a term on `$this` of a
+        /// query whose rows are not entities.
+        pub fn source(&self, term: usize) -> Entity {
+            self.base.source(term)
+        }
+
+        /// The entity variable `name` (with or without `$`) is bound to; `None`
+        /// if unknown or unbound.
+        pub fn var(&self, name: &str) -> Option<Entity> {
+            self.base.var(name)
+        }
+    };
+}
+
+/// One row of [`DynQuery::iter`](super::DynQuery::iter).
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component, Debug, PartialEq)]
+/// struct Health(u32);
+/// let mut world = World::new();
+/// let e = world.spawn(Health(3)).id();
+/// let health = world.register_component::<Health>();
+/// let mut q = world.query_builder().read(health).build().unwrap();
+/// let row = q.iter(&world).next().unwrap();
+/// assert_eq!(row.entity(), e);
+/// assert_eq!(row.get::<Health>(0), Some(&Health(3)));
+/// assert_eq!(row.get::<Name>(0), None); // not the term's type
+/// assert!(row.is_set(0));
+/// ```
+#[derive(Clone, Copy)]
+pub struct DynRow<'q> {
+    base: RowBase<'q>,
+}
+
+impl<'q> DynRow<'q> {
+    row_readers!('q);
+}
+
+impl fmt::Debug for DynRow<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DynRow").field("entity", &self.base.entity).field("row", &self.base.row).finish()
+    }
+}
+
+/// One row of [`DynQuery::iter_mut`](super::DynQuery::iter_mut): reads like
+/// [`DynRow`], and [`DynRowMut::get_mut`] for write terms.
+pub struct DynRowMut<'r> {
+    base: RowBase<'r>,
+    last_run: Tick,
+    this_run: Tick,
+}
+
+impl<'r> DynRowMut<'r> {
+    row_readers!('_);
+
+    /// Term `term`'s value, mutably (change detection stamps it when written);
+    /// `None` if the term does not write (`[inout]`/`[out]`), did not match or
+    /// its value is not a `T`.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component, Debug, PartialEq)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let e = world.spawn(Health(3)).id();
+    /// let health = world.register_component::<Health>();
+    /// let mut q = world.query_builder().write(health).build().unwrap();
+    /// let mut rows = q.iter_mut(&mut world);
+    /// while let Some(mut row) = rows.fetch_next() {
+    ///     row.get_mut::<Health>(0).unwrap().0 += 1;
+    /// }
+    /// assert_eq!(world.get::<Health>(e), Some(&Health(4)));
+    /// ```
+    pub fn get_mut<T: Component>(&mut self, term: usize) -> Option<Mut<'_, T>> {
+        self.try_get_mut(term).ok()
+    }
+
+    /// Term `term`'s value mutably, or why there is none.
+    pub fn try_get_mut<T: Component>(&mut self, term: usize) -> Result<Mut<'_, T>, DynGetError> {
+        let slot = self.base.slot(term)?;
+        if !slot.writes {
+            return Err(DynGetError::NotWritable(term));
+        }
+        let address = self.base.address::<T>(term)?;
+        let (last_run, this_run) = (self.last_run, self.this_run);
+        // SAFETY: the iteration holds the world exclusively; write terms are on
+        // `$this` and no other term of the query may match their id (checked
+        // when the query was built); this row is lent once at a time and
+        // `&mut self` keeps every other borrow of it out while the `Mut` lives.
+        // The tick cells are the row's own in the same column or sparse set.
+        unsafe {
+            let value = &mut *address.as_ptr();
+            match slot.data {
+                Data::Column { added, changed, .. } if changed != 0 => {
+                    let row = self.base.row;
+                    let added = (*(added as *const TickCell).add(row)).get();
+                    let changed = &*(changed as *const TickCell).add(row);
+                    Ok(Mut::new(value, added, Some(changed), last_run, this_run))
+                }
+                Data::Sparse(component) => {
+                    let entity = self.base.entity.ok_or(DynGetError::NoData(term))?;
+                    let cells = self.base.world.sparse_sets().of(component).and_then(|set| set.ticks(entity));
+                    match cells {
+                        Some(cells) => Ok(Mut::new(value, cells.added.get(), Some(&cells.changed), last_run, this_run)),
+                        None => Ok(Mut::new(value, Tick::default(), None, last_run, this_run)),
+                    }
+                }
+                _ => Ok(Mut::new(value, Tick::default(), None, last_run, this_run)),
+            }
+        }
+    }
+}
+
+impl fmt::Debug for DynRowMut<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DynRowMut").field("entity", &self.base.entity).field("row", &self.base.row).finish()
+    }
+}
+
+/// Walks the rows of a list of solutions.
+struct Cursor<'q> {
+    world: &'q World,
+    solutions: &'q [Solution],
+    var_names: &'q [String],
+    /// The current solution.
+    index: usize,
+    /// The next row of the current solution's table.
+    row: usize,
+    entities: &'q [Entity],
+    /// Whether the current solution was entered (its table read).
+    entered: bool,
+}
+
+impl<'q> Cursor<'q> {
+    fn new(world: &'q World, solutions: &'q [Solution], var_names: &'q [String]) -> Self {
+        Cursor { world, solutions, var_names, index: 0, row: 0, entities: &[], entered: false }
+    }
+
+    fn next_row(&mut self) -> Option<RowBase<'q>> {
+        loop {
+            let solution = self.solutions.get(self.index)?;
+            if !self.entered {
+                self.entered = true;
+                self.row = 0;
+                match solution.archetype {
+                    Some(archetype) => self.entities = self.world.archetypes()[archetype].entities(),
+                    None => {
+                        // A query without `$this`: one row per solution.
+                        let base =
+                            RowBase { world: self.world, solution, var_names: self.var_names, entity: None, row: 0 };
+                        self.index += 1;
+                        self.entered = false;
+                        return Some(base);
+                    }
+                }
+            }
+            while let Some(&entity) = self.entities.get(self.row) {
+                let row = self.row;
+                self.row += 1;
+                if !solution.per_row.is_empty() && !self.per_row_matches(solution, entity) {
+                    continue;
+                }
+                return Some(RowBase {
+                    world: self.world,
+                    solution,
+                    var_names: self.var_names,
+                    entity: Some(entity),
+                    row,
+                });
+            }
+            self.index += 1;
+            self.entered = false;
+        }
+    }
+
+    fn per_row_matches(&self, solution: &Solution, entity: Entity) -> bool {
+        solution.per_row.iter().all(|&(component, oper)| {
+            let present = self.world.sparse_sets().of(component).is_some_and(|set| set.contains(entity));
+            match oper {
+                TermOper::And => present,
+                TermOper::Not => !present,
+                TermOper::Optional => true,
+            }
+        })
+    }
+
+    fn remaining_upper_bound(&self) -> usize {
+        let current = self.entities.len().saturating_sub(self.row);
+        let rest: usize = self.solutions[self.index.min(self.solutions.len())..]
+            .iter()
+            .skip(usize::from(self.entered))
+            .map(|solution| solution.archetype.map_or(1, |archetype| self.world.archetypes()[archetype].len()))
+            .sum();
+        current + rest
+    }
+}
+
+/// The read-only iterator of a runtime query: [`DynRow`]s.
+pub struct DynIter<'q> {
+    cursor: Cursor<'q>,
+}
+
+impl<'q> DynIter<'q> {
+    pub(crate) fn new(world: &'q World, solutions: &'q [Solution], var_names: &'q [String]) -> Self {
+        DynIter { cursor: Cursor::new(world, solutions, var_names) }
+    }
+}
+
+impl<'q> Iterator for DynIter<'q> {
+    type Item = DynRow<'q>;
+
+    #[inline]
+    fn next(&mut self) -> Option<DynRow<'q>> {
+        self.cursor.next_row().map(|base| DynRow { base })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (0, Some(self.cursor.remaining_upper_bound()))
+    }
+}
+
+/// The lending iterator of [`DynQuery::iter_mut`](super::DynQuery::iter_mut).
+pub struct DynIterMut<'q> {
+    cursor: Cursor<'q>,
+    last_run: Tick,
+    this_run: Tick,
+}
+
+impl<'q> DynIterMut<'q> {
+    pub(crate) fn new(
+        world: &'q World,
+        solutions: &'q [Solution],
+        var_names: &'q [String],
+        last_run: Tick,
+        this_run: Tick,
+    ) -> Self {
+        DynIterMut { cursor: Cursor::new(world, solutions, var_names), last_run, this_run }
+    }
+
+    /// The next row; the previous one must be dropped first.
+    #[allow(clippy::should_implement_trait)]
+    pub fn fetch_next(&mut self) -> Option<DynRowMut<'_>> {
+        let base = self.cursor.next_row()?;
+        Some(DynRowMut { base, last_run: self.last_run, this_run: self.this_run })
+    }
+
+    /// Calls `f` with every row.
+    pub fn for_each(mut self, mut f: impl FnMut(DynRowMut<'_>)) {
+        while let Some(row) = self.fetch_next() {
+            f(row);
+        }
+    }
+}

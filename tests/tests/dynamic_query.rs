@@ -1,0 +1,456 @@
+//! Runtime queries (`world.query_builder()`, `DynQuery`): every term kind
+//! (read, write, with, without, optional, or-chains, pairs with `*`/`_` in
+//! either half, `up`/`self|up`, fixed sources), variables joining entities,
+//! transitive relationships, cached and uncached builds, build errors, typed
+//! row access checked at run time, and the scheduler-facing access.
+
+use std::collections::BTreeSet;
+
+use ecs::entity::Id;
+use ecs::query::{DynGetError, QueryAccess, QueryBuildError, Term, TermMatch, TermRef};
+use ecs_tests::{Enemy, Position, Velocity};
+
+use ecs::prelude::*;
+
+#[derive(Component, Debug, PartialEq)]
+struct Health(u32);
+
+#[derive(Component, Debug, PartialEq)]
+#[component(storage = "sparse")]
+struct Shield(u32);
+
+#[derive(Relationship, Debug)]
+struct Likes;
+
+#[derive(Relationship, Debug, PartialEq)]
+struct Eats(u32);
+
+#[derive(Relationship)]
+#[relationship(transitive)]
+struct LocatedIn;
+
+#[derive(Component)]
+struct SpaceShip;
+#[derive(Component)]
+struct Planet;
+#[derive(Relationship)]
+#[relationship(exclusive)]
+struct DockedTo;
+#[derive(Relationship)]
+#[relationship(exclusive)]
+struct RuledBy;
+#[derive(Relationship)]
+struct AlliedWith;
+
+fn entities(rows: impl Iterator<Item = Entity>) -> BTreeSet<Entity> {
+    rows.collect()
+}
+
+fn both(builder: impl Fn(&mut World) -> ecs::query::QueryBuilder, world: &mut World) -> [ecs::query::DynQuery; 2] {
+    [builder(world).build().unwrap(), builder(world).build_uncached().unwrap()]
+}
+
+#[test]
+fn read_write_with_without_optional() {
+    let mut world = World::new();
+    let a = world.spawn((Position { x: 1.0, y: 0.0 }, Velocity { x: 1.0, y: 1.0 })).id();
+    let b = world.spawn((Position { x: 2.0, y: 0.0 }, Velocity { x: 2.0, y: 2.0 }, Health(5))).id();
+    world.spawn((Position { x: 3.0, y: 0.0 }, Velocity { x: 3.0, y: 3.0 }, Enemy));
+    world.spawn(Position { x: 4.0, y: 0.0 });
+    let pos = world.register_component::<Position>();
+    let vel = world.register_component::<Velocity>();
+    let enemy = world.register_component::<Enemy>();
+    let health = world.register_component::<Health>();
+    for mut q in both(|w| w.query_builder().write(pos).read(vel).without(enemy).optional(health), &mut world) {
+        let rows: Vec<_> = q
+            .iter(&world)
+            .map(|row| {
+                (row.entity(), row.get::<Position>(0).unwrap().x, row.is_set(3), row.get::<Health>(3).map(|h| h.0))
+            })
+            .collect();
+        assert_eq!(rows.len(), 2);
+        assert!(rows.contains(&(a, 1.0, false, None)));
+        assert!(rows.contains(&(b, 2.0, true, Some(5))));
+    }
+    let mut q = world.query_builder().write(pos).read(vel).without(enemy).build().unwrap();
+    q.iter_mut(&mut world).for_each(|mut row| {
+        let v = *row.get::<Velocity>(1).unwrap();
+        let mut p = row.get_mut::<Position>(0).unwrap();
+        p.x += v.x;
+    });
+    assert_eq!(world.get::<Position>(a).unwrap().x, 2.0);
+    assert_eq!(world.get::<Position>(b).unwrap().x, 4.0);
+    // With: a filter, no data.
+    let mut q = world.query_builder().with(health).build().unwrap();
+    let row = q.iter(&world).next().unwrap();
+    assert_eq!(row.try_get::<Health>(0), Err(DynGetError::NoData(0)));
+}
+
+#[test]
+fn typed_access_is_checked() {
+    let mut world = World::new();
+    world.spawn((Position::default(), Health(1)));
+    let pos = world.register_component::<Position>();
+    let mut q = world.query_builder().read(pos).build().unwrap();
+    let row = q.iter(&world).next().unwrap();
+    assert!(row.get::<Health>(0).is_none());
+    assert!(matches!(row.try_get::<Health>(0), Err(DynGetError::TypeMismatch { term: 0, .. })));
+    assert_eq!(row.try_get::<Position>(7).unwrap_err(), DynGetError::NoSuchTerm(7));
+    drop(q);
+    // get_mut on a read term is refused.
+    let mut q = world.query_builder().read(pos).build().unwrap();
+    q.iter_mut(&mut world).for_each(|mut row| {
+        assert_eq!(row.try_get_mut::<Position>(0).unwrap_err(), DynGetError::NotWritable(0));
+    });
+}
+
+#[test]
+fn writes_mark_changes() {
+    let mut world = World::new();
+    let e = world.spawn(Health(1)).id();
+    let health = world.register_component::<Health>();
+    let mut changed = world.query_filtered::<Entity, Changed<Health>>();
+    assert_eq!(changed.iter(&world).count(), 1);
+    assert_eq!(changed.iter(&world).count(), 0);
+    let mut q = world.query_builder().write(health).build().unwrap();
+    q.iter_mut(&mut world).for_each(|mut row| row.get_mut::<Health>(0).unwrap().0 += 1);
+    assert_eq!(changed.iter(&world).collect::<Vec<_>>(), [e]);
+}
+
+#[test]
+fn sparse_terms_are_checked_per_row() {
+    let mut world = World::new();
+    let a = world.spawn((Health(1), Shield(3))).id();
+    let b = world.spawn(Health(2)).id();
+    let (health, shield) = (world.register_component::<Health>(), world.register_component::<Shield>());
+    for mut q in both(|w| w.query_builder().read(health).read(shield), &mut world) {
+        let rows: Vec<_> = q.iter(&world).map(|row| (row.entity(), row.get::<Shield>(1).map(|s| s.0))).collect();
+        assert_eq!(rows, [(a, Some(3))]);
+    }
+    for mut q in both(|w| w.query_builder().read(health).without(shield), &mut world) {
+        assert_eq!(entities(q.iter(&world).map(|r| r.entity())), [b].into());
+    }
+    for mut q in both(|w| w.query_builder().read(health).optional(shield), &mut world) {
+        let rows: BTreeSet<_> = q.iter(&world).map(|row| (row.entity(), row.is_set(1))).collect();
+        assert_eq!(rows, [(a, true), (b, false)].into());
+    }
+    let mut q = world.query_builder().write(shield).build().unwrap();
+    q.iter_mut(&mut world).for_each(|mut row| row.get_mut::<Shield>(0).unwrap().0 = 9);
+    assert_eq!(world.get::<Shield>(a), Some(&Shield(9)));
+}
+
+#[test]
+fn or_chains_are_one_term() {
+    let mut world = World::new();
+    let a = world.spawn(Health(1)).id();
+    let b = world.spawn(Enemy).id();
+    let c = world.spawn((Health(1), Enemy)).id();
+    world.spawn(Position::default());
+    let (health, enemy) = (world.register_component::<Health>(), world.register_component::<Enemy>());
+    for mut q in both(|w| w.query_builder().with(health).or(enemy), &mut world) {
+        let rows: Vec<_> = q.iter(&world).map(|row| (row.entity(), row.id(0))).collect();
+        assert_eq!(rows.len(), 3, "one row per entity: the first alternative that matches");
+        assert!(
+            rows.contains(&(a, health.id())) && rows.contains(&(b, enemy.id())) && rows.contains(&(c, health.id()))
+        );
+    }
+}
+
+#[test]
+fn pairs_with_wildcards() {
+    let mut world = World::new();
+    let (bob, carol) = (world.spawn_empty().id(), world.spawn_empty().id());
+    let alice = world.spawn_empty().id();
+    world.entity_mut(alice).add_pair::<Likes>(bob).add_pair::<Likes>(carol);
+    world.entity_mut(bob).insert(Eats(3).pair(carol));
+    let (likes, eats) = (world.register_component::<Likes>(), world.register_component::<Eats>());
+    for mut q in both(|w| w.query_builder().pair(likes, Entity::WILDCARD), &mut world) {
+        let rows: BTreeSet<_> = q.iter(&world).map(|row| (row.entity(), row.pair_target(0))).collect();
+        assert_eq!(rows, [(alice, bob), (alice, carol)].into());
+    }
+    for mut q in both(|w| w.query_builder().pair(likes, Entity::ANY), &mut world) {
+        assert_eq!(q.iter(&world).count(), 1, "`_` yields one row per entity");
+    }
+    for mut q in both(|w| w.query_builder().pair(Entity::WILDCARD, carol), &mut world) {
+        let rows: BTreeSet<_> = q.iter(&world).map(|row| (row.entity(), row.id(0))).collect();
+        assert_eq!(rows, [(alice, Id::pair(likes, carol)), (bob, Id::pair(eats, carol))].into());
+    }
+    for mut q in both(|w| w.query_builder().pair(Entity::WILDCARD, Entity::WILDCARD), &mut world) {
+        assert_eq!(q.iter(&world).filter(|row| row.this() == Some(alice) || row.this() == Some(bob)).count(), 3);
+    }
+    let mut q = world.query_builder().pair(eats, Entity::WILDCARD).build().unwrap();
+    let row = q.iter(&world).next().unwrap();
+    assert_eq!((row.entity(), row.get::<Eats>(0)), (bob, Some(&Eats(3))));
+}
+
+#[test]
+fn up_and_self_up_traversal() {
+    let mut world = World::new();
+    let root = world.spawn(Health(10)).id();
+    let mid = world.spawn(ChildOf.pair(root)).id();
+    let leaf = world.spawn((ChildOf.pair(mid), Health(1))).id();
+    let (health, child_of) = (world.register_component::<Health>(), world.register_component::<ChildOf>());
+    for mut q in both(|w| w.query_builder().read(health).up(child_of), &mut world) {
+        let rows: BTreeSet<_> =
+            q.iter(&world).map(|row| (row.entity(), row.source(0), row.get::<Health>(0).unwrap().0)).collect();
+        assert_eq!(rows, [(mid, root, 10), (leaf, root, 10)].into());
+    }
+    for mut q in both(|w| w.query_builder().read(health).self_up(child_of), &mut world) {
+        let rows: BTreeSet<_> = q.iter(&world).map(|row| (row.entity(), row.source(0))).collect();
+        assert_eq!(rows, [(root, root), (mid, root), (leaf, leaf)].into());
+    }
+    // The ancestor changes: queries see it without new archetypes.
+    world.get_mut::<Health>(root).unwrap().0 = 11;
+    let mut q = world.query_builder().read(health).up(child_of).build().unwrap();
+    assert!(q.iter(&world).all(|row| row.get::<Health>(0) == Some(&Health(11))));
+}
+
+#[test]
+fn fixed_sources() {
+    let mut world = World::new();
+    let config = world.spawn(Health(7)).id();
+    let a = world.spawn(Position::default()).id();
+    let (health, pos) = (world.register_component::<Health>(), world.register_component::<Position>());
+    for mut q in both(|w| w.query_builder().read(pos).read(health).source(config), &mut world) {
+        let rows: Vec<_> =
+            q.iter(&world).map(|row| (row.entity(), row.source(1), row.get::<Health>(1).unwrap().0)).collect();
+        assert_eq!(rows, [(a, config, 7)]);
+    }
+    world.remove::<Health>(config);
+    let mut q = world.query_builder().read(pos).read(health).source(config).build().unwrap();
+    assert_eq!(q.iter(&world).count(), 0, "the fixed source lost its component");
+    // A fixed-source term alone: one row per solution, no `$this`.
+    let mut q = world.query_builder().read(pos).source(a).build().unwrap();
+    let rows: Vec<_> = q.iter(&world).map(|row| (row.this(), row.source(0))).collect();
+    assert_eq!(rows, [(None, a)]);
+}
+
+#[test]
+fn variables_join_entities() {
+    let mut world = World::new();
+    let (ship, planet, faction, allied) = (
+        world.register_component::<SpaceShip>(),
+        world.register_component::<Planet>(),
+        world.register_component::<RuledBy>(),
+        world.register_component::<AlliedWith>(),
+    );
+    let docked = world.register_component::<DockedTo>();
+    let empire = world.spawn_empty().id();
+    let rebels = world.spawn_empty().id();
+    let earth = world.spawn(Planet).id();
+    world.entity_mut(earth).add_pair::<RuledBy>(empire);
+    let mars = world.spawn(Planet).id();
+    world.entity_mut(mars).add_pair::<RuledBy>(rebels);
+    let moon = world.spawn_empty().id(); // not a planet
+    let s1 = world.spawn(SpaceShip).id();
+    world.entity_mut(s1).add_pair::<DockedTo>(earth);
+    let s2 = world.spawn(SpaceShip).id();
+    world.entity_mut(s2).add_pair::<DockedTo>(mars);
+    let s3 = world.spawn(SpaceShip).id();
+    world.entity_mut(s3).add_pair::<DockedTo>(moon);
+    let ally = world.spawn_empty().id();
+    world.entity_mut(ally).add_pair::<AlliedWith>(empire);
+    // SpaceShip, (DockedTo, $planet), Planet($planet), RuledBy($planet, $faction), (AlliedWith, $faction)($ally)
+    let build = |w: &mut World, cached: bool| {
+        let b = w
+            .query_builder()
+            .with(ship)
+            .pair_var(docked, "planet")
+            .with(planet)
+            .source_var("planet")
+            .term(
+                Term::new(TermMatch::pair(TermRef::Entity(faction), TermRef::Var("faction".into())))
+                    .with_source(TermRef::Var("planet".into())),
+            )
+            .term(
+                Term::new(TermMatch::pair(TermRef::Entity(allied), TermRef::Var("faction".into())))
+                    .with_source(TermRef::Var("ally".into())),
+            );
+        if cached { b.build().unwrap() } else { b.build_uncached().unwrap() }
+    };
+    for cached in [true, false] {
+        let mut q = build(&mut world, cached);
+        let rows: Vec<_> =
+            q.iter(&world).map(|row| (row.entity(), row.var("planet"), row.var("$faction"), row.var("ally"))).collect();
+        assert_eq!(rows, [(s1, Some(earth), Some(empire), Some(ally))]);
+        assert_eq!(q.variables(), ["planet", "faction", "ally"]);
+    }
+    // Without the ally term: both ships at planets.
+    let mut q =
+        world.query_builder().with(ship).pair_var(docked, "planet").with(planet).source_var("planet").build().unwrap();
+    let rows: BTreeSet<_> = q.iter(&world).map(|row| (row.entity(), row.var("planet").unwrap())).collect();
+    assert_eq!(rows, [(s1, earth), (s2, mars)].into());
+}
+
+#[test]
+fn a_variable_only_in_not_terms_is_unbound() {
+    let mut world = World::new();
+    let likes = world.register_component::<Likes>();
+    let pos = world.register_component::<Position>();
+    let error = world
+        .query_builder()
+        .read(pos)
+        .term(
+            Term::new(TermMatch::pair(TermRef::Entity(likes), TermRef::Var("x".into())))
+                .with_source(TermRef::Var("y".into()))
+                .with_oper(ecs::query::TermOper::Not),
+        )
+        .build()
+        .unwrap_err();
+    assert!(matches!(error, QueryBuildError::UnboundVariable { term: 1, .. }), "{error}");
+}
+
+#[test]
+fn transitive_relationships_match_chains() {
+    let mut world = World::new();
+    let earth = world.spawn_empty().id();
+    let country = world.spawn_empty().id();
+    world.entity_mut(country).add_pair::<LocatedIn>(earth);
+    let city = world.spawn_empty().id();
+    world.entity_mut(city).add_pair::<LocatedIn>(country);
+    let district = world.spawn_empty().id();
+    world.entity_mut(district).add_pair::<LocatedIn>(city);
+    let person = world.spawn(Health(1)).id();
+    world.entity_mut(person).add_pair::<LocatedIn>(district);
+    let moon = world.spawn_empty().id();
+    let astronaut = world.spawn(Health(1)).id();
+    world.entity_mut(astronaut).add_pair::<LocatedIn>(moon);
+    let located = world.register_component::<LocatedIn>();
+    for mut q in both(|w| w.query_builder().pair(located, earth), &mut world) {
+        assert_eq!(entities(q.iter(&world).map(|r| r.entity())), [country, city, district, person].into());
+    }
+    let health = world.register_component::<Health>();
+    for mut q in both(|w| w.query_builder().with(health).pair(located, city), &mut world) {
+        let rows: Vec<_> = q.iter(&world).map(|row| (row.entity(), row.id(1))).collect();
+        assert_eq!(rows, [(person, Id::pair(located, city))]);
+    }
+    // A variable target enumerates every place reached.
+    for mut q in both(|w| w.query_builder().with(health).pair_var(located, "place"), &mut world) {
+        let rows: BTreeSet<_> = q.iter(&world).map(|row| (row.entity(), row.var("place").unwrap())).collect();
+        assert_eq!(
+            rows,
+            [(person, district), (person, city), (person, country), (person, earth), (astronaut, moon)].into()
+        );
+    }
+    // A wildcard target is not transitive: direct targets only.
+    let mut q = world.query_builder().with(health).pair(located, Entity::WILDCARD).build().unwrap();
+    assert_eq!(q.iter(&world).count(), 2);
+    // Moving the chain is seen by the cached query (no new archetype for `person`).
+    let mut q = world.query_builder().with(health).pair(located, earth).build().unwrap();
+    assert_eq!(q.iter(&world).count(), 1);
+    world.entity_mut(country).remove_pair::<LocatedIn>(earth);
+    assert_eq!(q.iter(&world).count(), 0);
+}
+
+#[test]
+fn transitive_cycles_end() {
+    let mut world = World::new();
+    let (a, b) = (world.spawn_empty().id(), world.spawn_empty().id());
+    world.entity_mut(a).add_pair::<LocatedIn>(b);
+    world.entity_mut(b).add_pair::<LocatedIn>(a);
+    let target = world.spawn_empty().id();
+    let located = world.register_component::<LocatedIn>();
+    let mut q = world.query_builder().pair(located, target).build_uncached().unwrap();
+    assert_eq!(q.iter(&world).count(), 0);
+    let mut q = world.query_builder().pair_var(located, "x").build_uncached().unwrap();
+    assert_eq!(q.iter(&world).count(), 4, "a reaches b and itself, b reaches a and itself");
+}
+
+#[test]
+fn build_errors() {
+    let mut world = World::new();
+    let pos = world.register_component::<Position>();
+    let likes = world.register_component::<Likes>();
+    let child_of = world.register_component::<ChildOf>();
+    let e = world.spawn_empty().id();
+    assert_eq!(world.query_builder().build().unwrap_err(), QueryBuildError::Empty);
+    let error = world.query_builder().write(pos).read(pos).build_in(&world).unwrap_err();
+    assert!(matches!(error, QueryBuildError::Aliasing { writer: 0, other: 1, .. }));
+    assert!(error.to_string().contains("Position"), "{error}");
+    // A wildcard read may match the written pair.
+    let error = world
+        .query_builder()
+        .term(
+            Term::new(TermMatch::pair(TermRef::Entity(likes), TermRef::Entity(e)))
+                .with_access(ecs::query::TermAccess::InOut),
+        )
+        .pair(likes, Entity::WILDCARD)
+        .build()
+        .unwrap_err();
+    assert!(matches!(error, QueryBuildError::Aliasing { .. }));
+    assert_eq!(
+        world.query_builder().write(pos).source(e).build().unwrap_err(),
+        QueryBuildError::WriteNotOnThis { term: 0 }
+    );
+    assert_eq!(
+        world.query_builder().write(pos).up(child_of).build().unwrap_err(),
+        QueryBuildError::WriteNotOnThis { term: 0 }
+    );
+    let error = world.query_builder().read(Entity::WILDCARD).build().unwrap_err();
+    assert!(matches!(error, QueryBuildError::InvalidTerm { term: 0, .. }), "{error}");
+    // Two writes of different components are fine.
+    let vel = world.register_component::<Velocity>();
+    assert!(world.query_builder().write(pos).write(vel).build().is_ok());
+}
+
+#[test]
+fn cached_queries_see_new_archetypes_and_skip_empty_tables() {
+    let mut world = World::new();
+    let health = world.register_component::<Health>();
+    let mut q = world.query_builder().read(health).build().unwrap();
+    assert_eq!(q.count(&world), 0);
+    let a = world.spawn(Health(1)).id();
+    world.spawn((Health(2), Position::default()));
+    assert_eq!(q.count(&world), 2);
+    world.despawn(a);
+    assert_eq!(q.count(&world), 1);
+    world.spawn(Health(3)).insert(Velocity::default());
+    assert_eq!(q.count(&world), 2);
+}
+
+#[test]
+fn internal_entities_are_hidden_unless_named() {
+    let mut world = World::new();
+    let name = world.register_component::<Name>();
+    let before = world.query::<&Name>().iter(&world).count();
+    let mut q = world.query_builder().read(name).build_uncached().unwrap();
+    assert_eq!(q.count(&world), before);
+    let mut all = world.query_builder().with(Entity::WILDCARD).access(ecs::query::TermAccess::None).build().unwrap();
+    let user = world.spawn(Health(1)).id();
+    assert_eq!(entities(all.iter(&world).map(|r| r.entity())), [user].into());
+}
+
+#[test]
+fn access_for_the_scheduler() {
+    let mut world = World::new();
+    let (pos, vel, enemy) = (
+        world.register_component::<Position>(),
+        world.register_component::<Velocity>(),
+        world.register_component::<Enemy>(),
+    );
+    let child_of = world.register_component::<ChildOf>();
+    let q = world.query_builder().write(pos).read(vel).up(child_of).without(enemy).build().unwrap();
+    let mut access = QueryAccess::default();
+    q.update_access(&mut access);
+    assert_eq!(access.writes(), &[pos]);
+    assert_eq!(access.reads_other(), &[vel]);
+    // A typed writer of Velocity restricted to enemies still conflicts: the
+    // ancestor read is not covered by `!Enemy`.
+    let mut writer = QueryAccess::default();
+    writer.add_write(vel);
+    writer.add_with(enemy);
+    assert!(access.is_disjoint(&writer));
+    assert_eq!(access.conflict_with(&writer), Some(vel));
+}
+
+#[test]
+fn a_query_is_bound_to_its_first_world() {
+    let mut world = World::new();
+    let pos = world.register_component::<Position>();
+    let mut q = world.query_builder().read(pos).build().unwrap();
+    q.count(&world);
+    let mut other = World::new();
+    let message = ecs_tests::panic_message(|| q.count(&other));
+    assert!(message.contains("other than"), "{message}");
+    other.spawn_empty();
+}
