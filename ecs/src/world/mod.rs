@@ -845,8 +845,10 @@ impl World {
     }
 
     /// The component registered under `name` (its short name, like `"Position"`,
-    /// or its full type path). If two types share a short name, the first
-    /// registered keeps it; the full path always works.
+    /// or its full type path), else an entity whose [`Name`](crate::component::Name)
+    /// is `name` (the oldest such entity when several share it). If two types
+    /// share a short name, the first registered keeps it; the full path always
+    /// works. Entities are found by a walk over the named ones.
     ///
     /// # Examples
     /// ```
@@ -855,11 +857,36 @@ impl World {
     /// struct Position(f32);
     /// let mut world = World::new();
     /// let id = world.register_component::<Position>();
+    /// let earth = world.spawn(Name::new("Earth")).id();
     /// assert_eq!(world.lookup("Position"), Some(id));
+    /// assert_eq!(world.lookup("Earth"), Some(earth));
     /// assert_eq!(world.lookup("Nope"), None);
     /// ```
     pub fn lookup(&self, name: &str) -> Option<Entity> {
-        self.components.lookup(name)
+        self.components.lookup(name).or_else(|| self.lookup_named_entity(name))
+    }
+
+    /// The oldest (lowest index) non-internal entity named `name`.
+    fn lookup_named_entity(&self, name: &str) -> Option<Entity> {
+        use crate::component::Name;
+        let id = self.components.id_of::<Name>()?;
+        let record = self.archetypes.component_index().get(id.id())?;
+        let mut found: Option<Entity> = None;
+        for entry in record.archetypes() {
+            let archetype = &self.archetypes[entry.archetype];
+            if archetype.flags().contains(crate::archetype::ArchetypeFlags::INTERNAL) || entry.column < 0 {
+                continue;
+            }
+            let column = archetype.table().column(entry.column as usize);
+            for (row, &entity) in archetype.entities().iter().enumerate() {
+                // SAFETY: `row` is below the table's length and the column stores `Name`.
+                let value = unsafe { column.get_ptr(row).cast::<Name>().as_ref() };
+                if value.as_str() == name && found.is_none_or(|best| entity.index() < best.index()) {
+                    found = Some(entity);
+                }
+            }
+        }
+        found
     }
 
     /// The info of component `id`.
