@@ -166,16 +166,24 @@ fn lex_one(rest: &str, c: char) -> (TokenKind, usize) {
         '|' => (TokenKind::Pipe, 1),
         '$' => match identifier_segment_len(&rest[1..]) {
             0 => (TokenKind::Invalid("expected a variable name after `$`".to_string()), 0),
-            len => (TokenKind::Variable, 1 + len),
+            len => ascii_name_end(rest, 1 + len).unwrap_or((TokenKind::Variable, 1 + len)),
         },
         '#' => lex_entity_literal(rest),
         c if is_identifier_start(c) => match name_len(rest) {
             Ok(1) if c == '_' => (TokenKind::Any, 1),
-            Ok(len) => (TokenKind::Name, len),
+            Ok(len) => ascii_name_end(rest, len).unwrap_or((TokenKind::Name, len)),
             Err(at) => (TokenKind::Invalid("expected a name segment after `::`".to_string()), at),
         },
         c => (TokenKind::Invalid(format!("unexpected character `{}`", c.escape_debug())), 0),
     }
+}
+
+/// The invalid token for a name (or variable) of `len` bytes at the start of
+/// `rest` that runs on into a non-ASCII character (`Größe`): the name is wrong
+/// at that character, not where the lookup would fail. `None` if it ends cleanly.
+fn ascii_name_end(rest: &str, len: usize) -> Option<(TokenKind, usize)> {
+    let next = rest[len..].chars().next().filter(|c| !c.is_ascii() && !c.is_whitespace())?;
+    Some((TokenKind::Invalid(format!("unexpected character `{}` (names are ASCII)", next.escape_debug())), len))
 }
 
 /// Lexes `#bits` at the start of `rest`.
@@ -251,6 +259,8 @@ mod tests {
             ("#99999999999999999999", 0),
             ("#9223372036854775809", 0), // the pair flag with index 1
             ("  \u{1F600}", 2),
+            ("Größe", 2),
+            ("$xé", 2),
         ];
         for (input, offset) in cases {
             let tokens = tokenize(input);
