@@ -62,7 +62,8 @@ pub mod prelude {
     pub use crate::entity::Entity;
     pub use crate::observer::{Event, OnAdd, OnDespawn, OnInsert, OnRemove, OnReplace, RemovedComponents, Trigger};
     pub use crate::query::{
-        Added, Changed, Has, Or, QueryData, QueryError, QueryFilter, QuerySingleError, QueryState, With, Without,
+        Added, Changed, DslError, Has, Or, QueryData, QueryError, QueryFilter, QuerySingleError, QueryState, With,
+        Without,
     };
     pub use crate::relation::{ChildOf, Fixed, Pair, Relationship, Up, WithPair};
     pub use crate::schedule::{

@@ -19,6 +19,7 @@
 
 mod access;
 mod access_set;
+mod dsl;
 mod dynamic;
 mod fetch;
 mod filter;
@@ -34,6 +35,7 @@ pub use access_set::{
     check_query, push_query_label,
 };
 pub(crate) use access_set::{push_propagate_hint, reads_other_entities};
+pub use dsl::{DslError, DslNames, parse_query, print_query};
 pub use dynamic::{DynGetError, DynIter, DynIterMut, DynQuery, DynRow, DynRowMut, QueryBuildError, QueryBuilder};
 pub use fetch::{ColumnCache, Has, QueryData, ReadFetch, ReadOnlyQueryData, RefFetch, WorldQuery, WriteFetch};
 pub use filter::{Added, Changed, Or, QueryFilter, With, Without};
