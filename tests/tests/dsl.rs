@@ -186,12 +186,12 @@ fn traversal() {
 }
 
 #[test]
-fn up_alone_needs_child_of_registered() {
+fn up_alone_means_child_of_which_every_world_knows() {
     let mut world = World::new();
-    world.register_component::<Position>();
-    let error = parse_query("Position(up)", &world).unwrap_err();
-    assert_eq!(error.offset, 9);
-    assert!(error.message.contains("`ChildOf` is unknown"), "{error}");
+    let position = world.register_component::<Position>();
+    let child_of = world.lookup("ChildOf").expect("every world registers ChildOf");
+    let terms = parse_query("Position(up)", &world).unwrap();
+    assert_eq!(terms, vec![Term::new(TermMatch::component(position)).with_traversal(Traversal::Up(child_of))]);
 }
 
 #[test]

@@ -454,3 +454,124 @@ fn a_query_is_bound_to_its_first_world() {
     assert!(message.contains("other than"), "{message}");
     other.spawn_empty();
 }
+
+#[test]
+fn dsl_queries_run() {
+    let mut world = World::new();
+    world.register_component::<SpaceShip>();
+    world.register_component::<Planet>();
+    world.register_component::<DockedTo>();
+    world.register_component::<RuledBy>();
+    world.register_component::<AlliedWith>();
+    let empire = world.spawn(Name::new("Empire")).id();
+    let earth = world.spawn((Planet, Name::new("Earth"))).id();
+    world.entity_mut(earth).add_pair::<RuledBy>(empire);
+    let ship = world.spawn(SpaceShip).id();
+    world.entity_mut(ship).add_pair::<DockedTo>(earth);
+    let lonely = world.spawn(SpaceShip).id();
+    let ally = world.spawn_empty().id();
+    world.entity_mut(ally).add_pair::<AlliedWith>(empire);
+
+    let text = "SpaceShip, (DockedTo, $planet), Planet($planet), RuledBy($planet, $faction)";
+    let mut q = world.query_dsl(text).unwrap();
+    let rows: Vec<_> = q.iter(&world).map(|row| (row.entity(), row.var("planet"), row.var("faction"))).collect();
+    assert_eq!(rows, [(ship, Some(earth), Some(empire))]);
+    assert_eq!(world.query_dsl(&q.to_dsl()).unwrap().terms(), q.terms());
+
+    let mut q = world
+        .query_dsl("SpaceShip, (DockedTo, $planet), RuledBy($planet, $faction), AlliedWith($ally, $faction)")
+        .unwrap();
+    let rows: Vec<_> = q.iter(&world).map(|row| (row.entity(), row.var("ally"))).collect();
+    assert_eq!(rows, [(ship, Some(ally))]);
+
+    // Named targets and optional terms.
+    let mut q = world.query_dsl("SpaceShip, ?(DockedTo, Earth)").unwrap();
+    let rows: BTreeSet<_> = q.iter(&world).map(|row| (row.entity(), row.is_set(1))).collect();
+    assert_eq!(rows, [(ship, true), (lonely, false)].into());
+
+    // A query with no `$this`: one row per solution.
+    let mut q = world.query_dsl("RuledBy(Earth, $who)").unwrap();
+    let rows: Vec<_> = q.iter(&world).map(|row| (row.this(), row.var("who"))).collect();
+    assert_eq!(rows, [(None, Some(empire))]);
+
+    // `$c($this)`: every component of the row, one row each.
+    let mut q = world.query_dsl("SpaceShip, $c($this)").unwrap();
+    let of_ship: Vec<_> =
+        q.iter(&world).filter(|row| row.entity() == lonely).map(|row| row.var("c").unwrap()).collect();
+    assert_eq!(of_ship, [world.component_id::<SpaceShip>().unwrap()]);
+}
+
+#[test]
+fn dsl_build_errors_point_at_the_term() {
+    let mut world = World::new();
+    world.register_component::<Position>();
+    let error = world.query_dsl("Position, [inout] Position").unwrap_err();
+    assert_eq!(error.offset, 10, "{error}");
+    assert!(error.message.contains("Position"), "{error}");
+    let error = world.query_dsl("Position, [out] Position(up)").unwrap_err();
+    assert_eq!(error.offset, 10, "{error}");
+}
+
+mod systems {
+    use super::*;
+    use ecs::query::DynQuery;
+    use ecs::system::{RuntimeQuery, RuntimeQuerySpec};
+
+    struct Movers;
+    impl RuntimeQuerySpec for Movers {
+        fn build(world: &mut World) -> DynQuery {
+            world.register_component::<Position>();
+            world.register_component::<Velocity>();
+            world.query_dsl("[inout] Position, Velocity").unwrap()
+        }
+    }
+
+    struct ParentHealth;
+    impl RuntimeQuerySpec for ParentHealth {
+        fn build(world: &mut World) -> DynQuery {
+            world.register_component::<Health>();
+            world.query_dsl("Health(up ChildOf)").unwrap()
+        }
+    }
+
+    fn integrate(mut movers: RuntimeQuery<Movers>) {
+        movers.iter_mut().for_each(|mut row| {
+            let v = *row.get::<Velocity>(1).unwrap();
+            row.get_mut::<Position>(0).unwrap().x += v.x;
+        });
+    }
+
+    #[test]
+    fn runtime_queries_in_systems() {
+        let mut world = World::new();
+        let e = world.spawn((Position::default(), Velocity { x: 2.0, y: 0.0 })).id();
+        let mut schedule = Schedule::default();
+        schedule.add_systems(integrate);
+        schedule.run(&mut world);
+        schedule.run(&mut world);
+        assert_eq!(world.get::<Position>(e).unwrap().x, 4.0);
+    }
+
+    #[test]
+    fn a_runtime_query_conflicting_with_another_param_panics_at_initialization() {
+        fn both(_movers: RuntimeQuery<Movers>, _positions: Query<&Position>) {}
+        let mut world = World::new();
+        let message = ecs_tests::panic_message(|| world.run_system_once(both));
+        assert!(message.contains("conflict") && message.contains("Position"), "{message}");
+    }
+
+    #[test]
+    fn the_scheduler_orders_runtime_queries_by_their_access() {
+        fn reads_parents(_q: RuntimeQuery<ParentHealth>) {}
+        fn writes_enemy_health(_q: Query<&mut Health, With<Enemy>>) {}
+        fn writes_positions(_q: Query<&mut Position>) {}
+        let mut world = World::new();
+        let mut schedule = Schedule::default();
+        schedule.add_systems((reads_parents, writes_enemy_health, writes_positions));
+        schedule.initialize(&mut world).unwrap();
+        let ambiguities = schedule.ambiguities();
+        let text = format!("{ambiguities:?}");
+        assert!(text.contains("reads_parents") && text.contains("writes_enemy_health"), "{text}");
+        assert!(!text.contains("writes_positions"), "{text}");
+    }
+}

@@ -1,6 +1,7 @@
 //! Property test: for random worlds, each typed query and the runtime query of
 //! the same terms (cached, uncached, and written in the query DSL) return the
-//! same rows, also after the world changes under a cached runtime query.
+//! same rows, also after the world changes under a cached runtime query, and
+//! `to_dsl` prints each DSL query back to the same terms.
 
 use ecs::query::{DynQuery, QueryBuilder};
 use proptest::prelude::*;
@@ -145,6 +146,20 @@ fn builder(world: &mut World, shape: usize) -> QueryBuilder {
     }
 }
 
+/// The same shapes in the query DSL.
+const DSL: [&str; SHAPES] = [
+    "A",
+    "A, B",
+    "A, ?B, !C",
+    "A, [none] S",
+    "[none] B, ?S",
+    "(Likes, *)",
+    "A(up ChildOf)",
+    "B, [none] A || C",
+    "A, !S",
+    "S, (Likes, *), [none] C",
+];
+
 /// The runtime query's rows, read like `typed_rows` reads the typed one.
 fn dyn_rows(query: &mut DynQuery, world: &World, shape: usize) -> Vec<Row> {
     let mut rows: Vec<Row> = query
@@ -179,6 +194,11 @@ proptest! {
             let mut uncached = builder(&mut world, shape).build_uncached().unwrap();
             prop_assert_eq!(&dyn_rows(&mut cached, &world, shape), &expected, "cached, shape {}", shape);
             prop_assert_eq!(&dyn_rows(&mut uncached, &world, shape), &expected, "uncached, shape {}", shape);
+            let mut dsl = world.query_dsl(DSL[shape]).unwrap();
+            prop_assert_eq!(&dyn_rows(&mut dsl, &world, shape), &expected, "DSL {:?}", DSL[shape]);
+            let mut printed = world.query_dsl_uncached(&dsl.to_dsl()).unwrap();
+            prop_assert_eq!(printed.terms(), dsl.terms(), "to_dsl of {:?} gave {:?}", DSL[shape], dsl.to_dsl());
+            prop_assert_eq!(&dyn_rows(&mut printed, &world, shape), &expected, "printed DSL of shape {}", shape);
             // The world changes under the cached query: new archetypes, moves, despawns.
             for spec in &more {
                 let mut e = world.spawn_empty();

@@ -1,4 +1,5 @@
-//! Built-in components every world registers at creation: [`Name`] and [`Internal`]
+//! Built-in components every world registers at creation: [`Name`], [`Internal`],
+//! [`ChildOf`]
 //! (plus [`ComponentInfo`](super::ComponentInfo), carried by component entities).
 
 use std::borrow::Cow;
@@ -71,5 +72,33 @@ pub struct Internal;
 impl Component for Internal {
     const NAME: &'static str = "Internal";
     const ID: u64 = component_type_id("ecs::component", "Internal");
+    const FIELDLESS: bool = true;
+}
+
+/// The built-in hierarchy relationship: `(ChildOf, parent)`. Exclusive (one
+/// parent), traversable (`Up<ChildOf, &T>`, cascade), acyclic, and children are
+/// despawned with their parent. Every world registers it at creation, so the
+/// query DSL knows `ChildOf` (and `up`) from the start; the relationship API
+/// is in [`relation`](crate::relation).
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// let mut world = World::new();
+/// let parent = world.spawn_empty().id();
+/// let child = world.spawn_empty().id();
+/// world.entity_mut(child).add_pair::<ChildOf>(parent);
+/// assert_eq!(world.parent(child), Some(parent));
+/// assert_eq!(world.children(parent).collect::<Vec<_>>(), vec![child]);
+/// world.despawn(parent);
+/// assert!(!world.is_alive(child));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct ChildOf;
+
+impl Component for ChildOf {
+    const NAME: &'static str = "ChildOf";
+    const ID: u64 = component_type_id("ecs::relation", "ChildOf");
+    const RELATIONSHIP: Option<super::RelationshipTraits> = Some(super::RelationshipTraits::CHILD_OF);
     const FIELDLESS: bool = true;
 }

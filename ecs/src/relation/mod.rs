@@ -40,6 +40,7 @@ pub use query::{Fixed, Pair, PairMut, PairRef, PairTarget, PairTerm, Up, WithPai
 pub(crate) use query::{pair_access_id, pair_access_key};
 
 use crate::bundle::{Bundle, ComponentReader, ComponentWriter, PairSink};
+pub use crate::component::ChildOf;
 use crate::component::{Component, ComponentRegistrar, RelationshipTraits};
 use crate::entity::Entity;
 
@@ -135,32 +136,6 @@ unsafe impl<R: Relationship> Bundle for PairBundle<R> {
     fn read_components(_reader: &mut impl ComponentReader) -> Self {
         unreachable!("bundles with pairs are never removed as bundles (refused at compile time)")
     }
-}
-
-/// The built-in hierarchy relationship: `(ChildOf, parent)`. Exclusive (one
-/// parent), traversable (`Up<ChildOf, &T>`, cascade), acyclic, and children are
-/// despawned with their parent.
-///
-/// # Examples
-/// ```
-/// use ecs::prelude::*;
-/// let mut world = World::new();
-/// let parent = world.spawn_empty().id();
-/// let child = world.spawn_empty().id();
-/// world.entity_mut(child).add_pair::<ChildOf>(parent);
-/// assert_eq!(world.parent(child), Some(parent));
-/// assert_eq!(world.children(parent).collect::<Vec<_>>(), vec![child]);
-/// world.despawn(parent);
-/// assert!(!world.is_alive(child));
-/// ```
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct ChildOf;
-
-impl Component for ChildOf {
-    const NAME: &'static str = "ChildOf";
-    const ID: u64 = crate::util::component_type_id("ecs::relation", "ChildOf");
-    const RELATIONSHIP: Option<RelationshipTraits> = Some(RelationshipTraits::CHILD_OF);
-    const FIELDLESS: bool = true;
 }
 
 impl Relationship for ChildOf {

@@ -18,6 +18,7 @@
 mod access;
 mod combinator;
 mod commands;
+mod dyn_query;
 mod exclusive;
 mod function;
 mod hierarchy;
@@ -35,6 +36,7 @@ pub use access::{
 };
 pub use combinator::{IsCombinedSystem, MapSystem, PipeSystem};
 pub use commands::{CommandQueue, Commands, EntityCommands};
+pub use dyn_query::{RuntimeQuery, RuntimeQuerySpec};
 pub use exclusive::{ExclusiveFunctionSystem, IsExclusiveFunctionSystem};
 pub use function::{
     BoxedSystem, FunctionSystem, HasSystemInput, In, IntoSystem, IsFunctionSystem, System, SystemParamFunction,

@@ -226,6 +226,7 @@ impl World {
             world.spawn_at(wildcard, bundle_id, (Name::new(name), Internal));
         }
         world.flush_components();
+        world.register_component::<crate::component::ChildOf>();
         // `flush_entities` relies on `()` being registered (it must not allocate).
         world.register_bundle::<()>();
         world

@@ -117,8 +117,8 @@ pub trait DslNames {
 }
 
 /// Names of a world: [`World::lookup`] resolves (component short names and
-/// full type paths), a component prints by its short name when that resolves
-/// back to it, and the registry's relationship traits say what is traversable.
+/// full type paths, then entities' [`Name`](crate::component::Name)s), a
+/// component or named entity prints by its name when that resolves back to it, and the registry's relationship traits say what is traversable.
 ///
 /// # Examples
 /// ```
@@ -141,7 +141,10 @@ impl DslNames for World {
     }
 
     fn name_of(&self, entity: Entity) -> Option<String> {
-        let name = self.component_info(entity)?.name();
+        let name = match self.component_info(entity) {
+            Some(info) => info.name(),
+            None => self.get::<crate::component::Name>(entity)?.as_str(),
+        };
         (self.lookup(name) == Some(entity)).then(|| name.to_string())
     }
 

@@ -9,6 +9,7 @@
 
 use super::{DynQuery, QueryBuildError};
 use crate::entity::Entity;
+use crate::query::dsl::{DslError, parse_query};
 use crate::query::term::{Term, TermAccess, TermMatch, TermOper, TermRef, Traversal};
 use crate::world::World;
 
@@ -266,4 +267,79 @@ impl World {
     pub fn query_builder(&self) -> QueryBuilder {
         QueryBuilder { terms: Vec::new() }
     }
+
+    /// A cached runtime query written in the query DSL (the Flecs query
+    /// language subset of [`parse_query`](crate::query::parse_query)); names
+    /// resolve with [`World::lookup`]. Any text gives a query or a
+    /// [`DslError`] with the byte offset of what is wrong, never a panic.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// #[derive(Component)]
+    /// struct Velocity(f32);
+    /// #[derive(Relationship)]
+    /// struct Likes;
+    /// let mut world = World::new();
+    /// let bob = world.spawn(Name::new("Bob")).id();
+    /// let e = world.spawn((Position(0.0), Velocity(1.0))).id();
+    /// world.entity_mut(e).add_pair::<Likes>(bob);
+    /// world.register_component::<Likes>();
+    /// let mut q = world.query_dsl("Position, [in] Velocity, (Likes, *)").unwrap();
+    /// let row = q.iter(&world).next().unwrap();
+    /// assert_eq!((row.entity(), row.pair_target(2)), (e, bob));
+    /// assert_eq!(q.to_dsl(), "Position, [in] Velocity, (Likes, *)");
+    /// let error = world.query_dsl("Position, Nope").unwrap_err();
+    /// assert_eq!(error.offset, 10);
+    /// ```
+    pub fn query_dsl(&self, text: &str) -> Result<DynQuery, DslError> {
+        self.query_dsl_with(text, true)
+    }
+
+    /// [`World::query_dsl`] without a cache (each iteration walks the component index).
+    pub fn query_dsl_uncached(&self, text: &str) -> Result<DynQuery, DslError> {
+        self.query_dsl_with(text, false)
+    }
+
+    fn query_dsl_with(&self, text: &str, cached: bool) -> Result<DynQuery, DslError> {
+        let terms = parse_query(text, self)?;
+        DynQuery::new_in(terms, cached, self).map_err(|error| {
+            let term = match &error {
+                QueryBuildError::Empty => 0,
+                QueryBuildError::Aliasing { writer, .. } => *writer,
+                QueryBuildError::WriteNotOnThis { term }
+                | QueryBuildError::UnboundVariable { term, .. }
+                | QueryBuildError::InvalidTerm { term, .. } => *term,
+            };
+            DslError { offset: term_offset(text, term), message: error.to_string() }
+        })
+    }
+}
+
+/// The byte offset where term `index` of a DSL text starts (terms are
+/// separated by commas outside parentheses and brackets).
+fn term_offset(text: &str, index: usize) -> usize {
+    let mut depth = 0usize;
+    let mut term = 0;
+    let mut start = 0;
+    for (offset, character) in text.char_indices() {
+        match character {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                term += 1;
+                start = offset + 1;
+                if term > index {
+                    break;
+                }
+            }
+            _ => {}
+        }
+        if term == index && offset >= start && !character.is_whitespace() && character != ',' {
+            return offset;
+        }
+    }
+    start.min(text.len())
 }

@@ -43,6 +43,7 @@ use super::access::QueryAccess;
 use super::term::{Term, TermOper, TermRef};
 use crate::archetype::{Archetype, ArchetypeId};
 use crate::entity::{Entity, Id};
+use crate::query::dsl::DslNames;
 use crate::storage::LastRun;
 use crate::world::{World, WorldId};
 
@@ -253,7 +254,7 @@ impl DynQuery {
                             .any(|pattern| pattern.concrete_first().is_some_and(|first| markers.contains(&first.id())))
                 });
                 self.names = mentioned_entities(&self.terms)
-                    .filter_map(|entity| Some((entity, entity_name(world, entity)?)))
+                    .filter_map(|entity| Some((entity, world.name_of(entity)?)))
                     .collect();
                 self.world_id = Some(world.id());
             }
@@ -383,6 +384,32 @@ impl DynQuery {
         DynIterMut::new(world, &self.solutions, self.compiled.var_names.as_slice(), last_run, now.tick())
     }
 
+    /// [`DynQuery::iter_mut`] through a shared borrow of the world, with the
+    /// caller's change-detection ticks (a system parameter's).
+    ///
+    /// # Safety
+    /// The caller has the query's declared access ([`DynQuery::update_access`])
+    /// to `world` for `'q`: nothing else reads what it writes or writes what
+    /// it reads.
+    pub(crate) unsafe fn iter_mut_shared<'q>(
+        &'q mut self,
+        world: &'q World,
+        last_run: crate::storage::Tick,
+        this_run: crate::storage::Tick,
+    ) -> DynIterMut<'q> {
+        self.collect_solutions(world);
+        DynIterMut::new(world, &self.solutions, self.compiled.var_names.as_slice(), last_run, this_run)
+    }
+
+    /// Binds the query to `world` and matches its archetypes now (a system
+    /// parameter's initialization).
+    pub(crate) fn prepare(&mut self, world: &World) {
+        self.bind(world);
+        if self.cached {
+            self.update_cache(world);
+        }
+    }
+
     /// How many rows the query yields now.
     ///
     /// # Examples
@@ -444,6 +471,42 @@ impl DynQuery {
             }
         }
     }
+
+    /// The query in the query DSL (see [`World::query_dsl`]); entities print
+    /// by name when they had one when the query was built or first used, else
+    /// as `#bits`. It parses back to the same terms.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// let mut world = World::new();
+    /// let position = world.register_component::<Position>();
+    /// let q = world.query_builder().read(position).without(position).build_in(&world).unwrap();
+    /// assert_eq!(q.to_dsl(), "[in] Position, !Position");
+    /// // Built without a world and never used: no names are known yet.
+    /// let q = world.query_builder().read(position).build().unwrap();
+    /// assert_eq!(q.to_dsl(), format!("[in] #{}", position.to_bits()));
+    /// ```
+    pub fn to_dsl(&self) -> String {
+        crate::query::dsl::print_query(&self.terms, &KnownNames(&self.names))
+    }
+}
+
+/// Names remembered by a query, for printing.
+struct KnownNames<'a>(&'a [(Entity, String)]);
+
+impl crate::query::dsl::DslNames for KnownNames<'_> {
+    fn lookup_name(&self, name: &str) -> Option<Entity> {
+        self.0.iter().find(|(_, known)| known == name).map(|(entity, _)| *entity)
+    }
+    fn name_of(&self, entity: Entity) -> Option<String> {
+        self.0.iter().find(|(known, _)| *known == entity).map(|(_, name)| name.clone())
+    }
+    fn is_traversable(&self, _relationship: Entity) -> bool {
+        true
+    }
 }
 
 /// The entities `terms` mention (components, relationships, targets, sources).
@@ -460,15 +523,6 @@ fn mentioned_entities(terms: &[Term]) -> impl Iterator<Item = Entity> + '_ {
         };
         halves.chain(term.source.entity()).chain(traversal)
     })
-}
-
-/// The name `lookup` resolves back to `entity`, if any.
-fn entity_name(world: &World, entity: Entity) -> Option<String> {
-    let name = match world.component_info(entity) {
-        Some(info) => info.name().to_owned(),
-        None => world.get::<crate::component::Name>(entity)?.as_str().to_owned(),
-    };
-    (world.lookup(&name) == Some(entity)).then_some(name)
 }
 
 /// `error` with the component's name.
