@@ -188,16 +188,16 @@ proptest! {
     #[test]
     fn typed_and_runtime_queries_agree(specs in proptest::collection::vec(entity_spec(), 0..48), more in proptest::collection::vec(entity_spec(), 0..8)) {
         let mut world = build_world(&specs);
-        for shape in 0..SHAPES {
+        for (shape, dsl_text) in DSL.iter().enumerate() {
             let expected = typed_rows(&mut world, shape);
             let mut cached = builder(&mut world, shape).build().unwrap();
             let mut uncached = builder(&mut world, shape).build_uncached().unwrap();
             prop_assert_eq!(&dyn_rows(&mut cached, &world, shape), &expected, "cached, shape {}", shape);
             prop_assert_eq!(&dyn_rows(&mut uncached, &world, shape), &expected, "uncached, shape {}", shape);
-            let mut dsl = world.query_dsl(DSL[shape]).unwrap();
-            prop_assert_eq!(&dyn_rows(&mut dsl, &world, shape), &expected, "DSL {:?}", DSL[shape]);
+            let mut dsl = world.query_dsl(dsl_text).unwrap();
+            prop_assert_eq!(&dyn_rows(&mut dsl, &world, shape), &expected, "DSL {:?}", dsl_text);
             let mut printed = world.query_dsl_uncached(&dsl.to_dsl()).unwrap();
-            prop_assert_eq!(printed.terms(), dsl.terms(), "to_dsl of {:?} gave {:?}", DSL[shape], dsl.to_dsl());
+            prop_assert_eq!(printed.terms(), dsl.terms(), "to_dsl of {:?} gave {:?}", dsl_text, dsl.to_dsl());
             prop_assert_eq!(&dyn_rows(&mut printed, &world, shape), &expected, "printed DSL of shape {}", shape);
             // The world changes under the cached query: new archetypes, moves, despawns.
             for spec in &more {
