@@ -575,3 +575,20 @@ mod systems {
         assert!(!text.contains("writes_positions"), "{text}");
     }
 }
+
+#[test]
+fn runtime_relationships_with_the_transitive_trait() {
+    let mut world = World::new();
+    let part_of = world.spawn(Name::new("PartOf")).id();
+    world.set_relationship_traits(part_of, ecs::component::RelationshipTraits::DEFAULT.transitive());
+    let [car, engine, piston, bolt] = [(); 4].map(|()| world.spawn_empty().id());
+    for (part, whole) in [(engine, car), (piston, engine), (bolt, piston)] {
+        world.add_id(part, Id::pair(part_of, whole));
+    }
+    for mut q in both(|w| w.query_builder().pair(part_of, car), &mut world) {
+        assert_eq!(entities(q.iter(&world).map(|r| r.entity())), [engine, piston, bolt].into());
+    }
+    let mut q = world.query_dsl("(PartOf, $whole)").unwrap();
+    let of_bolt: BTreeSet<_> = q.iter(&world).filter(|row| row.entity() == bolt).map(|row| row.var("whole").unwrap()).collect();
+    assert_eq!(of_bolt, [piston, engine, car].into());
+}
