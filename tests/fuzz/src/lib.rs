@@ -1,4 +1,6 @@
-//! Fuzzing harness of the `ecs` crate: [`run`] decodes arbitrary bytes into a
+//! Fuzzing harnesses of the `ecs` crate. [`dsl`] is the `dsl_parse` target's
+//! (the query DSL's parser and printer); the rest of this file is `world_ops`':
+//! [`run`] decodes arbitrary bytes into a
 //! sequence of world operations ([`Input`], through the `arbitrary` crate),
 //! runs them on a [`World`] and checks the world after each one.
 //!
@@ -37,6 +39,8 @@
 //! `ChildOf` cycle or an `Owes` without a value in a command, a despawn refused
 //! by `Anchored`) are caught and the run goes on with the world as it is; any
 //! other panic is a finding (libFuzzer reports it as a crash).
+
+pub mod dsl;
 
 use std::cell::{Cell, RefCell};
 use std::panic::{AssertUnwindSafe, catch_unwind};
