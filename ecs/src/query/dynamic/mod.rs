@@ -37,7 +37,7 @@ pub use builder::QueryBuilder;
 use compile::{Compiled, DataAccess, Half, Source, Step};
 use eval::{Evaluator, Frame};
 pub use row::{DynGetError, DynIter, DynIterMut, DynRow, DynRowMut};
-use row::{Solution, solution};
+use row::Solutions;
 
 use super::access::QueryAccess;
 use super::term::{Term, TermOper, TermRef};
@@ -151,7 +151,7 @@ pub struct DynQuery {
     archetype_generation: usize,
     deleted_seen: usize,
     reused_seen: usize,
-    solutions: Vec<Solution>,
+    solutions: Solutions,
     last_run: LastRun,
     /// Names of the entities the terms mention, for [`DynQuery::to_dsl`].
     names: Vec<(Entity, String)>,
@@ -191,7 +191,7 @@ impl DynQuery {
             archetype_generation: 0,
             deleted_seen: 0,
             reused_seen: 0,
-            solutions: Vec::new(),
+            solutions: Solutions::default(),
             last_run: LastRun::NEVER,
             names: Vec::new(),
         })
@@ -306,13 +306,13 @@ impl DynQuery {
         if self.cached {
             self.update_cache(world);
         }
-        self.solutions.clear();
+        self.solutions.clear(self.compiled.terms.len());
         let compiled = &self.compiled;
         let evaluator = Evaluator { world, compiled, match_internal: self.match_internal };
         let solutions = &mut self.solutions;
         let mut from_frame = |archetype: Option<&Archetype>, frame: &mut Frame| {
             evaluator.run(&compiled.plan.suffix, archetype, frame, &mut |found| {
-                solutions.push(solution(world, compiled, archetype, found));
+                solutions.push(world, compiled, archetype, found);
             });
         };
         if !compiled.plan.has_this {
@@ -339,7 +339,7 @@ impl DynQuery {
                 let mut frame = Frame::new(compiled);
                 let steps: Vec<Step> = compiled.plan.prefix.iter().chain(&compiled.plan.suffix).copied().collect();
                 evaluator.run(&steps, Some(archetype), &mut frame, &mut |found| {
-                    solutions.push(solution(world, compiled, Some(archetype), found));
+                    solutions.push(world, compiled, Some(archetype), found);
                 });
             }
         }

@@ -52,76 +52,126 @@ struct Slot {
     data: Data,
 }
 
-/// One solution: a table (or none) and every term's hit.
+/// The hot part of a term's slot: for a column of the row's table holding a
+/// typed value, its type and base addresses (`base == 0`: take the slow path).
+#[derive(Clone, Copy, Debug)]
+struct FastSlot {
+    type_id: TypeId,
+    base: usize,
+    added: usize,
+    changed: usize,
+}
+
+impl FastSlot {
+    const SLOW: FastSlot = FastSlot { type_id: TypeId::of::<()>(), base: 0, added: 0, changed: 0 };
+}
+
+/// One solution: a table (or none), and where its terms' slots start in the
+/// pools of [`Solutions`].
 #[derive(Clone, Debug)]
 pub(crate) struct Solution {
     archetype: Option<ArchetypeId>,
     vars: SmallVec<[Option<Entity>; 4]>,
-    slots: SmallVec<[Slot; 8]>,
+    /// The first of its slots in the pools (one per term).
+    start: usize,
     /// Sparse components of `$this`, checked per row: (component, operator).
     per_row: SmallVec<[(Entity, TermOper); 1]>,
 }
 
-/// The solution of `frame` on `archetype`.
-pub(crate) fn solution(world: &World, compiled: &Compiled, archetype: Option<&Archetype>, frame: &Frame) -> Solution {
-    let mut per_row = SmallVec::new();
-    let slots = compiled
-        .terms
-        .iter()
-        .zip(&frame.hits)
-        .map(|(term, hit)| {
-            let pattern = term.alternatives[0].index_id(&frame.vars);
-            let source = match term.source {
-                Source::This => None,
-                Source::Fixed(entity) => Some(entity),
-                Source::Var(var) => frame.vars[var],
-            };
-            let Some(hit) = *hit else {
-                return Slot { hit: None, pattern, source, type_id: None, writes: false, data: Data::None };
-            };
-            if let Some(component) = hit.sparse {
-                per_row.push((component, term.oper));
+/// The solutions of one iteration, their slots pooled (one allocation for
+/// all, reused from iteration to iteration).
+#[derive(Default)]
+pub(crate) struct Solutions {
+    list: Vec<Solution>,
+    slots: Vec<Slot>,
+    fast: Vec<FastSlot>,
+    terms: usize,
+}
+
+impl Solutions {
+    /// Forgets the previous iteration's solutions.
+    pub(crate) fn clear(&mut self, terms: usize) {
+        self.list.clear();
+        self.slots.clear();
+        self.fast.clear();
+        self.terms = terms;
+    }
+
+    /// Adds the solution of `frame` on `archetype`.
+    pub(crate) fn push(&mut self, world: &World, compiled: &Compiled, archetype: Option<&Archetype>, frame: &Frame) {
+        let start = self.slots.len();
+        let mut per_row = SmallVec::new();
+        for (term, hit) in compiled.terms.iter().zip(&frame.hits) {
+            let (slot, fast) = slot(world, term, archetype, frame, *hit, &mut per_row);
+            self.slots.push(slot);
+            self.fast.push(fast);
+        }
+        self.list.push(Solution { archetype: archetype.map(Archetype::id), vars: frame.vars.clone(), start, per_row });
+    }
+}
+
+/// The slot of one term of a solution.
+fn slot(
+    world: &World,
+    term: &super::compile::CompiledTerm,
+    archetype: Option<&Archetype>,
+    frame: &Frame,
+    hit: Option<Hit>,
+    per_row: &mut SmallVec<[(Entity, TermOper); 1]>,
+) -> (Slot, FastSlot) {
+    let pattern = term.alternatives[0].index_id(&frame.vars);
+    let source = match term.source {
+        Source::This => None,
+        Source::Fixed(entity) => Some(entity),
+        Source::Var(var) => frame.vars[var],
+    };
+    let Some(hit) = hit else {
+        return (Slot { hit: None, pattern, source, type_id: None, writes: false, data: Data::None }, FastSlot::SLOW);
+    };
+    if let Some(component) = hit.sparse {
+        per_row.push((component, term.oper));
+    }
+    let info = if hit.id.is_pair() {
+        world.components().info_by_index(hit.id.first_index())
+    } else {
+        hit.id.entity().and_then(|component| world.component_info(component))
+    };
+    let info = info.filter(|_| term.access != DataAccess::None && term.oper != TermOper::Not);
+    let type_id = info.and_then(|info| info.type_id());
+    let zero_sized = info.is_some_and(|info| info.layout().size() == 0);
+    let data = match (hit.sparse, hit.source) {
+        _ if info.is_none() => Data::None,
+        (Some(component), _) => Data::Sparse(component),
+        (None, Some(entity)) => match world.id_value(entity, hit.id) {
+            Some((address, _)) => Data::Value { address: address.as_ptr() as usize },
+            None => match hit.id.entity().and_then(|component| world.sparse_sets().of(component)) {
+                Some(set) => set
+                    .get(entity)
+                    .map_or(Data::None, |address| Data::Value { address: address.as_ptr() as usize }),
+                None if zero_sized => Data::ZeroSized,
+                None => Data::None,
+            },
+        },
+        (None, None) => match archetype {
+            Some(archetype) if hit.column >= 0 => {
+                let column = archetype.table().column(hit.column as usize);
+                let (added, changed) = if column.has_ticks() {
+                    (column.added_ptr().as_ptr() as usize, column.changed_ptr().as_ptr() as usize)
+                } else {
+                    (0, 0)
+                };
+                Data::Column { base: column.data_ptr().as_ptr() as usize, added, changed }
             }
-            let info = if hit.id.is_pair() {
-                world.components().info_by_index(hit.id.first_index())
-            } else {
-                hit.id.entity().and_then(|component| world.component_info(component))
-            };
-            let info = info.filter(|_| term.access != DataAccess::None && term.oper != TermOper::Not);
-            let type_id = info.and_then(|info| info.type_id());
-            let zero_sized = info.is_some_and(|info| info.layout().size() == 0);
-            let data = match (hit.sparse, hit.source) {
-                _ if info.is_none() => Data::None,
-                (Some(component), _) => Data::Sparse(component),
-                (None, Some(entity)) => match world.id_value(entity, hit.id) {
-                    Some((address, _)) => Data::Value { address: address.as_ptr() as usize },
-                    None => match hit.id.entity().and_then(|component| world.sparse_sets().of(component)) {
-                        Some(set) => set
-                            .get(entity)
-                            .map_or(Data::None, |address| Data::Value { address: address.as_ptr() as usize }),
-                        None if zero_sized => Data::ZeroSized,
-                        None => Data::None,
-                    },
-                },
-                (None, None) => match archetype {
-                    Some(archetype) if hit.column >= 0 => {
-                        let column = archetype.table().column(hit.column as usize);
-                        let (added, changed) = if column.has_ticks() {
-                            (column.added_ptr().as_ptr() as usize, column.changed_ptr().as_ptr() as usize)
-                        } else {
-                            (0, 0)
-                        };
-                        Data::Column { base: column.data_ptr().as_ptr() as usize, added, changed }
-                    }
-                    _ if zero_sized => Data::ZeroSized,
-                    _ => Data::None,
-                },
-            };
-            let writes = term.access == DataAccess::Write && !matches!(data, Data::None);
-            Slot { hit: Some(hit), pattern, source: hit.source.or(source), type_id, writes, data }
-        })
-        .collect();
-    Solution { archetype: archetype.map(Archetype::id), vars: frame.vars.clone(), slots, per_row }
+            _ if zero_sized => Data::ZeroSized,
+            _ => Data::None,
+        },
+    };
+    let writes = term.access == DataAccess::Write && !matches!(data, Data::None);
+    let fast = match (data, type_id) {
+        (Data::Column { base, added, changed }, Some(type_id)) => FastSlot { type_id, base, added, changed },
+        _ => FastSlot::SLOW,
+    };
+    (Slot { hit: Some(hit), pattern, source: hit.source.or(source), type_id, writes, data }, fast)
 }
 
 /// Why [`DynRow::try_get`] has no value.
@@ -168,6 +218,8 @@ impl std::error::Error for DynGetError {}
 struct RowBase<'q> {
     world: &'q World,
     solution: &'q Solution,
+    slots: &'q [Slot],
+    fast: &'q [FastSlot],
     var_names: &'q [String],
     entity: Option<Entity>,
     row: usize,
@@ -175,10 +227,25 @@ struct RowBase<'q> {
 
 impl<'q> RowBase<'q> {
     fn slot(&self, term: usize) -> Result<&'q Slot, DynGetError> {
-        self.solution.slots.get(term).ok_or(DynGetError::NoSuchTerm(term))
+        self.slots.get(term).ok_or(DynGetError::NoSuchTerm(term))
+    }
+
+    /// The address of term `term`'s `T` for this row when it is in a column of
+    /// the row's table (the common case): one type comparison.
+    #[inline(always)]
+    fn column_address<T: Component>(&self, term: usize) -> Option<NonNull<T>> {
+        let fast = self.fast.get(term)?;
+        if fast.base == 0 || fast.type_id != TypeId::of::<T>() {
+            return None;
+        }
+        // SAFETY: `base` is the data of a column of the row's table that
+        // stores `T` (type checked), and `row` is below the table's length
+        // (the cursor walks `0..len` of the table the world still holds).
+        Some(unsafe { NonNull::new_unchecked((fast.base as *mut T).add(self.row)) })
     }
 
     /// The address of term `term`'s `T` for this row, checked.
+    #[inline(never)]
     fn address<T: Component>(&self, term: usize) -> Result<NonNull<T>, DynGetError> {
         let slot = self.slot(term)?;
         let hit = slot.hit.ok_or(DynGetError::NotSet(term))?;
@@ -191,9 +258,7 @@ impl<'q> RowBase<'q> {
         let address = match slot.data {
             Data::None => return Err(DynGetError::NoData(term)),
             Data::ZeroSized => NonNull::dangling(),
-            // SAFETY: `base` is the column's data of the row's table, which
-            // stores `T` (checked above), and `row` is below the table's length
-            // (the cursor walks `0..len` of the table the world still holds).
+            // SAFETY: as in `column_address`.
             Data::Column { base, .. } => unsafe { NonNull::new_unchecked((base as *mut T).add(self.row)) },
             Data::Value { address } => NonNull::new(address as *mut T).ok_or(DynGetError::NoData(term))?,
             Data::Sparse(component) => {
@@ -263,16 +328,21 @@ macro_rules! row_readers {
 
         /// Term `term`'s value, `None` if the term did not match this row, gives
         /// no data, or its value is not a `T`.
+        #[inline]
         pub fn get<T: Component>(&self, term: usize) -> Option<&$lifetime T> {
-            self.try_get(term).ok()
+            let address = match self.base.column_address::<T>(term) {
+                Some(address) => address,
+                None => self.base.address::<T>(term).ok()?,
+            };
+            // SAFETY: the address holds a live `T` (type checked); nothing
+            // writes it while this shared borrow lives: the iteration holds the
+            // world, and in a lending iteration `get_mut` needs the row mutably.
+            Some(unsafe { address.as_ref() })
         }
 
         /// Term `term`'s value, or why there is none.
         pub fn try_get<T: Component>(&self, term: usize) -> Result<&$lifetime T, DynGetError> {
-            // SAFETY: the address holds a live `T` (type checked by `address`);
-            // nothing writes it while this shared borrow lives: the iteration
-            // holds the world, and in a lending iteration `get_mut` needs the
-            // row mutably.
+            // SAFETY: as in `get`.
             self.base.address::<T>(term).map(|address| unsafe { address.as_ref() })
         }
 
@@ -384,7 +454,26 @@ impl<'r> DynRowMut<'r> {
     /// }
     /// assert_eq!(world.get::<Health>(e), Some(&Health(4)));
     /// ```
+    #[inline]
     pub fn get_mut<T: Component>(&mut self, term: usize) -> Option<Mut<'_, T>> {
+        if let (Some(address), Some(slot)) = (self.base.column_address::<T>(term), self.base.slots.get(term))
+            && slot.writes
+        {
+            let fast = &self.base.fast[term];
+            let row = self.base.row;
+            // SAFETY: as in `try_get_mut`: exclusive world, write terms alias
+            // no other term, one row lent at a time, `&mut self` held.
+            return Some(unsafe {
+                let value = &mut *address.as_ptr();
+                if fast.changed != 0 {
+                    let added = (*(fast.added as *const TickCell).add(row)).get();
+                    let changed = &*(fast.changed as *const TickCell).add(row);
+                    Mut::new(value, added, Some(changed), self.last_run, self.this_run)
+                } else {
+                    Mut::new(value, Tick::default(), None, self.last_run, self.this_run)
+                }
+            });
+        }
         self.try_get_mut(term).ok()
     }
 
@@ -433,56 +522,96 @@ impl fmt::Debug for DynRowMut<'_> {
 /// Walks the rows of a list of solutions.
 struct Cursor<'q> {
     world: &'q World,
-    solutions: &'q [Solution],
+    solutions: &'q Solutions,
     var_names: &'q [String],
-    /// The current solution.
-    index: usize,
-    /// The next row of the current solution's table.
-    row: usize,
+    /// The next solution to enter.
+    next: usize,
+    /// The current solution, its slots and its table's entities.
+    current: Option<&'q Solution>,
+    slots: &'q [Slot],
+    fast: &'q [FastSlot],
     entities: &'q [Entity],
-    /// Whether the current solution was entered (its table read).
-    entered: bool,
+    /// The next row of the current table.
+    row: usize,
+    /// Whether the current solution has per-row checks.
+    per_row: bool,
 }
 
 impl<'q> Cursor<'q> {
-    fn new(world: &'q World, solutions: &'q [Solution], var_names: &'q [String]) -> Self {
-        Cursor { world, solutions, var_names, index: 0, row: 0, entities: &[], entered: false }
+    fn new(world: &'q World, solutions: &'q Solutions, var_names: &'q [String]) -> Self {
+        Cursor {
+            world,
+            solutions,
+            var_names,
+            next: 0,
+            current: None,
+            slots: &[],
+            fast: &[],
+            entities: &[],
+            row: 0,
+            per_row: false,
+        }
     }
 
+    #[inline]
     fn next_row(&mut self) -> Option<RowBase<'q>> {
+        if let Some(solution) = self.current
+            && !self.per_row
+            && let Some(&entity) = self.entities.get(self.row)
+        {
+            let row = self.row;
+            self.row += 1;
+            return Some(self.base(solution, Some(entity), row));
+        }
+        self.next_row_slow()
+    }
+
+    #[inline(always)]
+    fn base(&self, solution: &'q Solution, entity: Option<Entity>, row: usize) -> RowBase<'q> {
+        RowBase {
+            world: self.world,
+            solution,
+            slots: self.slots,
+            fast: self.fast,
+            var_names: self.var_names,
+            entity,
+            row,
+        }
+    }
+
+    #[inline(never)]
+    fn next_row_slow(&mut self) -> Option<RowBase<'q>> {
         loop {
-            let solution = self.solutions.get(self.index)?;
-            if !self.entered {
-                self.entered = true;
-                self.row = 0;
-                match solution.archetype {
-                    Some(archetype) => self.entities = self.world.archetypes()[archetype].entities(),
-                    None => {
-                        // A query without `$this`: one row per solution.
-                        let base =
-                            RowBase { world: self.world, solution, var_names: self.var_names, entity: None, row: 0 };
-                        self.index += 1;
-                        self.entered = false;
-                        return Some(base);
+            if let Some(solution) = self.current {
+                while let Some(&entity) = self.entities.get(self.row) {
+                    let row = self.row;
+                    self.row += 1;
+                    if !self.per_row || self.per_row_matches(solution, entity) {
+                        return Some(self.base(solution, Some(entity), row));
                     }
                 }
             }
-            while let Some(&entity) = self.entities.get(self.row) {
-                let row = self.row;
-                self.row += 1;
-                if !solution.per_row.is_empty() && !self.per_row_matches(solution, entity) {
-                    continue;
+            // Enter the next solution.
+            let solutions = self.solutions;
+            let solution = solutions.list.get(self.next)?;
+            self.next += 1;
+            let range = solution.start..solution.start + solutions.terms;
+            self.slots = &solutions.slots[range.clone()];
+            self.fast = &solutions.fast[range];
+            self.row = 0;
+            self.per_row = !solution.per_row.is_empty();
+            match solution.archetype {
+                Some(archetype) => {
+                    self.current = Some(solution);
+                    self.entities = self.world.archetypes()[archetype].entities();
                 }
-                return Some(RowBase {
-                    world: self.world,
-                    solution,
-                    var_names: self.var_names,
-                    entity: Some(entity),
-                    row,
-                });
+                None => {
+                    // A query without `$this`: one row per solution.
+                    self.current = None;
+                    self.entities = &[];
+                    return Some(self.base(solution, None, 0));
+                }
             }
-            self.index += 1;
-            self.entered = false;
         }
     }
 
@@ -499,9 +628,8 @@ impl<'q> Cursor<'q> {
 
     fn remaining_upper_bound(&self) -> usize {
         let current = self.entities.len().saturating_sub(self.row);
-        let rest: usize = self.solutions[self.index.min(self.solutions.len())..]
+        let rest: usize = self.solutions.list[self.next.min(self.solutions.list.len())..]
             .iter()
-            .skip(usize::from(self.entered))
             .map(|solution| solution.archetype.map_or(1, |archetype| self.world.archetypes()[archetype].len()))
             .sum();
         current + rest
@@ -514,7 +642,7 @@ pub struct DynIter<'q> {
 }
 
 impl<'q> DynIter<'q> {
-    pub(crate) fn new(world: &'q World, solutions: &'q [Solution], var_names: &'q [String]) -> Self {
+    pub(crate) fn new(world: &'q World, solutions: &'q Solutions, var_names: &'q [String]) -> Self {
         DynIter { cursor: Cursor::new(world, solutions, var_names) }
     }
 }
@@ -542,7 +670,7 @@ pub struct DynIterMut<'q> {
 impl<'q> DynIterMut<'q> {
     pub(crate) fn new(
         world: &'q World,
-        solutions: &'q [Solution],
+        solutions: &'q Solutions,
         var_names: &'q [String],
         last_run: Tick,
         this_run: Tick,
