@@ -35,6 +35,7 @@ mod cleanup;
 mod command_queue;
 mod deferred;
 mod entity_ref;
+mod gc;
 mod hooks;
 mod ids;
 mod messages;
@@ -50,6 +51,7 @@ pub use cleanup::CleanupError;
 pub use command_queue::CommandQueue;
 pub use deferred::{DeferredWorld, HookFn};
 pub use entity_ref::{EntityRef, EntityWorldMut};
+pub use gc::GcConfig;
 pub use ids::PairError;
 pub use messages::{Message, MessageCursor, Messages};
 pub use observers::{
@@ -291,10 +293,9 @@ impl World {
         let count = self.entities.take_reserved();
         for _ in 0..count {
             let entity = self.entities.alloc();
-            let table = self.archetypes.get_mut(ArchetypeId::EMPTY).table_mut();
             // SAFETY: the empty archetype's table has no columns: the pushed row is
             // complete.
-            let row = unsafe { table.push_entity(entity) };
+            let (row, _) = unsafe { self.archetypes.push_row(ArchetypeId::EMPTY, entity) };
             self.entities.set_location(entity, EntityLocation { archetype: ArchetypeId::EMPTY, row: row as u32 });
         }
     }
@@ -488,12 +489,11 @@ impl World {
             &self.sparse_sets,
         );
         let destination = edge.destination;
-        let table = self.archetypes.get_mut(destination).table_mut();
         // SAFETY: a spawn edge starts from the empty archetype, so its slots cover
         // every column of the destination, all new: the writer initializes each
         // value and its ticks.
         unsafe {
-            let row = table.push_entity(entity);
+            let (row, table) = self.archetypes.push_row(destination, entity);
             self.entities.set_location(entity, EntityLocation { archetype: destination, row: row as u32 });
             // A spawn replaces nothing, so no `Drop` runs: nothing to catch.
             let mut panics = PanicSlot::default();
