@@ -440,7 +440,11 @@ impl World {
                 self.free_despawned(dying, record, panics);
             }
         }
-        // 3. Archetypes naming a dead entity are empty now: delete them.
+        // 3. Archetypes naming a dead entity are empty now: delete them, in id
+        // order (the component index orders its entries by emptiness, not by
+        // creation; deletion order decides which freed slot is reused first).
+        doomed.sort_unstable();
+        doomed.dedup();
         for archetype in doomed {
             if !self.archetypes.is_dead(archetype) {
                 debug_assert!(self.archetypes[archetype].is_empty(), "cleanup left entities in {archetype:?}");
