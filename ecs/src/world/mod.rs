@@ -7,7 +7,8 @@
 //! Invariants (checked by [`World::check_invariants`]):
 //! * every alive entity that is placed has a record pointing at a row holding it;
 //! * every table's columns have one row per entity;
-//! * the component index lists exactly the archetypes containing each id;
+//! * the component index lists exactly the archetypes containing each id, those
+//!   with rows before the empty ones;
 //! * sparse sets only hold values of alive entities flagged `HAS_SPARSE`;
 //! * no archetype's type names a dead entity (as an id, a relationship or a
 //!   pair target): despawn cleanup (`cleanup.rs`) removes such ids first and
