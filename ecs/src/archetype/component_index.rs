@@ -192,20 +192,45 @@ impl IdRecord {
 
     /// Moves `archetype`'s entry to the empty part (`empty`) or the non-empty
     /// part, with one swap across the split; nothing if it is already there
-    /// (an archetype with two ids matching a wildcard record meets it twice) or
-    /// absent.
+    /// (an archetype with two ids matching a wildcard record meets it twice).
+    #[inline]
     fn set_empty(&mut self, archetype: ArchetypeId, empty: bool) {
-        let Some(index) = self.index_of(archetype) else {
-            debug_assert!(false, "{archetype:?} missing from the record of {:?}", self.id);
+        let Some(index) = self.find_on_side(archetype, empty) else {
+            debug_assert!(self.index_of(archetype).is_some(), "{archetype:?} missing from the record of {:?}", self.id);
             return;
         };
         let split = self.non_empty as usize;
-        if empty && index < split {
+        if empty {
             self.swap_entries(index, split - 1);
             self.non_empty -= 1;
-        } else if !empty && index >= split {
+        } else {
             self.swap_entries(index, split);
             self.non_empty += 1;
+        }
+    }
+
+    /// The index of `archetype`'s entry if it is in the non-empty part
+    /// (`non_empty`) or the empty part. The entry next to the split is tried
+    /// first: a table that churns between 0 and 1 rows sits there after its
+    /// last swap, so it is found without a search.
+    #[inline]
+    fn find_on_side(&self, archetype: ArchetypeId, non_empty: bool) -> Option<usize> {
+        let split = self.non_empty as usize;
+        let entries = &self.archetypes;
+        let (side, boundary) =
+            if non_empty { (0..split, split.checked_sub(1)) } else { (split..entries.len(), Some(split)) };
+        if let Some(boundary) = boundary
+            && entries.get(boundary).is_some_and(|entry| entry.archetype == archetype)
+        {
+            return Some(boundary);
+        }
+        if entries.len() > LINEAR_RECORD_LIMIT {
+            let index = *self.positions.get(&archetype)? as usize;
+            side.contains(&index).then_some(index)
+        } else if non_empty {
+            entries[side].iter().rposition(|entry| entry.archetype == archetype)
+        } else {
+            entries[side].iter().position(|entry| entry.archetype == archetype).map(|index| index + split)
         }
     }
 
