@@ -75,7 +75,7 @@ pub mod prelude {
         Propagate, Query, Relations, Res, ResMut, RunSystemError, Single, System, SystemId, SystemParam,
     };
     pub use crate::world::{
-        DeferredWorld, EntityRef, EntityWorldMut, Message, MessageCursor, Messages, Mut, Ref, Resource, World,
+        DeferredWorld, EntityRef, EntityWorldMut, GcConfig, Message, MessageCursor, Messages, Mut, Ref, Resource, World,
     };
     pub use ecs_macros::{
         Bundle, Component, Event, Message, QueryData, QueryFilter, Relationship, Resource, SystemParam, SystemSet,

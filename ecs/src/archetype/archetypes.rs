@@ -90,6 +90,11 @@ pub struct Archetype {
     /// Exclusive-replacement edges into this archetype, `(source, id)`: they have
     /// no reverse edge here, so deleting it needs this list to forget them.
     replacement_sources: SmallVec<[(ArchetypeId, Id); 1]>,
+    /// While the table is empty: the garbage-collection epoch
+    /// ([`Archetypes::gc_epoch`]) when it became empty (or was created), so
+    /// its age in collections is `epoch - empty_since`, with no per-call
+    /// counter to bump. Meaningless while it has rows.
+    empty_since: u32,
 }
 
 impl Archetype {
@@ -117,6 +122,10 @@ impl Archetype {
         &self.table
     }
 
+    /// The table, mutably, for writing values in place. Adding or removing
+    /// rows goes through [`Archetypes::push_row`], [`Archetypes::move_row`] and
+    /// [`Archetypes::remove_row`], which keep the component index's empty and
+    /// non-empty parts in step with the table.
     #[inline]
     pub(crate) fn table_mut(&mut self) -> &mut Table {
         &mut self.table
@@ -206,6 +215,30 @@ impl Archetype {
 
     fn tag_drop_at(&self, position: usize) -> Option<TagDropFn> {
         self.tag_drops.iter().find(|(at, _, _)| *at as usize == position).map(|&(_, drop, align)| (drop, align))
+    }
+
+    /// How many garbage collections the archetype has been empty for
+    /// ([`World::collect_garbage`](crate::world::World::collect_garbage)
+    /// calls since its table lost its last row, or since it was created);
+    /// `None` while it has rows.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct A(u8);
+    /// let mut world = World::new();
+    /// let e = world.spawn(A(1)).id();
+    /// let archetype = world.entities().location(e).unwrap().archetype;
+    /// let epoch = world.archetypes().gc_epoch();
+    /// assert_eq!(world.archetypes()[archetype].empty_for(epoch), None);
+    /// world.despawn(e);
+    /// assert_eq!(world.archetypes()[archetype].empty_for(epoch), Some(0));
+    /// assert_eq!(world.archetypes()[archetype].empty_for(epoch + 2), Some(2));
+    /// ```
+    #[inline]
+    pub fn empty_for(&self, epoch: u32) -> Option<u32> {
+        self.is_empty().then(|| epoch.wrapping_sub(self.empty_since))
     }
 
     /// Whether the archetype was deleted ([`ArchetypeFlags::DEAD`]).
@@ -316,6 +349,8 @@ pub struct Archetypes {
     /// How many slots were reused so far: a reused id is a new archetype below
     /// the length query caches have seen, so they rematch when it changes.
     reused: usize,
+    /// How many garbage collections ran ([`Archetypes::gc_epoch`]).
+    gc_epoch: u32,
 }
 
 impl Default for Archetypes {
@@ -363,6 +398,7 @@ impl Archetypes {
             deleted: 0,
             free: Vec::new(),
             reused: 0,
+            gc_epoch: 0,
         };
         let empty = archetypes.get_or_create(&[], &Components::default());
         debug_assert_eq!(empty, ArchetypeId::EMPTY);
@@ -492,6 +528,7 @@ impl Archetypes {
             plans: FxHashMap::default(),
             plan_sources: SmallVec::new(),
             replacement_sources: SmallVec::new(),
+            empty_since: self.gc_epoch,
             flags: ArchetypeFlags(
                 if internal { ArchetypeFlags::INTERNAL.0 } else { 0 }
                     | if hooked { ArchetypeFlags::HAS_HOOKS.0 } else { 0 },
@@ -510,6 +547,91 @@ impl Archetypes {
     #[inline]
     pub fn reused_count(&self) -> usize {
         self.reused
+    }
+
+    /// How many garbage collections ran so far: the clock of
+    /// [`Archetype::empty_for`].
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// let mut world = World::new();
+    /// let before = world.archetypes().gc_epoch();
+    /// world.collect_garbage(GcConfig::default());
+    /// assert_eq!(world.archetypes().gc_epoch(), before + 1);
+    /// ```
+    #[inline]
+    pub fn gc_epoch(&self) -> u32 {
+        self.gc_epoch
+    }
+
+    /// Starts a garbage collection: advances [`Archetypes::gc_epoch`] and
+    /// returns the new epoch.
+    pub(crate) fn advance_gc_epoch(&mut self) -> u32 {
+        self.gc_epoch = self.gc_epoch.wrapping_add(1);
+        self.gc_epoch
+    }
+
+    /// The archetypes whose tables are empty, but for the empty archetype
+    /// (which has no ids): the empty part of the `*` record of the component
+    /// index, so the walk costs the number of empty archetypes, not of all.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct A(u8);
+    /// let mut world = World::new();
+    /// let e = world.spawn(A(1)).id();
+    /// let archetype = world.entities().location(e).unwrap().archetype;
+    /// assert!(!world.archetypes().empty_archetypes().any(|id| id == archetype));
+    /// world.despawn(e);
+    /// assert!(world.archetypes().empty_archetypes().any(|id| id == archetype));
+    /// ```
+    pub fn empty_archetypes(&self) -> impl Iterator<Item = ArchetypeId> + '_ {
+        self.index
+            .get(Entity::WILDCARD.id())
+            .map_or(&[][..], |record| record.empty())
+            .iter()
+            .map(|entry| entry.archetype)
+    }
+
+    /// Appends `entity` as a new row of `archetype` and returns the row and the
+    /// table, for the caller to write the row's values. The one place, with
+    /// [`Archetypes::move_row`] and [`Archetypes::remove_row`], where table
+    /// lengths change: a table's first row moves its archetype to the non-empty
+    /// part of the component index.
+    ///
+    /// # Safety
+    /// As [`Table::push_entity`]: every column's value and ticks at the
+    /// returned row must be initialized before the table is used again.
+    #[inline]
+    pub(crate) unsafe fn push_row(&mut self, archetype: ArchetypeId, entity: Entity) -> (usize, &mut Table) {
+        // SAFETY: forwarded to the caller.
+        let row = unsafe { self.archetypes[archetype.index()].table.push_entity(entity) };
+        if row == 0 {
+            self.table_filled(archetype);
+        }
+        (row, &mut self.archetypes[archetype.index()].table)
+    }
+
+    /// `archetype`'s table got its first row: its entries go to the non-empty
+    /// part of every record of the component index.
+    #[cold]
+    #[inline(never)]
+    fn table_filled(&mut self, archetype: ArchetypeId) {
+        let ids = &self.archetypes[archetype.index()].ids;
+        self.index.set_archetype_empty(archetype, ids, false);
+    }
+
+    /// `archetype`'s table lost its last row: its entries go to the empty part
+    /// of every record, and its garbage-collection age starts at 0.
+    #[cold]
+    #[inline(never)]
+    fn table_emptied(&mut self, archetype: ArchetypeId) {
+        let slot = &mut self.archetypes[archetype.index()];
+        slot.empty_since = self.gc_epoch;
+        self.index.set_archetype_empty(archetype, &slot.ids, true);
     }
 
     /// How many archetypes were deleted so far (a generation for caches).
@@ -757,6 +879,7 @@ impl Archetypes {
         drop_removed: bool,
         panics: &mut PanicSlot,
     ) -> MoveResult {
+        let (source_id, destination_id) = (source, destination);
         let (source, destination) = self.pair_mut(source, destination);
         debug_assert_eq!(source.table.entities()[row], entity);
         // SAFETY: every column gets exactly one new row in the loop below; new
@@ -785,6 +908,13 @@ impl Archetypes {
                 }
             }
             let swapped = source.table.swap_remove_forget(row);
+            let emptied = source.table.is_empty();
+            if new_row == 0 {
+                self.table_filled(destination_id);
+            }
+            if emptied {
+                self.table_emptied(source_id);
+            }
             MoveResult { row: new_row, swapped }
         }
     }
@@ -796,15 +926,21 @@ impl Archetypes {
     /// # Safety
     /// `row` is a row of `archetype` with initialized values.
     pub unsafe fn remove_row(&mut self, archetype: ArchetypeId, row: usize, panics: &mut PanicSlot) -> Option<Entity> {
-        let archetype = &mut self.archetypes[archetype.index()];
+        let id = archetype;
+        let archetype = &mut self.archetypes[id.index()];
         archetype.drop_tags(panics);
         // SAFETY: forwarded to the caller.
-        unsafe { archetype.table.swap_remove_drop_catching(row, panics) }
+        let swapped = unsafe { archetype.table.swap_remove_drop_catching(row, panics) };
+        if archetype.table.is_empty() {
+            self.table_emptied(id);
+        }
+        swapped
     }
 
     /// Drops every value of every archetype and empties their tables (for the
     /// world's drop), even if some `Drop`s panic: the first panic is kept in
-    /// `panics`.
+    /// `panics`. The component index's empty/non-empty split is left as it was:
+    /// nothing reads it again.
     pub(crate) fn drop_values(&mut self, panics: &mut PanicSlot) {
         for archetype in self.archetypes.iter_mut() {
             archetype.drop_rows(panics);
@@ -887,6 +1023,8 @@ impl Archetypes {
                 assert_eq!(record.column, archetype.columns[position], "component index column of {id:?}");
             }
         }
+        // Empty and non-empty tables apart, in every record.
+        self.index.check_partition(|archetype| self.archetypes[archetype.index()].is_empty());
         for record in self.index.records() {
             let id = record.id().expect("records() yields used records");
             for entry in record.archetypes() {

@@ -10,9 +10,18 @@
 //!   `(*, T)` and `*`, to the archetypes containing it, with the position of its
 //!   first match in the type, its column and how many ids of the type match.
 //!
+//! * Empty tables: each [`IdRecord`] lists the archetypes with rows first and
+//!   the empty ones after ([`IdRecord::non_empty`], [`IdRecord::empty`]). Rows
+//!   are added and removed only through [`Archetypes`] (`push_row`,
+//!   [`Archetypes::move_row`], [`Archetypes::remove_row`]), which move an
+//!   archetype across the split of each of its records when its table gains its
+//!   first row or loses its last (O(1) per record), and stamp when it became
+//!   empty ([`Archetype::empty_for`], for garbage collection).
+//!
 //! Invariants (checked by [`Archetypes::check_invariants`]): archetype types are
-//! sorted and unique, `by_ids` maps every type to its archetype, and the component
-//! index lists exactly the archetypes that contain each id.
+//! sorted and unique, `by_ids` maps every type to its archetype, the component
+//! index lists exactly the archetypes that contain each id, and each record's
+//! split matches the lengths of the tables.
 //!
 //! Panic safety: row moves and removals finish even when a dropped value's
 //! `Drop` panics; the panic is handed back in a

@@ -275,7 +275,7 @@ impl World {
         let record = id.and_then(|id| self.archetypes().component_index().get(id));
         record
             .into_iter()
-            .flat_map(|record| record.archetypes().iter())
+            .flat_map(|record| record.non_empty().iter())
             .flat_map(|entry| self.archetypes()[entry.archetype].entities().iter().copied())
     }
 

@@ -317,8 +317,10 @@ impl World {
         let Some(record) = self.archetypes.component_index().get(pattern) else {
             return;
         };
+        // Empty archetypes hold no entity to plan for; step 3 deletes them
+        // (`doomed` takes every archetype of the record).
         let entries: SmallVec<[(ArchetypeId, u16); 4]> =
-            record.archetypes().iter().map(|entry| (entry.archetype, entry.position)).collect();
+            record.non_empty().iter().map(|entry| (entry.archetype, entry.position)).collect();
         for (archetype_id, position) in entries {
             let ids: SmallVec<[Id; 8]> =
                 SmallVec::from_slice(&self.archetypes[archetype_id].ids()[position as usize..]);
@@ -440,7 +442,11 @@ impl World {
                 self.free_despawned(dying, record, panics);
             }
         }
-        // 3. Archetypes naming a dead entity are empty now: delete them.
+        // 3. Archetypes naming a dead entity are empty now: delete them, in id
+        // order (the component index orders its entries by emptiness, not by
+        // creation; deletion order decides which freed slot is reused first).
+        doomed.sort_unstable();
+        doomed.dedup();
         for archetype in doomed {
             if !self.archetypes.is_dead(archetype) {
                 debug_assert!(self.archetypes[archetype].is_empty(), "cleanup left entities in {archetype:?}");

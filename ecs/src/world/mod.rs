@@ -7,7 +7,8 @@
 //! Invariants (checked by [`World::check_invariants`]):
 //! * every alive entity that is placed has a record pointing at a row holding it;
 //! * every table's columns have one row per entity;
-//! * the component index lists exactly the archetypes containing each id;
+//! * the component index lists exactly the archetypes containing each id, those
+//!   with rows before the empty ones;
 //! * sparse sets only hold values of alive entities flagged `HAS_SPARSE`;
 //! * no archetype's type names a dead entity (as an id, a relationship or a
 //!   pair target): despawn cleanup (`cleanup.rs`) removes such ids first and
@@ -35,6 +36,7 @@ mod cleanup;
 mod command_queue;
 mod deferred;
 mod entity_ref;
+mod gc;
 mod hooks;
 mod ids;
 mod messages;
@@ -50,6 +52,7 @@ pub use cleanup::CleanupError;
 pub use command_queue::CommandQueue;
 pub use deferred::{DeferredWorld, HookFn};
 pub use entity_ref::{EntityRef, EntityWorldMut};
+pub use gc::GcConfig;
 pub use ids::PairError;
 pub use messages::{Message, MessageCursor, Messages};
 pub use observers::{
@@ -292,10 +295,9 @@ impl World {
         let count = self.entities.take_reserved();
         for _ in 0..count {
             let entity = self.entities.alloc();
-            let table = self.archetypes.get_mut(ArchetypeId::EMPTY).table_mut();
             // SAFETY: the empty archetype's table has no columns: the pushed row is
             // complete.
-            let row = unsafe { table.push_entity(entity) };
+            let (row, _) = unsafe { self.archetypes.push_row(ArchetypeId::EMPTY, entity) };
             self.entities.set_location(entity, EntityLocation { archetype: ArchetypeId::EMPTY, row: row as u32 });
         }
     }
@@ -489,12 +491,11 @@ impl World {
             &self.sparse_sets,
         );
         let destination = edge.destination;
-        let table = self.archetypes.get_mut(destination).table_mut();
         // SAFETY: a spawn edge starts from the empty archetype, so its slots cover
         // every column of the destination, all new: the writer initializes each
         // value and its ticks.
         unsafe {
-            let row = table.push_entity(entity);
+            let (row, table) = self.archetypes.push_row(destination, entity);
             self.entities.set_location(entity, EntityLocation { archetype: destination, row: row as u32 });
             // A spawn replaces nothing, so no `Drop` runs: nothing to catch.
             let mut panics = PanicSlot::default();

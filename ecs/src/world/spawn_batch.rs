@@ -81,13 +81,12 @@ impl<'w, I: Iterator<Item: Bundle>> SpawnBatchIter<'w, I> {
         world.flush_entities();
         let entity = world.entities.alloc();
         let tick = world.change_tick();
-        let table = world.archetypes.get_mut(target.destination).table_mut();
         // SAFETY: the slots come from the edge that starts from the empty archetype,
         // so they cover every column of the destination, all new: the writer
         // initializes each value and its ticks. Hooks that deleted archetypes
         // since made `spawn_one` look the destination up again.
         unsafe {
-            let row = table.push_entity(entity);
+            let (row, table) = world.archetypes.push_row(target.destination, entity);
             world.entities.set_location(entity, EntityLocation { archetype: target.destination, row: row as u32 });
             // A spawn replaces nothing, so no `Drop` runs: nothing to catch.
             let mut panics = PanicSlot::default();
