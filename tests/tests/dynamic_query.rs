@@ -589,6 +589,45 @@ fn runtime_relationships_with_the_transitive_trait() {
         assert_eq!(entities(q.iter(&world).map(|r| r.entity())), [engine, piston, bolt].into());
     }
     let mut q = world.query_dsl("(PartOf, $whole)").unwrap();
-    let of_bolt: BTreeSet<_> = q.iter(&world).filter(|row| row.entity() == bolt).map(|row| row.var("whole").unwrap()).collect();
+    let of_bolt: BTreeSet<_> =
+        q.iter(&world).filter(|row| row.entity() == bolt).map(|row| row.var("whole").unwrap()).collect();
     assert_eq!(of_bolt, [piston, engine, car].into());
+}
+
+#[test]
+fn cached_runtime_queries_survive_garbage_collection() {
+    use ecs::world::GcConfig;
+    let mut world = World::new();
+    let health = world.register_component::<Health>();
+    let mut cached = world.query_builder().read(health).build().unwrap();
+    let temporary: Vec<Entity> = (0..20u32)
+        .map(|i| {
+            let mut e = world.spawn(Health(i));
+            if i % 2 == 0 {
+                e.insert(Position::default());
+            }
+            if i % 3 == 0 {
+                e.insert(Velocity::default());
+            }
+            e.id()
+        })
+        .collect();
+    assert_eq!(cached.count(&world), 20);
+    for e in temporary {
+        world.despawn(e);
+    }
+    let mut deleted = 0;
+    for _ in 0..3 {
+        deleted += world.collect_garbage(GcConfig { empty_for: 1, max_time: None });
+    }
+    assert!(deleted >= 4, "{deleted}");
+    assert_eq!(cached.count(&world), 0);
+    // New archetypes reuse the freed slots: the cache rematches.
+    world.spawn((Health(1), Enemy));
+    world.spawn((Health(2), Velocity::default(), Enemy));
+    world.spawn(Enemy);
+    assert_eq!(cached.count(&world), 2);
+    let mut fresh = world.query_builder().read(health).build_uncached().unwrap();
+    assert_eq!(fresh.count(&world), 2);
+    world.check_invariants();
 }

@@ -36,8 +36,8 @@ use smallvec::SmallVec;
 pub use builder::QueryBuilder;
 use compile::{Compiled, DataAccess, Half, Source, Step};
 use eval::{Evaluator, Frame};
-pub use row::{DynGetError, DynIter, DynIterMut, DynRow, DynRowMut};
 use row::Solutions;
+pub use row::{DynGetError, DynIter, DynIterMut, DynRow, DynRowMut};
 
 use super::access::QueryAccess;
 use super::term::{Term, TermOper, TermRef};
@@ -558,9 +558,14 @@ fn candidate_archetypes(world: &World, compiled: &Compiled, non_empty: bool) -> 
                 if world.component_info(component).is_some_and(|info| info.storage() == crate::component::StorageKind::Sparse))
         })
         .map(|&term| index.get(compiled.terms[term].alternatives[0].index_id(&no_vars)))
-        .min_by_key(|record| record.map_or(0, |record| record.archetypes().len()));
+        .min_by_key(|record| {
+            record.map_or(0, |record| if non_empty { record.non_empty().len() } else { record.archetypes().len() })
+        });
     let mut candidates: Vec<ArchetypeId> = match smallest {
         Some(None) => Vec::new(),
+        // The index keeps a record's non-empty archetypes apart: an
+        // iteration never looks at an empty table.
+        Some(Some(record)) if non_empty => record.non_empty().iter().map(|entry| entry.archetype).collect(),
         Some(Some(record)) => record.archetypes().iter().map(|entry| entry.archetype).collect(),
         None => archetypes.iter().map(Archetype::id).collect(),
     };

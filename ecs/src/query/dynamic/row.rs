@@ -145,9 +145,9 @@ fn slot(
         (None, Some(entity)) => match world.id_value(entity, hit.id) {
             Some((address, _)) => Data::Value { address: address.as_ptr() as usize },
             None => match hit.id.entity().and_then(|component| world.sparse_sets().of(component)) {
-                Some(set) => set
-                    .get(entity)
-                    .map_or(Data::None, |address| Data::Value { address: address.as_ptr() as usize }),
+                Some(set) => {
+                    set.get(entity).map_or(Data::None, |address| Data::Value { address: address.as_ptr() as usize })
+                }
                 None if zero_sized => Data::ZeroSized,
                 None => Data::None,
             },
