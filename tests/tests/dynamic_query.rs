@@ -631,3 +631,51 @@ fn cached_runtime_queries_survive_garbage_collection() {
     assert_eq!(fresh.count(&world), 2);
     world.check_invariants();
 }
+
+#[test]
+fn table_iteration() {
+    let mut world = World::new();
+    let config = world.spawn(Health(100)).id();
+    let a = world.spawn((Position { x: 1.0, y: 0.0 }, Velocity { x: 1.0, y: 0.0 })).id();
+    let b = world.spawn((Position { x: 2.0, y: 0.0 }, Velocity { x: 2.0, y: 0.0 }, Shield(1))).id();
+    let (pos, vel, health, shield) = (
+        world.register_component::<Position>(),
+        world.register_component::<Velocity>(),
+        world.register_component::<Health>(),
+        world.register_component::<Shield>(),
+    );
+    let mut q = world.query_builder().write(pos).read(vel).read(health).source(config).build().unwrap();
+    let mut seen = 0;
+    for table in q.iter_tables(&world) {
+        assert!(table.is_dense());
+        assert_eq!(table.shared::<Health>(2), Some(&Health(100)));
+        assert_eq!(table.source(2), Some(config));
+        assert!(table.field::<Health>(2).is_none(), "a value of another entity is no column");
+        assert!(table.field::<Velocity>(0).is_none(), "type checked");
+        seen += table.field::<Position>(0).unwrap().len();
+    }
+    assert_eq!(seen, 2);
+    let mut changed = world.query_filtered::<Entity, Changed<Position>>();
+    changed.iter(&world).for_each(drop);
+    q.iter_tables_mut(&mut world).for_each(|table| {
+        let velocities = table.field::<Velocity>(1).unwrap();
+        assert!(table.field_mut::<Velocity>(1).is_none(), "not a write term");
+        let positions = table.field_mut::<Position>(0).unwrap();
+        assert!(table.field_mut::<Position>(0).is_none(), "lent once");
+        assert!(table.field::<Position>(0).is_none(), "not while lent mutably");
+        for (position, velocity) in positions.iter_mut().zip(velocities) {
+            position.x += velocity.x;
+        }
+    });
+    assert_eq!(world.get::<Position>(a).unwrap().x, 2.0);
+    assert_eq!(world.get::<Position>(b).unwrap().x, 4.0);
+    assert_eq!(entities(changed.iter(&world)), [a, b].into());
+    // Sparse `$this` terms make a table not dense.
+    let mut q = world.query_builder().read(pos).read(shield).build().unwrap();
+    for table in q.iter_tables(&world) {
+        assert!(!table.is_dense());
+        let matching: Vec<Entity> =
+            (0..table.len()).filter(|&row| table.row_matches(row)).map(|row| table.entities()[row]).collect();
+        assert_eq!(matching, [b]);
+    }
+}

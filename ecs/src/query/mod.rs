@@ -36,7 +36,10 @@ pub use access_set::{
 };
 pub(crate) use access_set::{push_propagate_hint, reads_other_entities};
 pub use dsl::{DslError, DslNames, parse_query, print_query};
-pub use dynamic::{DynGetError, DynIter, DynIterMut, DynQuery, DynRow, DynRowMut, QueryBuildError, QueryBuilder};
+pub use dynamic::{
+    DynGetError, DynIter, DynIterMut, DynQuery, DynRow, DynRowMut, DynTable, DynTableMut, DynTables, DynTablesMut,
+    QueryBuildError, QueryBuilder,
+};
 pub use fetch::{ColumnCache, Has, QueryData, ReadFetch, ReadOnlyQueryData, RefFetch, WorldQuery, WriteFetch};
 pub use filter::{Added, Changed, Or, QueryFilter, With, Without};
 pub use iter::QueryIter;

@@ -28,6 +28,7 @@ mod builder;
 mod compile;
 mod eval;
 mod row;
+mod table;
 
 use core::fmt;
 
@@ -38,6 +39,7 @@ use compile::{Compiled, DataAccess, Half, Source, Step};
 use eval::{Evaluator, Frame};
 use row::Solutions;
 pub use row::{DynGetError, DynIter, DynIterMut, DynRow, DynRowMut};
+pub use table::{DynTable, DynTableMut, DynTables, DynTablesMut};
 
 use super::access::QueryAccess;
 use super::term::{Term, TermOper, TermRef};
@@ -382,6 +384,31 @@ impl DynQuery {
         let now = world.increment_change_tick_wide();
         let last_run = core::mem::replace(&mut self.last_run, LastRun::at(now)).baseline(now);
         DynIterMut::new(world, &self.solutions, self.compiled.var_names.as_slice(), last_run, now.tick())
+    }
+
+    /// Iterates read-only over the matched tables (one [`DynTable`] per
+    /// solution and table): typed column slices, checked once per table.
+    ///
+    /// # Panics
+    /// Panics if the query was used with another world before.
+    #[track_caller]
+    pub fn iter_tables<'q>(&'q mut self, world: &'q World) -> DynTables<'q> {
+        self.collect_solutions(world);
+        DynTables::new(world, &self.solutions, self.compiled.var_names.as_slice())
+    }
+
+    /// Iterates over the matched tables with `field_mut` for write terms
+    /// (lends one table at a time).
+    ///
+    /// # Panics
+    /// Panics if the query was used with another world before.
+    #[track_caller]
+    pub fn iter_tables_mut<'q>(&'q mut self, world: &'q mut World) -> DynTablesMut<'q> {
+        let world: &World = world;
+        self.collect_solutions(world);
+        let now = world.increment_change_tick_wide();
+        self.last_run = LastRun::at(now);
+        DynTablesMut::new(world, &self.solutions, self.compiled.var_names.as_slice(), now.tick())
     }
 
     /// [`DynQuery::iter_mut`] through a shared borrow of the world, with the

@@ -26,7 +26,7 @@ use crate::world::{Mut, World};
 
 /// Where one term's value is, for the rows of one solution.
 #[derive(Clone, Copy, Debug)]
-enum Data {
+pub(super) enum Data {
     /// No value: a filter term, a tag, an id implied by a transitive chain.
     None,
     /// A zero-sized value with no column.
@@ -41,25 +41,25 @@ enum Data {
 
 /// One term of a solution.
 #[derive(Clone, Copy, Debug)]
-struct Slot {
-    hit: Option<Hit>,
+pub(super) struct Slot {
+    pub(super) hit: Option<Hit>,
     /// The id reported when the term did not match.
-    pattern: Id,
+    pub(super) pattern: Id,
     /// The entity the term looked at when it is not the row's.
-    source: Option<Entity>,
-    type_id: Option<TypeId>,
-    writes: bool,
-    data: Data,
+    pub(super) source: Option<Entity>,
+    pub(super) type_id: Option<TypeId>,
+    pub(super) writes: bool,
+    pub(super) data: Data,
 }
 
 /// The hot part of a term's slot: for a column of the row's table holding a
 /// typed value, its type and base addresses (`base == 0`: take the slow path).
 #[derive(Clone, Copy, Debug)]
-struct FastSlot {
-    type_id: TypeId,
-    base: usize,
-    added: usize,
-    changed: usize,
+pub(super) struct FastSlot {
+    pub(super) type_id: TypeId,
+    pub(super) base: usize,
+    pub(super) added: usize,
+    pub(super) changed: usize,
 }
 
 impl FastSlot {
@@ -70,22 +70,22 @@ impl FastSlot {
 /// pools of [`Solutions`].
 #[derive(Clone, Debug)]
 pub(crate) struct Solution {
-    archetype: Option<ArchetypeId>,
-    vars: SmallVec<[Option<Entity>; 4]>,
+    pub(super) archetype: Option<ArchetypeId>,
+    pub(super) vars: SmallVec<[Option<Entity>; 4]>,
     /// The first of its slots in the pools (one per term).
-    start: usize,
+    pub(super) start: usize,
     /// Sparse components of `$this`, checked per row: (component, operator).
-    per_row: SmallVec<[(Entity, TermOper); 1]>,
+    pub(super) per_row: SmallVec<[(Entity, TermOper); 1]>,
 }
 
 /// The solutions of one iteration, their slots pooled (one allocation for
 /// all, reused from iteration to iteration).
 #[derive(Default)]
 pub(crate) struct Solutions {
-    list: Vec<Solution>,
-    slots: Vec<Slot>,
-    fast: Vec<FastSlot>,
-    terms: usize,
+    pub(super) list: Vec<Solution>,
+    pub(super) slots: Vec<Slot>,
+    pub(super) fast: Vec<FastSlot>,
+    pub(super) terms: usize,
 }
 
 impl Solutions {
@@ -616,14 +616,7 @@ impl<'q> Cursor<'q> {
     }
 
     fn per_row_matches(&self, solution: &Solution, entity: Entity) -> bool {
-        solution.per_row.iter().all(|&(component, oper)| {
-            let present = self.world.sparse_sets().of(component).is_some_and(|set| set.contains(entity));
-            match oper {
-                TermOper::And => present,
-                TermOper::Not => !present,
-                TermOper::Optional => true,
-            }
-        })
+        per_row_matches(self.world, solution, entity)
     }
 
     fn remaining_upper_bound(&self) -> usize {
@@ -691,4 +684,16 @@ impl<'q> DynIterMut<'q> {
             f(row);
         }
     }
+}
+
+/// Whether `entity` passes the per-row (sparse) terms of `solution`.
+pub(super) fn per_row_matches(world: &World, solution: &Solution, entity: Entity) -> bool {
+    solution.per_row.iter().all(|&(component, oper)| {
+        let present = world.sparse_sets().of(component).is_some_and(|set| set.contains(entity));
+        match oper {
+            TermOper::And => present,
+            TermOper::Not => !present,
+            TermOper::Optional => true,
+        }
+    })
 }
