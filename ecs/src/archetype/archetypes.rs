@@ -467,6 +467,62 @@ impl Archetypes {
         &self.index
     }
 
+    /// The archetypes a query may match, in ascending id order: the first step
+    /// of every matcher (typed `QueryState`s and runtime queries). A query that
+    /// has matched nothing yet (`since == 0`) and requires `required` ids (ids
+    /// or wildcard patterns with a component-index record) starts from the
+    /// record that lists the fewest archetypes (all of them, or with
+    /// `non_empty` only those with rows); a required id with no record means
+    /// nothing matches. Otherwise, every archetype from `since` on (the ones
+    /// created since the query last looked). Each query then checks its own
+    /// terms per candidate.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct A;
+    /// #[derive(Component)]
+    /// struct B;
+    /// let mut world = World::new();
+    /// world.spawn(A);
+    /// world.spawn((A, B));
+    /// let (a, b) = (world.component_id::<A>().unwrap(), world.component_id::<B>().unwrap());
+    /// let archetypes = world.archetypes();
+    /// assert_eq!(archetypes.candidates([a.id(), b.id()], 0, false).len(), 1); // B's record is smaller
+    /// assert_eq!(archetypes.candidates([], archetypes.len() - 1, false).len(), 1);
+    /// ```
+    pub fn candidates(
+        &self,
+        required: impl IntoIterator<Item = Id>,
+        since: usize,
+        non_empty: bool,
+    ) -> Vec<ArchetypeId> {
+        let mut rarest: Option<Option<&super::IdRecord>> = None;
+        if since == 0 {
+            let size = |record: Option<&super::IdRecord>| {
+                record.map_or(0, |record| if non_empty { record.non_empty().len() } else { record.archetypes().len() })
+            };
+            for id in required {
+                let record = self.index.get(id);
+                if rarest.is_none_or(|best| size(record) < size(best)) {
+                    rarest = Some(record);
+                }
+            }
+        }
+        let mut candidates: Vec<ArchetypeId> = match rarest {
+            Some(None) => Vec::new(),
+            Some(Some(record)) if non_empty => record.non_empty().iter().map(|entry| entry.archetype).collect(),
+            Some(Some(record)) => record.archetypes().iter().map(|entry| entry.archetype).collect(),
+            None => (since..self.archetypes.len()).map(ArchetypeId::new).collect(),
+        };
+        if non_empty {
+            candidates.retain(|&archetype| !self.archetypes[archetype.index()].is_empty());
+        }
+        candidates.sort_unstable();
+        candidates
+    }
+
     /// The archetype whose type is exactly `ids` (sorted, unique), if it exists.
     pub fn find(&self, ids: &[Id]) -> Option<ArchetypeId> {
         self.by_ids.get(ids).copied()

@@ -262,33 +262,8 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
             self.order_by_depth(world);
             return;
         }
-        let index = archetypes.component_index();
-        let rarest = if self.archetype_generation == 0 {
-            self.required
-                .iter()
-                .map(|&id| index.get(id).map_or(0, |record| record.archetypes().len()))
-                .zip(self.required.iter())
-                .min_by_key(|(count, _)| *count)
-                .map(|(_, &id)| id)
-        } else {
-            None
-        };
-        match rarest {
-            Some(id) => {
-                let mut candidates: Vec<ArchetypeId> = index
-                    .get(id)
-                    .map(|record| record.archetypes().iter().map(|entry| entry.archetype).collect())
-                    .unwrap_or_default();
-                candidates.sort_unstable();
-                for archetype in candidates {
-                    self.push_matches(&archetypes[archetype]);
-                }
-            }
-            None => {
-                for archetype in &archetypes.iter().as_slice()[self.archetype_generation..] {
-                    self.push_matches(archetype);
-                }
-            }
+        for archetype in archetypes.candidates(self.required.iter().copied(), self.archetype_generation, false) {
+            self.push_matches(&archetypes[archetype]);
         }
         self.archetype_generation = generation;
         self.order_by_depth(world);

@@ -281,12 +281,7 @@ impl DynQuery {
             return;
         }
         let evaluator = Evaluator { world, compiled: &self.compiled, match_internal: self.match_internal };
-        let candidates: Vec<ArchetypeId> = if self.archetype_generation == 0 {
-            candidate_archetypes(world, &self.compiled, false)
-        } else {
-            (self.archetype_generation..generation).map(ArchetypeId::new).collect()
-        };
-        for archetype in candidates {
+        for archetype in candidate_archetypes(world, &self.compiled, self.archetype_generation, false) {
             let archetype = &archetypes[archetype];
             if !evaluator.archetype_allowed(archetype) {
                 continue;
@@ -333,7 +328,7 @@ impl DynQuery {
                 }
             }
         } else {
-            for archetype in candidate_archetypes(world, compiled, true) {
+            for archetype in candidate_archetypes(world, compiled, 0, true) {
                 let archetype = &archetypes[archetype];
                 if archetype.is_empty() || !evaluator.archetype_allowed(archetype) {
                     continue;
@@ -563,42 +558,19 @@ fn name_error(error: QueryBuildError, world: &World) -> QueryBuildError {
     }
 }
 
-/// The archetypes `$this` may be in: those of the smallest component-index
-/// record among the required table-level terms, or every archetype (ids in
-/// ascending order). With `non_empty`, empty ones are left out.
-fn candidate_archetypes(world: &World, compiled: &Compiled, non_empty: bool) -> Vec<ArchetypeId> {
-    let archetypes = world.archetypes();
-    let index = archetypes.component_index();
+/// The archetypes `$this` may be in ([`Archetypes::candidates`](crate::archetype::Archetypes::candidates),
+/// the matcher's first step shared with typed queries): through the
+/// component-index records of the required table-level terms (sparse
+/// components and `(*, *)` have none), from archetype `since` on.
+fn candidate_archetypes(world: &World, compiled: &Compiled, since: usize, non_empty: bool) -> Vec<ArchetypeId> {
     let no_vars: SmallVec<[Option<Entity>; 4]> = smallvec::smallvec![None; compiled.var_names.len()];
-    let smallest = compiled
-        .plan
-        .selectors
-        .iter()
-        .filter(|&&term| {
-            let pattern = compiled.terms[term].alternatives[0];
-            // `(*, *)` has no record of its own.
-            if pattern.second.is_some() && pattern.index_id(&no_vars) == Id::pair(Entity::WILDCARD, Entity::WILDCARD) {
-                return false;
-            }
-            // Sparse components are not in the index.
-            !matches!((pattern.first, pattern.second), (Half::Entity(component), None)
-                if world.component_info(component).is_some_and(|info| info.storage() == crate::component::StorageKind::Sparse))
-        })
-        .map(|&term| index.get(compiled.terms[term].alternatives[0].index_id(&no_vars)))
-        .min_by_key(|record| {
-            record.map_or(0, |record| if non_empty { record.non_empty().len() } else { record.archetypes().len() })
-        });
-    let mut candidates: Vec<ArchetypeId> = match smallest {
-        Some(None) => Vec::new(),
-        // The index keeps a record's non-empty archetypes apart: an
-        // iteration never looks at an empty table.
-        Some(Some(record)) if non_empty => record.non_empty().iter().map(|entry| entry.archetype).collect(),
-        Some(Some(record)) => record.archetypes().iter().map(|entry| entry.archetype).collect(),
-        None => archetypes.iter().map(Archetype::id).collect(),
-    };
-    if non_empty {
-        candidates.retain(|&archetype| !archetypes[archetype].is_empty());
-    }
-    candidates.sort_unstable();
-    candidates
+    let required = compiled.plan.selectors.iter().filter_map(|&term| {
+        let pattern = compiled.terms[term].alternatives[0];
+        let id = pattern.index_id(&no_vars);
+        let sparse = matches!((pattern.first, pattern.second), (Half::Entity(component), None)
+            if world.component_info(component).is_some_and(|info| info.storage() == crate::component::StorageKind::Sparse));
+        let any_pair = pattern.second.is_some() && id == Id::pair(Entity::WILDCARD, Entity::WILDCARD);
+        (!sparse && !any_pair).then_some(id)
+    });
+    world.archetypes().candidates(required, since, non_empty)
 }
