@@ -25,7 +25,10 @@ pub trait RuntimeQuerySpec: Send + Sync + 'static {
     fn build(world: &mut World) -> DynQuery;
 }
 
-/// A runtime query as a system parameter. See the [module docs](self).
+/// A runtime query as a system parameter: `S::build` makes the query when the
+/// system is initialized; its borrows are checked then against the other
+/// parameters (a conflict panics, naming both) and order the system in a
+/// schedule like any query's.
 ///
 /// # Examples
 /// ```

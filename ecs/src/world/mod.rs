@@ -847,7 +847,7 @@ impl World {
     }
 
     /// The component registered under `name` (its short name, like `"Position"`,
-    /// or its full type path), else an entity whose [`Name`](crate::component::Name)
+    /// or its full type path), else an entity whose [`crate::component::Name`]
     /// is `name` (the oldest such entity when several share it). If two types
     /// share a short name, the first registered keeps it; the full path always
     /// works. Entities are found by a walk over the named ones.

@@ -269,7 +269,7 @@ impl World {
     }
 
     /// A cached runtime query written in the query DSL (the Flecs query
-    /// language subset of [`parse_query`](crate::query::parse_query)); names
+    /// language subset of [`crate::query::parse_query`]); names
     /// resolve with [`World::lookup`]. Any text gives a query or a
     /// [`DslError`] with the byte offset of what is wrong, never a panic.
     ///

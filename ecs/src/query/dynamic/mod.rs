@@ -121,7 +121,13 @@ struct CacheEntry {
     frames: SmallVec<[Frame; 1]>,
 }
 
-/// A query built at run time. See the [module docs](self).
+/// A query built at run time: terms chosen by id ([`World::query_builder`]) or
+/// written in the query DSL ([`World::query_dsl`]), with wildcards, variables,
+/// traversal, fixed sources and transitive relationships. Cached
+/// ([`QueryBuilder::build`]: matched archetypes stored, new ones matched
+/// incrementally) or not ([`QueryBuilder::build_uncached`]: the component
+/// index is walked at every iteration). Rows give typed access checked at run
+/// time ([`DynRow::get`]); tables give typed slices ([`DynTable::field`]).
 ///
 /// # Examples
 /// ```
@@ -167,7 +173,7 @@ impl fmt::Debug for DynQuery {
 
 impl DynQuery {
     /// Validates `terms` and builds a query (cached or not). Prefer
-    /// [`World::query_builder`] or [`World::query_dsl`](crate::world::World).
+    /// [`World::query_builder`] or [`World::query_dsl`].
     ///
     /// # Examples
     /// ```
