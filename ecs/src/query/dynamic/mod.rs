@@ -303,8 +303,13 @@ impl DynQuery {
         self.archetype_generation = generation;
     }
 
-    /// Lists this iteration's solutions.
+    /// Lists this iteration's solutions, ready for rows.
     fn collect_solutions(&mut self, world: &World) {
+        self.list_solutions(world);
+        self.solutions.seal(world, &self.compiled.var_names);
+    }
+
+    fn list_solutions(&mut self, world: &World) {
         self.bind(world);
         if self.cached {
             self.update_cache(world);
@@ -369,7 +374,7 @@ impl DynQuery {
     #[track_caller]
     pub fn iter<'q>(&'q mut self, world: &'q World) -> DynIter<'q> {
         self.collect_solutions(world);
-        DynIter::new(world, &self.solutions, self.compiled.var_names.as_slice())
+        DynIter::new(world, &self.solutions)
     }
 
     /// Iterates over the rows with write access to the write terms
@@ -384,7 +389,7 @@ impl DynQuery {
         self.collect_solutions(world);
         let now = world.increment_change_tick_wide();
         let last_run = core::mem::replace(&mut self.last_run, LastRun::at(now)).baseline(now);
-        DynIterMut::new(world, &self.solutions, self.compiled.var_names.as_slice(), last_run, now.tick())
+        DynIterMut::new(world, &self.solutions, last_run, now.tick())
     }
 
     /// Iterates read-only over the matched tables (one [`DynTable`] per
@@ -426,7 +431,7 @@ impl DynQuery {
         this_run: crate::storage::Tick,
     ) -> DynIterMut<'q> {
         self.collect_solutions(world);
-        DynIterMut::new(world, &self.solutions, self.compiled.var_names.as_slice(), last_run, this_run)
+        DynIterMut::new(world, &self.solutions, last_run, this_run)
     }
 
     /// Binds the query to `world` and matches its archetypes now (a system

@@ -86,6 +86,27 @@ pub(crate) struct Solutions {
     pub(super) slots: Vec<Slot>,
     pub(super) fast: Vec<FastSlot>,
     pub(super) terms: usize,
+    /// One per solution, made by [`Solutions::seal`] once the pools stop growing.
+    contexts: Vec<RowContext>,
+}
+
+/// What the rows of one solution point at: the world and addresses in the
+/// pools of the [`Solutions`], recorded by [`Solutions::seal`] after the last
+/// push. Rows borrow the `Solutions` (and the world) for their whole life, so
+/// the pools cannot move or change under them; between iterations the
+/// addresses are stale and never read. Stored as integers so that a query
+/// stays `Send + Sync`.
+#[derive(Clone, Copy, Debug)]
+struct RowContext {
+    /// The table's entities (`$this`), 0 for a solution without a table.
+    entities: usize,
+    world: usize,
+    solution: usize,
+    slots: usize,
+    fast: usize,
+    terms: usize,
+    var_names: usize,
+    var_count: usize,
 }
 
 impl Solutions {
@@ -94,7 +115,31 @@ impl Solutions {
         self.list.clear();
         self.slots.clear();
         self.fast.clear();
+        self.contexts.clear();
         self.terms = terms;
+    }
+
+    /// Records the rows' contexts: call after the last `push` of an
+    /// iteration, with the world the iteration borrows and the query's
+    /// variable names (which must outlive the iteration's rows too).
+    pub(crate) fn seal(&mut self, world: &World, var_names: &[String]) {
+        self.contexts.clear();
+        for solution in &self.list {
+            let entities = match solution.archetype {
+                Some(archetype) => world.archetypes()[archetype].entities().as_ptr() as usize,
+                None => 0,
+            };
+            self.contexts.push(RowContext {
+                entities,
+                world: world as *const World as usize,
+                solution: solution as *const Solution as usize,
+                slots: self.slots[solution.start..].as_ptr() as usize,
+                fast: self.fast[solution.start..].as_ptr() as usize,
+                terms: self.terms,
+                var_names: var_names.as_ptr() as usize,
+                var_count: var_names.len(),
+            });
+        }
     }
 
     /// Adds the solution of `frame` on `archetype`.
@@ -213,28 +258,65 @@ impl fmt::Display for DynGetError {
 
 impl std::error::Error for DynGetError {}
 
-/// What rows of one solution share.
+/// A row: its solution's context, its entity and its row in the table.
 #[derive(Clone, Copy)]
 struct RowBase<'q> {
-    world: &'q World,
-    solution: &'q Solution,
-    slots: &'q [Slot],
-    fast: &'q [FastSlot],
-    var_names: &'q [String],
-    entity: Option<Entity>,
+    context: &'q RowContext,
     row: usize,
 }
 
 impl<'q> RowBase<'q> {
+    /// The row's entity; `None` for a solution without a table.
+    #[inline(always)]
+    fn this(&self) -> Option<Entity> {
+        if self.context.entities == 0 {
+            return None;
+        }
+        // SAFETY: the table's entity array, unchanged while the world is
+        // borrowed; `row` is below its length (the cursor's bound).
+        Some(unsafe { *(self.context.entities as *const Entity).add(self.row) })
+    }
+
+    #[inline(always)]
+    fn world(&self) -> &'q World {
+        // SAFETY: `seal` recorded the world the iteration borrows for `'q`.
+        unsafe { &*(self.context.world as *const World) }
+    }
+
+    #[inline(always)]
+    fn solution(&self) -> &'q Solution {
+        // SAFETY: the pools are borrowed, unchanged since `seal`, for `'q`.
+        unsafe { &*(self.context.solution as *const Solution) }
+    }
+
+    #[inline(always)]
+    fn var_names(&self) -> &'q [String] {
+        // SAFETY: the query's names, borrowed with it for `'q` (see `seal`).
+        unsafe { core::slice::from_raw_parts(self.context.var_names as *const String, self.context.var_count) }
+    }
+
     fn slot(&self, term: usize) -> Result<&'q Slot, DynGetError> {
-        self.slots.get(term).ok_or(DynGetError::NoSuchTerm(term))
+        if term >= self.context.terms {
+            return Err(DynGetError::NoSuchTerm(term));
+        }
+        // SAFETY: the solution's `terms` slots start there (see `seal`).
+        Ok(unsafe { &*(self.context.slots as *const Slot).add(term) })
+    }
+
+    #[inline(always)]
+    fn fast(&self, term: usize) -> Option<&'q FastSlot> {
+        if term >= self.context.terms {
+            return None;
+        }
+        // SAFETY: as in `slot`.
+        Some(unsafe { &*(self.context.fast as *const FastSlot).add(term) })
     }
 
     /// The address of term `term`'s `T` for this row when it is in a column of
     /// the row's table (the common case): one type comparison.
     #[inline(always)]
     fn column_address<T: Component>(&self, term: usize) -> Option<NonNull<T>> {
-        let fast = self.fast.get(term)?;
+        let fast = self.fast(term)?;
         if fast.base == 0 || fast.type_id != TypeId::of::<T>() {
             return None;
         }
@@ -262,8 +344,8 @@ impl<'q> RowBase<'q> {
             Data::Column { base, .. } => unsafe { NonNull::new_unchecked((base as *mut T).add(self.row)) },
             Data::Value { address } => NonNull::new(address as *mut T).ok_or(DynGetError::NoData(term))?,
             Data::Sparse(component) => {
-                let entity = self.entity.ok_or(DynGetError::NoData(term))?;
-                let set = self.world.sparse_sets().of(component).ok_or(DynGetError::NotSet(term))?;
+                let entity = self.this().ok_or(DynGetError::NoData(term))?;
+                let set = self.world().sparse_sets().of(component).ok_or(DynGetError::NotSet(term))?;
                 set.get(entity).ok_or(DynGetError::NotSet(term))?.cast()
             }
         };
@@ -275,8 +357,8 @@ impl<'q> RowBase<'q> {
         match (slot.hit, slot.data) {
             (None, _) => false,
             (Some(hit), _) if hit.sparse.is_some() => {
-                let (Some(component), Some(entity)) = (hit.sparse, self.entity) else { return false };
-                self.world.sparse_sets().of(component).is_some_and(|set| set.contains(entity))
+                let (Some(component), Some(entity)) = (hit.sparse, self.this()) else { return false };
+                self.world().sparse_sets().of(component).is_some_and(|set| set.contains(entity))
             }
             _ => true,
         }
@@ -289,22 +371,22 @@ impl<'q> RowBase<'q> {
 
     fn source(&self, term: usize) -> Entity {
         let slot = self.slot(term).unwrap_or_else(|error| panic!("{error}"));
-        slot.source.or(self.entity).unwrap_or_else(|| panic!("term {term} has no source in this row"))
+        slot.source.or(self.this()).unwrap_or_else(|| panic!("term {term} has no source in this row"))
     }
 
     fn pair_target(&self, term: usize) -> Option<Entity> {
         let id = self.slot(term).ok()?.hit?.id;
-        id.is_pair().then(|| self.world.entity_at(id.second_index())).flatten()
+        id.is_pair().then(|| self.world().entity_at(id.second_index())).flatten()
     }
 
     fn var(&self, name: &str) -> Option<Entity> {
         let name = name.strip_prefix('$').unwrap_or(name);
-        let index = self.var_names.iter().position(|known| known == name)?;
-        self.solution.vars[index]
+        let index = self.var_names().iter().position(|known| known == name)?;
+        self.solution().vars[index]
     }
 
     fn entity(&self) -> Entity {
-        self.entity
+        self.this()
             .unwrap_or_else(|| panic!("this query has no `$this` term: its rows are variable bindings, not entities"))
     }
 }
@@ -323,7 +405,7 @@ macro_rules! row_readers {
 
         /// The row's entity, `None` for a query with no `$this` term.
         pub fn this(&self) -> Option<Entity> {
-            self.base.entity
+            self.base.this()
         }
 
         /// Term `term`'s value, `None` if the term did not match this row, gives
@@ -420,7 +502,7 @@ impl<'q> DynRow<'q> {
 
 impl fmt::Debug for DynRow<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("DynRow").field("entity", &self.base.entity).field("row", &self.base.row).finish()
+        f.debug_struct("DynRow").field("entity", &self.base.this()).field("row", &self.base.row).finish()
     }
 }
 
@@ -456,10 +538,10 @@ impl<'r> DynRowMut<'r> {
     /// ```
     #[inline]
     pub fn get_mut<T: Component>(&mut self, term: usize) -> Option<Mut<'_, T>> {
-        if let (Some(address), Some(slot)) = (self.base.column_address::<T>(term), self.base.slots.get(term))
+        if let (Some(address), Ok(slot), Some(fast)) =
+            (self.base.column_address::<T>(term), self.base.slot(term), self.base.fast(term))
             && slot.writes
         {
-            let fast = &self.base.fast[term];
             let row = self.base.row;
             // SAFETY: as in `try_get_mut`: exclusive world, write terms alias
             // no other term, one row lent at a time, `&mut self` held.
@@ -500,8 +582,8 @@ impl<'r> DynRowMut<'r> {
                     Ok(Mut::new(value, added, Some(changed), last_run, this_run))
                 }
                 Data::Sparse(component) => {
-                    let entity = self.base.entity.ok_or(DynGetError::NoData(term))?;
-                    let cells = self.base.world.sparse_sets().of(component).and_then(|set| set.ticks(entity));
+                    let entity = self.base.this().ok_or(DynGetError::NoData(term))?;
+                    let cells = self.base.world().sparse_sets().of(component).and_then(|set| set.ticks(entity));
                     match cells {
                         Some(cells) => Ok(Mut::new(value, cells.added.get(), Some(&cells.changed), last_run, this_run)),
                         None => Ok(Mut::new(value, Tick::default(), None, last_run, this_run)),
@@ -515,7 +597,7 @@ impl<'r> DynRowMut<'r> {
 
 impl fmt::Debug for DynRowMut<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("DynRowMut").field("entity", &self.base.entity).field("row", &self.base.row).finish()
+        f.debug_struct("DynRowMut").field("entity", &self.base.this()).field("row", &self.base.row).finish()
     }
 }
 
@@ -523,13 +605,10 @@ impl fmt::Debug for DynRowMut<'_> {
 struct Cursor<'q> {
     world: &'q World,
     solutions: &'q Solutions,
-    var_names: &'q [String],
     /// The next solution to enter.
     next: usize,
-    /// The current solution, its slots and its table's entities.
-    current: Option<&'q Solution>,
-    slots: &'q [Slot],
-    fast: &'q [FastSlot],
+    /// The current solution's context, if it has a table.
+    current: Option<&'q RowContext>,
     entities: &'q [Entity],
     /// The next row of the current table.
     row: usize,
@@ -538,78 +617,54 @@ struct Cursor<'q> {
 }
 
 impl<'q> Cursor<'q> {
-    fn new(world: &'q World, solutions: &'q Solutions, var_names: &'q [String]) -> Self {
-        Cursor {
-            world,
-            solutions,
-            var_names,
-            next: 0,
-            current: None,
-            slots: &[],
-            fast: &[],
-            entities: &[],
-            row: 0,
-            per_row: false,
-        }
-    }
-
-    #[inline]
-    fn next_row(&mut self) -> Option<RowBase<'q>> {
-        if let Some(solution) = self.current
-            && !self.per_row
-            && let Some(&entity) = self.entities.get(self.row)
-        {
-            let row = self.row;
-            self.row += 1;
-            return Some(self.base(solution, Some(entity), row));
-        }
-        self.next_row_slow()
+    fn new(world: &'q World, solutions: &'q Solutions) -> Self {
+        debug_assert_eq!(solutions.contexts.len(), solutions.list.len(), "solutions not sealed");
+        Cursor { world, solutions, next: 0, current: None, entities: &[], row: 0, per_row: false }
     }
 
     #[inline(always)]
-    fn base(&self, solution: &'q Solution, entity: Option<Entity>, row: usize) -> RowBase<'q> {
-        RowBase {
-            world: self.world,
-            solution,
-            slots: self.slots,
-            fast: self.fast,
-            var_names: self.var_names,
-            entity,
-            row,
+    fn next_row(&mut self) -> Option<RowBase<'q>> {
+        if let Some(context) = self.current
+            && !self.per_row
+            && self.row < self.entities.len()
+        {
+            let row = self.row;
+            self.row += 1;
+            return Some(RowBase { context, row });
         }
+        self.next_row_slow()
     }
 
     #[inline(never)]
     fn next_row_slow(&mut self) -> Option<RowBase<'q>> {
         loop {
-            if let Some(solution) = self.current {
+            if let Some(context) = self.current {
+                let solution = &self.solutions.list[self.next - 1];
                 while let Some(&entity) = self.entities.get(self.row) {
                     let row = self.row;
                     self.row += 1;
                     if !self.per_row || self.per_row_matches(solution, entity) {
-                        return Some(self.base(solution, Some(entity), row));
+                        return Some(RowBase { context, row });
                     }
                 }
             }
             // Enter the next solution.
             let solutions = self.solutions;
             let solution = solutions.list.get(self.next)?;
+            let context = &solutions.contexts[self.next];
             self.next += 1;
-            let range = solution.start..solution.start + solutions.terms;
-            self.slots = &solutions.slots[range.clone()];
-            self.fast = &solutions.fast[range];
             self.row = 0;
             self.per_row = !solution.per_row.is_empty();
             match solution.archetype {
                 Some(archetype) => {
-                    self.current = Some(solution);
+                    self.current = Some(context);
                     self.entities = self.world.archetypes()[archetype].entities();
                 }
                 None => {
                     // A query without `$this`: one row per solution.
                     self.current = None;
                     self.entities = &[];
-                    return Some(self.base(solution, None, 0));
+                    return Some(RowBase { context, row: 0 });
                 }
             }
         }
@@ -635,15 +690,15 @@ pub struct DynIter<'q> {
 }
 
 impl<'q> DynIter<'q> {
-    pub(crate) fn new(world: &'q World, solutions: &'q Solutions, var_names: &'q [String]) -> Self {
-        DynIter { cursor: Cursor::new(world, solutions, var_names) }
+    pub(crate) fn new(world: &'q World, solutions: &'q Solutions) -> Self {
+        DynIter { cursor: Cursor::new(world, solutions) }
     }
 }
 
 impl<'q> Iterator for DynIter<'q> {
     type Item = DynRow<'q>;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<DynRow<'q>> {
         self.cursor.next_row().map(|base| DynRow { base })
     }
@@ -661,14 +716,8 @@ pub struct DynIterMut<'q> {
 }
 
 impl<'q> DynIterMut<'q> {
-    pub(crate) fn new(
-        world: &'q World,
-        solutions: &'q Solutions,
-        var_names: &'q [String],
-        last_run: Tick,
-        this_run: Tick,
-    ) -> Self {
-        DynIterMut { cursor: Cursor::new(world, solutions, var_names), last_run, this_run }
+    pub(crate) fn new(world: &'q World, solutions: &'q Solutions, last_run: Tick, this_run: Tick) -> Self {
+        DynIterMut { cursor: Cursor::new(world, solutions), last_run, this_run }
     }
 
     /// The next row; the previous one must be dropped first.
