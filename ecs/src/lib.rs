@@ -58,7 +58,7 @@ pub struct ReadmeDoctests;
 /// Everything a typical program needs: `use ecs::prelude::*;`.
 pub mod prelude {
     pub use crate::bundle::Bundle;
-    pub use crate::component::{Component, HookContext, Name};
+    pub use crate::component::{Component, Disabled, HookContext, Name, Prefab};
     pub use crate::entity::Entity;
     pub use crate::observer::{Event, OnAdd, OnDespawn, OnInsert, OnRemove, OnReplace, RemovedComponents, Trigger};
     pub use crate::query::{

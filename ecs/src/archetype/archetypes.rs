@@ -36,10 +36,46 @@ impl ArchetypeFlags {
     /// them (archetypes without the flag skip that work).
     pub const HAS_HOOKS: ArchetypeFlags = ArchetypeFlags(1 << 2);
 
+    /// The archetype holds disabled entities (the built-in `Disabled` tag):
+    /// queries skip it unless they name `Disabled`.
+    pub const DISABLED: ArchetypeFlags = ArchetypeFlags(1 << 3);
+    /// The archetype holds prefabs (the built-in `Prefab` tag): queries skip
+    /// it unless they name `Prefab`.
+    pub const PREFAB: ArchetypeFlags = ArchetypeFlags(1 << 4);
+    /// The flags that hide an archetype from queries that do not name their
+    /// marker: [`INTERNAL`](Self::INTERNAL), [`DISABLED`](Self::DISABLED),
+    /// [`PREFAB`](Self::PREFAB).
+    pub const HIDDEN: ArchetypeFlags = ArchetypeFlags(1 | 1 << 3 | 1 << 4);
+    /// No flag.
+    pub const NONE: ArchetypeFlags = ArchetypeFlags(0);
+
     /// Whether every flag of `other` is set.
     #[inline]
     pub const fn contains(self, other: ArchetypeFlags) -> bool {
         self.0 & other.0 == other.0
+    }
+
+    /// The flags set in `self` or in `other`.
+    #[inline]
+    pub const fn union(self, other: ArchetypeFlags) -> ArchetypeFlags {
+        ArchetypeFlags(self.0 | other.0)
+    }
+
+    /// Whether an archetype with these flags is hidden from a query that
+    /// names the markers of the hiding flags in `allowed` (see
+    /// [`Archetypes::hiding_flags`]).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::archetype::ArchetypeFlags;
+    /// let disabled = ArchetypeFlags::DISABLED;
+    /// assert!(disabled.hidden_unless(ArchetypeFlags::NONE));
+    /// assert!(!disabled.hidden_unless(ArchetypeFlags::DISABLED));
+    /// assert!(!ArchetypeFlags::NONE.hidden_unless(ArchetypeFlags::NONE));
+    /// ```
+    #[inline]
+    pub const fn hidden_unless(self, allowed: ArchetypeFlags) -> bool {
+        self.0 & ArchetypeFlags::HIDDEN.0 & !allowed.0 != 0
     }
 }
 
@@ -341,6 +377,9 @@ pub struct Archetypes {
     by_ids: FxHashMap<ArchetypeType, ArchetypeId>,
     index: ComponentIndex,
     internal_markers: SmallVec<[Id; 2]>,
+    /// Ids whose archetypes are hidden from queries that do not name them,
+    /// with the flag each sets (`Internal`-like markers, `Disabled`, `Prefab`).
+    hiding_markers: SmallVec<[(Id, ArchetypeFlags); 4]>,
     /// How many archetypes were deleted so far: query caches prune dead entries
     /// when it changes.
     deleted: usize,
@@ -395,6 +434,7 @@ impl Archetypes {
             by_ids: FxHashMap::default(),
             index: ComponentIndex::default(),
             internal_markers: SmallVec::new(),
+            hiding_markers: SmallVec::new(),
             deleted: 0,
             free: Vec::new(),
             reused: 0,
@@ -409,6 +449,39 @@ impl Archetypes {
     /// get [`ArchetypeFlags::INTERNAL`].
     pub(crate) fn add_internal_marker(&mut self, id: Id) {
         self.internal_markers.push(id);
+        self.hiding_markers.push((id, ArchetypeFlags::INTERNAL));
+    }
+
+    /// Marks `id` as hiding its archetypes with `flag` (one of
+    /// [`ArchetypeFlags::HIDDEN`]) from queries that do not name `id`.
+    pub(crate) fn add_hiding_marker(&mut self, id: Id, flag: ArchetypeFlags) {
+        debug_assert!(ArchetypeFlags::HIDDEN.contains(flag), "{flag:?} is no hiding flag");
+        self.hiding_markers.push((id, flag));
+    }
+
+    /// The hiding flags whose markers are among `ids`: what a query that
+    /// requires `ids` may see (an archetype is skipped when
+    /// [`ArchetypeFlags::hidden_unless`] these flags).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::archetype::ArchetypeFlags;
+    /// use ecs::component::Disabled;
+    /// use ecs::prelude::*;
+    /// let world = World::new();
+    /// let disabled = world.component_id::<Disabled>().unwrap();
+    /// assert_eq!(world.archetypes().hiding_flags([disabled.id()]), ArchetypeFlags::DISABLED);
+    /// ```
+    pub fn hiding_flags(&self, ids: impl IntoIterator<Item = Id>) -> ArchetypeFlags {
+        let mut flags = ArchetypeFlags::NONE;
+        for id in ids {
+            for &(marker, flag) in &self.hiding_markers {
+                if marker == id {
+                    flags = flags.union(flag);
+                }
+            }
+        }
+        flags
     }
 
     /// The ids whose archetypes are internal.
@@ -558,7 +631,7 @@ impl Archetypes {
                 }
             }
         }
-        let internal = ids.iter().any(|component| self.internal_markers.contains(component));
+        let hidden = self.hiding_flags(ids.iter().copied());
         let hooked = ids
             .iter()
             .any(|&id| id.entity().and_then(|entity| components.info(entity)).is_some_and(|info| info.hooks().any()));
@@ -585,10 +658,7 @@ impl Archetypes {
             plan_sources: SmallVec::new(),
             replacement_sources: SmallVec::new(),
             empty_since: self.gc_epoch,
-            flags: ArchetypeFlags(
-                if internal { ArchetypeFlags::INTERNAL.0 } else { 0 }
-                    | if hooked { ArchetypeFlags::HAS_HOOKS.0 } else { 0 },
-            ),
+            flags: ArchetypeFlags(hidden.0 | if hooked { ArchetypeFlags::HAS_HOOKS.0 } else { 0 }),
         };
         if id.index() == self.archetypes.len() {
             self.archetypes.push(archetype);

@@ -1,5 +1,5 @@
 //! Built-in components every world registers at creation: [`Name`], [`Internal`],
-//! [`ChildOf`]
+//! [`ChildOf`], [`Disabled`], [`Prefab`]
 //! (plus [`ComponentInfo`](super::ComponentInfo), carried by component entities).
 
 use std::borrow::Cow;
@@ -100,5 +100,57 @@ impl Component for ChildOf {
     const NAME: &'static str = "ChildOf";
     const ID: u64 = component_type_id("ecs::relation", "ChildOf");
     const RELATIONSHIP: Option<super::RelationshipTraits> = Some(super::RelationshipTraits::CHILD_OF);
+    const FIELDLESS: bool = true;
+}
+
+/// The built-in tag of disabled entities: every query (typed or runtime) and
+/// so every system skips them unless it names `Disabled` (`With<Disabled>`,
+/// `&Disabled`, a DSL term `Disabled`); observers still see them, and `get`
+/// still reads them.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component)]
+/// struct Health(u32);
+/// let mut world = World::new();
+/// let e = world.spawn(Health(3)).id();
+/// world.spawn(Health(4));
+/// world.entity_mut(e).insert(Disabled);
+/// assert_eq!(world.query::<&Health>().iter(&world).count(), 1);
+/// assert_eq!(world.query_filtered::<&Health, With<Disabled>>().iter(&world).count(), 1);
+/// assert!(world.get::<Health>(e).is_some());
+/// world.entity_mut(e).remove::<Disabled>();
+/// assert_eq!(world.query::<&Health>().iter(&world).count(), 2);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Disabled;
+
+impl Component for Disabled {
+    const NAME: &'static str = "Disabled";
+    const ID: u64 = component_type_id("ecs::component", "Disabled");
+    const FIELDLESS: bool = true;
+}
+
+/// The built-in tag of prefabs (templates for instances): queries skip
+/// entities with `Prefab` unless they name it.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component)]
+/// struct Speed(f32);
+/// let mut world = World::new();
+/// world.spawn((Prefab, Speed(10.0)));
+/// world.spawn(Speed(1.0));
+/// assert_eq!(world.query::<&Speed>().iter(&world).count(), 1);
+/// assert_eq!(world.query_filtered::<&Speed, With<Prefab>>().iter(&world).count(), 1);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Prefab;
+
+impl Component for Prefab {
+    const NAME: &'static str = "Prefab";
+    const ID: u64 = component_type_id("ecs::component", "Prefab");
     const FIELDLESS: bool = true;
 }

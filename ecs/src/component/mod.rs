@@ -23,7 +23,7 @@ mod info;
 mod registry;
 mod relationship;
 
-pub use builtin::{ChildOf, Internal, Name};
+pub use builtin::{ChildOf, Disabled, Internal, Name, Prefab};
 pub use info::{Component, ComponentDescriptor, ComponentHooks, ComponentInfo, Hook, HookContext, StorageKind};
 pub use registry::{ComponentRegistrar, Components};
 pub use relationship::{CleanupPolicy, RelationshipTraits};

@@ -2,9 +2,10 @@
 //!
 //! Invariants:
 //! * `matched` holds, in archetype order, every archetype with id below
-//!   `archetype_generation` that both `D` and `F` match (internal archetypes only
-//!   when the query requires an internal marker: `Internal`, `ComponentInfo` or
-//!   `ObserverMarker`), with their caches;
+//!   `archetype_generation` that both `D` and `F` match, with their caches;
+//!   hidden archetypes only when the query requires their marker: internal
+//!   ones (`Internal`, `ComponentInfo`, `ObserverMarker`), disabled entities
+//!   (`Disabled`) and prefabs (`Prefab`), see `ArchetypeFlags::HIDDEN`;
 //! * `last_run` is the previous `iter`/`iter_mut`'s reading of the world's 64-bit
 //!   clock ([`LastRun::NEVER`] before the first); the baseline of `Added`/`Changed`
 //!   is that tick, clamped to the age window when a run starts (so a state left
@@ -109,7 +110,9 @@ pub struct QueryState<D: QueryData, F: QueryFilter = ()> {
     data_state: D::State,
     filter_state: F::State,
     required: SmallVec<[Id; 4]>,
-    match_internal: bool,
+    /// The hiding flags of the markers the query requires: archetypes hidden
+    /// by other flags (internal entities, `Disabled`, `Prefab`) are skipped.
+    allowed: ArchetypeFlags,
     last_run: LastRun,
     /// `Archetypes::deleted_count` when dead archetypes were last pruned.
     deleted_seen: usize,
@@ -173,8 +176,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         let mut required = SmallVec::new();
         D::required_ids(&data_state, &mut |id| required.push(id));
         F::required_ids(&filter_state, &mut |id| required.push(id));
-        let markers = world.archetypes().internal_markers();
-        let match_internal = required.iter().any(|id| markers.contains(id));
+        let allowed = world.archetypes().hiding_flags(required.iter().copied());
         let mut state = QueryState {
             world_id: world.id(),
             archetype_generation: 0,
@@ -182,7 +184,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
             data_state,
             filter_state,
             required,
-            match_internal,
+            allowed,
             last_run: LastRun::NEVER,
             deleted_seen: 0,
             reused_seen: 0,
@@ -208,7 +210,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
     }
 
     fn try_match_variant(&self, archetype: &Archetype, variant: usize) -> Option<MatchedArchetype<D::Cache, F::Cache>> {
-        if archetype.is_dead() || (archetype.flags().contains(ArchetypeFlags::INTERNAL) && !self.match_internal) {
+        if archetype.is_dead() || archetype.flags().hidden_unless(self.allowed) {
             return None;
         }
         if !self.runtime_pairs.is_empty() {

@@ -230,6 +230,11 @@ impl World {
         }
         world.flush_components();
         world.register_component::<crate::component::ChildOf>();
+        // Disabled entities and prefabs are hidden from queries that do not name them.
+        let disabled = world.register_component::<crate::component::Disabled>();
+        let prefab = world.register_component::<crate::component::Prefab>();
+        world.archetypes.add_hiding_marker(disabled.id(), crate::archetype::ArchetypeFlags::DISABLED);
+        world.archetypes.add_hiding_marker(prefab.id(), crate::archetype::ArchetypeFlags::PREFAB);
         // `flush_entities` relies on `()` being registered (it must not allocate).
         world.register_bundle::<()>();
         world

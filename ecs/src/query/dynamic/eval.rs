@@ -67,14 +67,14 @@ struct Place<'w> {
 pub(crate) struct Evaluator<'w, 'q> {
     pub(crate) world: &'w World,
     pub(crate) compiled: &'q Compiled,
-    /// Whether internal archetypes may match.
-    pub(crate) match_internal: bool,
+    /// The hiding flags (internal, `Disabled`, `Prefab`) whose archetypes may match.
+    pub(crate) allowed: ArchetypeFlags,
 }
 
 impl<'w> Evaluator<'w, '_> {
     /// Whether rows of `archetype` may be yielded at all.
     pub(crate) fn archetype_allowed(&self, archetype: &Archetype) -> bool {
-        !archetype.is_dead() && (self.match_internal || !archetype.flags().contains(ArchetypeFlags::INTERNAL))
+        !archetype.is_dead() && !archetype.flags().hidden_unless(self.allowed)
     }
 
     /// Runs `steps` on the table `archetype` (`$this`), or with no `$this`

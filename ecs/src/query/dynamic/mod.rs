@@ -15,7 +15,8 @@
 //! no `$this` term, nothing) with one hit or none per term and the variables'
 //! values; rows are then the table's entities for every solution (sparse
 //! components on `$this` are checked per row). Empty tables are never
-//! visited. Row access is typed at run time: `row.get::<T>(term)` checks the
+//! visited, and neither are hidden ones (internal entities, `Disabled`,
+//! `Prefab`) unless a required term names their marker. Row access is typed at run time: `row.get::<T>(term)` checks the
 //! id the term matched against `T` and is `None` on a mismatch.
 //!
 //! Borrows: a term reads its component on its source (`$this`, a fixed
@@ -43,7 +44,7 @@ pub use table::{DynTable, DynTableMut, DynTables, DynTablesMut};
 
 use super::access::QueryAccess;
 use super::term::{Term, TermOper, TermRef};
-use crate::archetype::{Archetype, ArchetypeId};
+use crate::archetype::{Archetype, ArchetypeFlags, ArchetypeId};
 use crate::entity::{Entity, Id};
 use crate::query::dsl::DslNames;
 use crate::storage::LastRun;
@@ -154,7 +155,9 @@ pub struct DynQuery {
     compiled: Compiled,
     cached: bool,
     world_id: Option<WorldId>,
-    match_internal: bool,
+    /// The hiding flags of the markers an `And` term names (see
+    /// `Archetypes::hiding_flags`).
+    allowed: ArchetypeFlags,
     cache: Vec<CacheEntry>,
     archetype_generation: usize,
     deleted_seen: usize,
@@ -194,7 +197,7 @@ impl DynQuery {
             compiled,
             cached,
             world_id: None,
-            match_internal: false,
+            allowed: ArchetypeFlags::NONE,
             cache: Vec::new(),
             archetype_generation: 0,
             deleted_seen: 0,
@@ -253,14 +256,10 @@ impl DynQuery {
                 if let Ok(compiled) = compile::compile(&self.terms, &is_transitive) {
                     self.compiled = compiled;
                 }
-                let markers = world.archetypes().internal_markers();
-                self.match_internal = self.compiled.terms.iter().any(|term| {
-                    term.oper == TermOper::And
-                        && term
-                            .alternatives
-                            .iter()
-                            .any(|pattern| pattern.concrete_first().is_some_and(|first| markers.contains(&first.id())))
+                let named = self.compiled.terms.iter().filter(|term| term.oper == TermOper::And).flat_map(|term| {
+                    term.alternatives.iter().filter_map(|pattern| pattern.concrete_first().map(Entity::id))
                 });
+                self.allowed = world.archetypes().hiding_flags(named);
                 self.names = mentioned_entities(&self.terms)
                     .filter_map(|entity| Some((entity, world.name_of(entity)?)))
                     .collect();
@@ -286,7 +285,7 @@ impl DynQuery {
             self.archetype_generation = generation;
             return;
         }
-        let evaluator = Evaluator { world, compiled: &self.compiled, match_internal: self.match_internal };
+        let evaluator = Evaluator { world, compiled: &self.compiled, allowed: self.allowed };
         for archetype in candidate_archetypes(world, &self.compiled, self.archetype_generation, false) {
             let archetype = &archetypes[archetype];
             if !evaluator.archetype_allowed(archetype) {
@@ -316,7 +315,7 @@ impl DynQuery {
         }
         self.solutions.clear(self.compiled.terms.len());
         let compiled = &self.compiled;
-        let evaluator = Evaluator { world, compiled, match_internal: self.match_internal };
+        let evaluator = Evaluator { world, compiled, allowed: self.allowed };
         let solutions = &mut self.solutions;
         let mut from_frame = |archetype: Option<&Archetype>, frame: &mut Frame| {
             evaluator.run(&compiled.plan.suffix, archetype, frame, &mut |found| {
