@@ -852,10 +852,13 @@ impl World {
     }
 
     /// The component registered under `name` (its short name, like `"Position"`,
-    /// or its full type path), else an entity whose [`crate::component::Name`]
-    /// is `name` (the oldest such entity when several share it). If two types
-    /// share a short name, the first registered keeps it; the full path always
-    /// works. Entities are found by a walk over the named ones.
+    /// or its full type path), else the entity at path `name`: `"station"` is
+    /// an entity whose [`crate::component::Name`] is `station` (one without a
+    /// parent first, else the oldest such entity), `"station::dock::crane"`
+    /// walks down `ChildOf` from a root entity named `station` through children
+    /// named `dock` and `crane`. If two types share a short name, the first
+    /// registered keeps it; the full path always works. Entities are found by a
+    /// walk over the named ones.
     ///
     /// # Examples
     /// ```
@@ -864,24 +867,92 @@ impl World {
     /// struct Position(f32);
     /// let mut world = World::new();
     /// let id = world.register_component::<Position>();
-    /// let earth = world.spawn(Name::new("Earth")).id();
+    /// let station = world.spawn(Name::new("station")).id();
+    /// let dock = world.spawn((Name::new("dock"), ChildOf.pair(station))).id();
+    /// let crane = world.spawn((Name::new("crane"), ChildOf.pair(dock))).id();
     /// assert_eq!(world.lookup("Position"), Some(id));
-    /// assert_eq!(world.lookup("Earth"), Some(earth));
+    /// assert_eq!(world.lookup("station"), Some(station));
+    /// assert_eq!(world.lookup("station::dock::crane"), Some(crane));
+    /// assert_eq!(world.path(crane).as_deref(), Some("station::dock::crane"));
+    /// assert_eq!(world.lookup("dock::crane"), None); // paths start at a root
     /// assert_eq!(world.lookup("Nope"), None);
     /// ```
     pub fn lookup(&self, name: &str) -> Option<Entity> {
-        self.components.lookup(name).or_else(|| self.lookup_named_entity(name))
+        if let Some(component) = self.components.lookup(name) {
+            return Some(component);
+        }
+        let mut segments = name.split("::");
+        let first = segments.next()?;
+        let Some(second) = segments.next() else {
+            return self.named_child(None, first).or_else(|| self.named_anywhere(first));
+        };
+        let mut current = self.named_child(None, first)?;
+        for segment in core::iter::once(second).chain(segments) {
+            current = self.named_child(Some(current), segment)?;
+        }
+        Some(current)
     }
 
-    /// The oldest (lowest index) non-internal entity named `name`.
-    fn lookup_named_entity(&self, name: &str) -> Option<Entity> {
+    /// The path of `entity` along `ChildOf` (`"station::dock::crane"`); `None`
+    /// unless `entity` and all its ancestors are alive and named.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// let mut world = World::new();
+    /// let root = world.spawn(Name::new("root")).id();
+    /// let unnamed = world.spawn(ChildOf.pair(root)).id();
+    /// let leaf = world.spawn((Name::new("leaf"), ChildOf.pair(unnamed))).id();
+    /// assert_eq!(world.path(root).as_deref(), Some("root"));
+    /// assert_eq!(world.path(leaf), None); // an ancestor has no name
+    /// ```
+    pub fn path(&self, entity: Entity) -> Option<String> {
+        let mut names: Vec<&str> = Vec::new();
+        let mut current = Some(entity);
+        while let Some(entity) = current {
+            if names.len() > self.entities.alive_count() {
+                return None; // a cycle (ChildOf is acyclic; stay safe)
+            }
+            names.push(self.get::<crate::component::Name>(entity)?.as_str());
+            current = self.parent_of(entity);
+        }
+        names.reverse();
+        Some(names.join("::"))
+    }
+
+    /// The `ChildOf` parent of `entity`.
+    fn parent_of(&self, entity: Entity) -> Option<Entity> {
+        let child_of = self.components.id_of::<crate::component::ChildOf>()?;
+        self.targets_of(entity, Some(child_of.index())).next()
+    }
+
+    /// The oldest (lowest index) visible entity named `name` whose parent is
+    /// `parent` (`None`: a root, with no parent).
+    fn named_child(&self, parent: Option<Entity>, name: &str) -> Option<Entity> {
+        let child_of = self.components.id_of::<crate::component::ChildOf>()?;
+        self.find_named(name, |archetype| match parent {
+            None => archetype.pair_positions(child_of.index()).is_empty(),
+            Some(parent) => archetype.contains(crate::entity::Id::pair(child_of, parent)),
+        })
+    }
+
+    /// The oldest (lowest index) visible entity named `name`, anywhere.
+    fn named_anywhere(&self, name: &str) -> Option<Entity> {
+        self.find_named(name, |_| true)
+    }
+
+    /// The oldest entity named `name` in a non-internal archetype that `keep` accepts.
+    fn find_named(&self, name: &str, keep: impl Fn(&crate::archetype::Archetype) -> bool) -> Option<Entity> {
         use crate::component::Name;
         let id = self.components.id_of::<Name>()?;
         let record = self.archetypes.component_index().get(id.id())?;
         let mut found: Option<Entity> = None;
-        for entry in record.archetypes() {
+        for entry in record.non_empty() {
             let archetype = &self.archetypes[entry.archetype];
-            if archetype.flags().contains(crate::archetype::ArchetypeFlags::INTERNAL) || entry.column < 0 {
+            if archetype.flags().contains(crate::archetype::ArchetypeFlags::INTERNAL)
+                || entry.column < 0
+                || !keep(archetype)
+            {
                 continue;
             }
             let column = archetype.table().column(entry.column as usize);

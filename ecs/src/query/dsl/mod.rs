@@ -117,8 +117,8 @@ pub trait DslNames {
 }
 
 /// Names of a world: [`World::lookup`] resolves (component short names and
-/// full type paths, then entities' [`Name`](crate::component::Name)s), a
-/// component or named entity prints by its name when that resolves back to it, and the registry's relationship traits say what is traversable.
+/// full type paths, then entity paths along `ChildOf`), a component prints by
+/// its name and an entity by its path when that resolves back to it, and the registry's relationship traits say what is traversable.
 ///
 /// # Examples
 /// ```
@@ -142,10 +142,10 @@ impl DslNames for World {
 
     fn name_of(&self, entity: Entity) -> Option<String> {
         let name = match self.component_info(entity) {
-            Some(info) => info.name(),
-            None => self.get::<crate::component::Name>(entity)?.as_str(),
+            Some(info) => info.name().to_owned(),
+            None => self.path(entity)?,
         };
-        (self.lookup(name) == Some(entity)).then(|| name.to_string())
+        (self.lookup(&name) == Some(entity)).then_some(name)
     }
 
     fn is_traversable(&self, relationship: Entity) -> bool {
