@@ -679,3 +679,27 @@ fn table_iteration() {
         assert_eq!(matching, [b]);
     }
 }
+
+#[test]
+fn the_cache_keeps_tables_with_rows_apart_across_many_changes() {
+    let mut world = World::new();
+    let health = world.register_component::<Health>();
+    let mut q = world.query_builder().read(health).build().unwrap();
+    let a = world.spawn(Health(1)).id();
+    let b = world.spawn((Health(2), Enemy)).id();
+    assert_eq!(q.count(&world), 2);
+    // Empty and refill tables between iterations, a few times and then more
+    // times than the world's change log remembers.
+    for rounds in [1, 3, 5000] {
+        for _ in 0..rounds {
+            world.entity_mut(a).insert(Enemy);
+            world.entity_mut(a).remove::<Enemy>();
+        }
+        assert_eq!(entities(q.iter(&world).map(|r| r.entity())), [a, b].into());
+        world.entity_mut(b).remove::<Enemy>();
+        assert_eq!(entities(q.iter(&world).map(|r| r.entity())), [a, b].into());
+        world.entity_mut(b).insert(Enemy);
+    }
+    world.despawn(a);
+    assert_eq!(entities(q.iter(&world).map(|r| r.entity())), [b].into());
+}

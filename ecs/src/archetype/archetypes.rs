@@ -358,6 +358,9 @@ pub struct MoveResult {
     pub swapped: Option<Entity>,
 }
 
+/// How many emptiness changes [`Archetypes::emptiness_changes`] remembers.
+const EMPTINESS_LOG_CAPACITY: usize = 4096;
+
 /// Every archetype of a world, the graph edges and the component index.
 ///
 /// # Examples
@@ -390,6 +393,11 @@ pub struct Archetypes {
     reused: usize,
     /// How many garbage collections ran ([`Archetypes::gc_epoch`]).
     gc_epoch: u32,
+    /// The most recent archetypes whose table got its first row or lost its
+    /// last one, oldest first ([`Archetypes::emptiness_changes`]).
+    emptiness_log: std::collections::VecDeque<ArchetypeId>,
+    /// The sequence number of the log's first entry.
+    emptiness_log_start: u64,
 }
 
 impl Default for Archetypes {
@@ -439,6 +447,8 @@ impl Archetypes {
             free: Vec::new(),
             reused: 0,
             gc_epoch: 0,
+            emptiness_log: std::collections::VecDeque::new(),
+            emptiness_log_start: 0,
         };
         let empty = archetypes.get_or_create(&[], &Components::default());
         debug_assert_eq!(empty, ArchetypeId::EMPTY);
@@ -748,6 +758,47 @@ impl Archetypes {
     fn table_filled(&mut self, archetype: ArchetypeId) {
         let ids = &self.archetypes[archetype.index()].ids;
         self.index.set_archetype_empty(archetype, ids, false);
+        self.log_emptiness_change(archetype);
+    }
+
+    /// Records that `archetype`'s table went empty or non-empty, for caches
+    /// that keep the two apart ([`Archetypes::emptiness_changes`]).
+    fn log_emptiness_change(&mut self, archetype: ArchetypeId) {
+        if self.emptiness_log.len() == EMPTINESS_LOG_CAPACITY {
+            self.emptiness_log.pop_front();
+            self.emptiness_log_start += 1;
+        }
+        self.emptiness_log.push_back(archetype);
+    }
+
+    /// The sequence number the next emptiness change will get: a cache that
+    /// is up to date with every change so far remembers it.
+    pub fn emptiness_log_end(&self) -> u64 {
+        self.emptiness_log_start + self.emptiness_log.len() as u64
+    }
+
+    /// The archetypes whose table got its first row or lost its last one since
+    /// sequence number `since` (some may have changed back), oldest first;
+    /// `None` if the log no longer reaches back that far (a cache then looks
+    /// at every archetype it holds). A cache that keeps empty and non-empty
+    /// archetypes apart pays O(1) per change this way.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct A(u8);
+    /// let mut world = World::new();
+    /// let seen = world.archetypes().emptiness_log_end();
+    /// let e = world.spawn(A(1)).id();
+    /// world.despawn(e);
+    /// let archetype = world.archetypes().find(&[world.component_id::<A>().unwrap().id()]).unwrap();
+    /// let changes: Vec<_> = world.archetypes().emptiness_changes(seen).unwrap().collect();
+    /// assert_eq!(changes, [archetype, archetype]); // filled, then emptied
+    /// ```
+    pub fn emptiness_changes(&self, since: u64) -> Option<impl Iterator<Item = ArchetypeId> + '_> {
+        let skip = since.checked_sub(self.emptiness_log_start)?;
+        Some(self.emptiness_log.iter().skip(skip as usize).copied())
     }
 
     /// `archetype`'s table lost its last row: its entries go to the empty part
@@ -758,6 +809,7 @@ impl Archetypes {
         let slot = &mut self.archetypes[archetype.index()];
         slot.empty_since = self.gc_epoch;
         self.index.set_archetype_empty(archetype, &slot.ids, true);
+        self.log_emptiness_change(archetype);
     }
 
     /// How many archetypes were deleted so far (a generation for caches).

@@ -158,7 +158,14 @@ pub struct DynQuery {
     /// The hiding flags of the markers an `And` term names (see
     /// `Archetypes::hiding_flags`).
     allowed: ArchetypeFlags,
+    /// Matched archetypes with their prefix frames: those whose table has
+    /// rows first (`..cache_split`), then the empty ones; `cache_positions`
+    /// says where each archetype is, `emptiness_seen` how far the world's
+    /// emptiness log was read (`Archetypes::emptiness_changes`).
     cache: Vec<CacheEntry>,
+    cache_split: usize,
+    cache_positions: crate::util::FxHashMap<ArchetypeId, usize>,
+    emptiness_seen: u64,
     archetype_generation: usize,
     deleted_seen: usize,
     reused_seen: usize,
@@ -199,6 +206,9 @@ impl DynQuery {
             world_id: None,
             allowed: ArchetypeFlags::NONE,
             cache: Vec::new(),
+            cache_split: 0,
+            cache_positions: crate::util::FxHashMap::default(),
+            emptiness_seen: 0,
             archetype_generation: 0,
             deleted_seen: 0,
             reused_seen: 0,
@@ -271,20 +281,66 @@ impl DynQuery {
     /// Matches archetypes created since the last call (cached queries).
     fn update_cache(&mut self, world: &World) {
         let archetypes = world.archetypes();
+        let mut reshaped = false;
         if self.reused_seen != archetypes.reused_count() {
             self.reused_seen = archetypes.reused_count();
             self.cache.clear();
             self.archetype_generation = 0;
+            reshaped = true;
         }
         if self.deleted_seen != archetypes.deleted_count() {
             self.deleted_seen = archetypes.deleted_count();
             self.cache.retain(|entry| !archetypes.is_dead(entry.archetype));
+            reshaped = true;
         }
         let generation = archetypes.len();
-        if self.archetype_generation == generation || !self.compiled.plan.has_this {
-            self.archetype_generation = generation;
-            return;
+        if self.archetype_generation != generation && self.compiled.plan.has_this {
+            self.match_new_archetypes(world);
+            reshaped = true;
         }
+        self.archetype_generation = generation;
+        self.sort_by_emptiness(world, reshaped);
+    }
+
+    /// Keeps the cache's archetypes with rows before the empty ones: a full
+    /// pass after the cache changed shape (or when the world's log no longer
+    /// reaches back far enough), else one swap per emptiness change since the
+    /// last look.
+    fn sort_by_emptiness(&mut self, world: &World, reshaped: bool) {
+        let archetypes = world.archetypes();
+        let end = archetypes.emptiness_log_end();
+        let changes = if reshaped { None } else { archetypes.emptiness_changes(self.emptiness_seen) };
+        self.emptiness_seen = end;
+        let Some(changes) = changes else {
+            self.cache.sort_by_key(|entry| (archetypes[entry.archetype].is_empty(), entry.archetype));
+            self.cache_split = self.cache.partition_point(|entry| !archetypes[entry.archetype].is_empty());
+            self.cache_positions =
+                self.cache.iter().enumerate().map(|(position, entry)| (entry.archetype, position)).collect();
+            return;
+        };
+        for archetype in changes {
+            let Some(&position) = self.cache_positions.get(&archetype) else { continue };
+            let has_rows = !archetypes[archetype].is_empty();
+            let target = match (has_rows, position < self.cache_split) {
+                (true, false) => {
+                    self.cache_split += 1;
+                    self.cache_split - 1
+                }
+                (false, true) => {
+                    self.cache_split -= 1;
+                    self.cache_split
+                }
+                _ => continue,
+            };
+            self.cache.swap(position, target);
+            self.cache_positions.insert(self.cache[position].archetype, position);
+            self.cache_positions.insert(self.cache[target].archetype, target);
+        }
+    }
+
+    /// Matches the archetypes created since the last look.
+    fn match_new_archetypes(&mut self, world: &World) {
+        let archetypes = world.archetypes();
         let evaluator = Evaluator { world, compiled: &self.compiled, allowed: self.allowed };
         for archetype in candidate_archetypes(world, &self.compiled, self.archetype_generation, false) {
             let archetype = &archetypes[archetype];
@@ -299,7 +355,6 @@ impl DynQuery {
                 self.cache.push(CacheEntry { archetype: archetype.id(), frames });
             }
         }
-        self.archetype_generation = generation;
     }
 
     /// Lists this iteration's solutions, ready for rows.
@@ -328,11 +383,10 @@ impl DynQuery {
         }
         let archetypes = world.archetypes();
         if self.cached {
-            for entry in &self.cache {
+            // Only the archetypes with rows: empty ones are kept apart.
+            for entry in &self.cache[..self.cache_split] {
                 let archetype = &archetypes[entry.archetype];
-                if archetype.is_empty() {
-                    continue;
-                }
+                debug_assert!(!archetype.is_empty(), "{:?} is empty but before the cache's split", entry.archetype);
                 for frame in &entry.frames {
                     from_frame(Some(archetype), &mut frame.clone());
                 }
