@@ -196,14 +196,8 @@ impl<'w> Evaluator<'w, '_> {
         Some(Place { archetype: &self.world.archetypes()[location.archetype], entity: Some(entity) })
     }
 
-    /// Whether `pattern` is a concrete sparse component (not in tables).
     fn is_sparse(&self, pattern: Pattern) -> bool {
-        match (pattern.first, pattern.second) {
-            (Half::Entity(component), None) => {
-                self.world.component_info(component).is_some_and(|info| info.storage() == StorageKind::Sparse)
-            }
-            _ => false,
-        }
+        is_sparse(self.world, pattern)
     }
 
     /// Every hit of `term` at `place` (self part first, then `up`).
@@ -429,4 +423,15 @@ impl<'w> Evaluator<'w, '_> {
 fn first_target(world: &World, archetype: &Archetype, relationship: Entity) -> Option<Entity> {
     let position = archetype.pair_positions(relationship.index()).next()?;
     world.entity_at(archetype.ids()[position].second_index())
+}
+
+/// Whether `pattern` is a concrete sparse component (not in tables, nor in
+/// the component index).
+pub(crate) fn is_sparse(world: &World, pattern: Pattern) -> bool {
+    match (pattern.first, pattern.second) {
+        (Half::Entity(component), None) => {
+            world.component_info(component).is_some_and(|info| info.storage() == StorageKind::Sparse)
+        }
+        _ => false,
+    }
 }

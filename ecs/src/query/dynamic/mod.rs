@@ -36,7 +36,7 @@ use core::fmt;
 use smallvec::SmallVec;
 
 pub use builder::QueryBuilder;
-use compile::{Compiled, DataAccess, Half, Source, Step};
+use compile::{Compiled, DataAccess, Source, Step};
 use eval::{Evaluator, Frame};
 use row::Solutions;
 pub use row::{DynGetError, DynIter, DynIterMut, DynRow, DynRowMut};
@@ -392,13 +392,13 @@ impl DynQuery {
                 }
             }
         } else {
+            let steps: Vec<Step> = compiled.plan.prefix.iter().chain(&compiled.plan.suffix).copied().collect();
             for archetype in candidate_archetypes(world, compiled, 0, true) {
                 let archetype = &archetypes[archetype];
                 if archetype.is_empty() || !evaluator.archetype_allowed(archetype) {
                     continue;
                 }
                 let mut frame = Frame::new(compiled);
-                let steps: Vec<Step> = compiled.plan.prefix.iter().chain(&compiled.plan.suffix).copied().collect();
                 evaluator.run(&steps, Some(archetype), &mut frame, &mut |found| {
                     solutions.push(world, compiled, Some(archetype), found);
                 });
@@ -631,8 +631,7 @@ fn candidate_archetypes(world: &World, compiled: &Compiled, since: usize, non_em
     let required = compiled.plan.selectors.iter().filter_map(|&term| {
         let pattern = compiled.terms[term].alternatives[0];
         let id = pattern.index_id(&no_vars);
-        let sparse = matches!((pattern.first, pattern.second), (Half::Entity(component), None)
-            if world.component_info(component).is_some_and(|info| info.storage() == crate::component::StorageKind::Sparse));
+        let sparse = eval::is_sparse(world, pattern);
         let any_pair = pattern.second.is_some() && id == Id::pair(Entity::WILDCARD, Entity::WILDCARD);
         (!sparse && !any_pair).then_some(id)
     });
