@@ -65,7 +65,7 @@ pub mod prelude {
         Added, Changed, DslError, Has, Or, QueryData, QueryError, QueryFilter, QuerySingleError, QueryState, With,
         Without,
     };
-    pub use crate::relation::{ChildOf, Fixed, Pair, Relationship, Up, WithPair};
+    pub use crate::relation::{ChildOf, Fixed, IsA, Pair, Relationship, Up, WithPair};
     pub use crate::schedule::{
         ApplyDeferred, Condition, IntoCondition, IntoSystemConfigs, IntoSystemSetConfigs, Schedule, SystemSet,
         any_with_component, not, on_message, resource_added, resource_changed, resource_exists, run_once,

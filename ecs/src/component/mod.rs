@@ -23,7 +23,11 @@ mod info;
 mod registry;
 mod relationship;
 
-pub use builtin::{ChildOf, Disabled, Internal, Name, Prefab};
-pub use info::{Component, ComponentDescriptor, ComponentHooks, ComponentInfo, Hook, HookContext, StorageKind};
+pub use builtin::{ChildOf, Disabled, Internal, IsA, Name, Prefab};
+pub(crate) use info::is_inherited;
+pub use info::{
+    CloneFn, Component, ComponentDescriptor, ComponentHooks, ComponentInfo, Hook, HookContext, OnInstantiate,
+    StorageKind, clone_value,
+};
 pub use registry::{ComponentRegistrar, Components};
 pub use relationship::{CleanupPolicy, RelationshipTraits};

@@ -88,7 +88,9 @@ macro_rules! impl_presence_filter {
             }
             #[inline]
             fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<()> {
-                (!is_table::<T>() || archetype.contains(state.id()) == $wanted).then_some(())
+                let has = archetype.contains(state.id())
+                    || (crate::component::is_inherited::<T>() && archetype.inherited_from(state.id()).is_some());
+                (!is_table::<T>() || has == $wanted).then_some(())
             }
             #[inline]
             fn init_fetch<'w>(world: &'w World, state: &Entity, _last_run: Tick, _this_run: Tick) -> Self::Fetch<'w> {

@@ -114,6 +114,9 @@ pub struct QueryState<D: QueryData, F: QueryFilter = ()> {
     /// by other flags (internal entities, `Disabled`, `Prefab`) are skipped.
     allowed: ArchetypeFlags,
     last_run: LastRun,
+    /// `Archetypes::inheritance_epoch` when the archetypes were last matched:
+    /// what archetypes inherit changed since if it differs (rematch all).
+    inheritance_seen: usize,
     /// `Archetypes::deleted_count` when dead archetypes were last pruned.
     deleted_seen: usize,
     /// `Archetypes::reused_count` when the archetypes were last matched: a reused
@@ -129,6 +132,25 @@ pub struct QueryState<D: QueryData, F: QueryFilter = ()> {
     /// The relationship whose depth orders the matched tables
     /// ([`QueryState::cascade`]).
     cascade: Option<ComponentIdFn>,
+}
+
+/// Refuses a query that may match prefabs (it names `Prefab`) and writes a
+/// component that instances read from their prefabs: a `&mut` of a prefab's
+/// value could alias the shared `&` an instance's row hands out.
+#[track_caller]
+fn refuse_prefab_writes(world: &World, access: &QueryAccess, query: &str) {
+    use crate::component::OnInstantiate;
+    for &component in access.writes() {
+        let Some(info) = world.component_info(component) else { continue };
+        if info.on_instantiate() == OnInstantiate::Inherit && info.storage() == crate::component::StorageKind::Table {
+            panic!(
+                "query {query} writes {} and may match prefabs, whose {} instances read through IsA; \
+                 edit a prefab with World::get_mut, or give the component another on_instantiate policy",
+                info.name(),
+                info.name()
+            );
+        }
+    }
 }
 
 /// Looks a component type's id up in a world (`World::component_id::<T>`).
@@ -177,6 +199,9 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         D::required_ids(&data_state, &mut |id| required.push(id));
         F::required_ids(&filter_state, &mut |id| required.push(id));
         let allowed = world.archetypes().hiding_flags(required.iter().copied());
+        if allowed.contains(ArchetypeFlags::PREFAB) {
+            refuse_prefab_writes(world, &access, type_name::<(D, F)>());
+        }
         let mut state = QueryState {
             world_id: world.id(),
             archetype_generation: 0,
@@ -186,6 +211,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
             required,
             allowed,
             last_run: LastRun::NEVER,
+            inheritance_seen: world.archetypes().inheritance_epoch(),
             deleted_seen: 0,
             reused_seen: 0,
             runtime_pairs: SmallVec::new(),
@@ -250,8 +276,9 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
             self.resolve_runtime_pairs(world);
         }
         let archetypes = world.archetypes();
-        if self.reused_seen != archetypes.reused_count() {
+        if self.reused_seen != archetypes.reused_count() || self.inheritance_seen != archetypes.inheritance_epoch() {
             self.reused_seen = archetypes.reused_count();
+            self.inheritance_seen = archetypes.inheritance_epoch();
             self.matched.clear();
             self.archetype_generation = 0;
         }

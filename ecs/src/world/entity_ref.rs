@@ -53,7 +53,7 @@ impl<'w> EntityRef<'w> {
         self.world.get::<T>(self.entity)
     }
 
-    /// Whether the entity has `T`.
+    /// Whether the entity has `T`, its own or inherited (see [`World::has`]).
     #[inline]
     pub fn contains<T: Component>(&self) -> bool {
         self.world.has::<T>(self.entity)
@@ -122,7 +122,7 @@ impl<'w> EntityWorldMut<'w> {
         self.world.get_mut::<T>(self.entity)
     }
 
-    /// Whether the entity has `T`.
+    /// Whether the entity has `T`, its own or inherited (see [`World::has`]).
     #[inline]
     pub fn contains<T: Component>(&self) -> bool {
         self.world.has::<T>(self.entity)

@@ -155,7 +155,7 @@ impl World {
     /// The registered component whose id is the plain `id` (`None` for pairs
     /// and plain entities).
     #[inline]
-    fn component_of_id(&self, id: Id) -> Option<&ComponentInfo> {
+    pub(super) fn component_of_id(&self, id: Id) -> Option<&ComponentInfo> {
         if id.is_pair() {
             return None;
         }
@@ -206,7 +206,7 @@ impl World {
     }
 
     /// Checks that `id` may be added to `entity` and flags the entities it names.
-    fn prepare_add(&mut self, entity: Entity, id: Id) -> Result<EntityLocation, PairError> {
+    pub(super) fn prepare_add(&mut self, entity: Entity, id: Id) -> Result<EntityLocation, PairError> {
         self.flush_entities();
         let record = self.entities.get(entity).ok_or(PairError::NotAlive(entity))?;
         let first = self.entity_at(id.first_index());
@@ -226,6 +226,9 @@ impl World {
             }
             self.flag(relationship, EntityFlags::IS_COMPONENT);
             self.flag(target, EntityFlags::IS_TARGET);
+            if self.components.id_of::<crate::component::IsA>() == Some(relationship) {
+                self.register_base(target);
+            }
         } else if let Some(first) = first {
             self.flag(first, EntityFlags::IS_COMPONENT);
         }
@@ -422,7 +425,13 @@ impl World {
     /// `destination`: `OnReplace` for an overwritten `id`, `OnReplace` and
     /// `OnRemove` for the pairs an exclusive replacement drops. Returns whether
     /// the entity already had `id`.
-    fn before_id_change(&mut self, entity: Entity, source: ArchetypeId, destination: ArchetypeId, id: Id) -> bool {
+    pub(super) fn before_id_change(
+        &mut self,
+        entity: Entity,
+        source: ArchetypeId,
+        destination: ArchetypeId,
+        id: Id,
+    ) -> bool {
         let existed = self.archetypes[source].contains(id);
         if existed && self.id_has_lifecycle(id) {
             self.id_lifecycle(HookKind::Replace, entity, id);
@@ -442,13 +451,16 @@ impl World {
 
     /// Lifecycle events after `id` was added or inserted (hooks, observers),
     /// then their commands.
-    fn after_id_insert(&mut self, entity: Entity, id: Id, existed: bool) {
+    pub(super) fn after_id_insert(&mut self, entity: Entity, id: Id, existed: bool) {
         if self.id_has_lifecycle(id) {
             if !existed {
                 self.id_lifecycle(HookKind::Add, entity, id);
             }
             self.id_lifecycle(HookKind::Insert, entity, id);
             self.flush_deferred();
+        }
+        if !existed && id.is_pair() {
+            self.after_pair_added(entity, id);
         }
     }
 

@@ -39,6 +39,7 @@ mod entity_ref;
 mod gc;
 mod hooks;
 mod ids;
+mod instantiate;
 mod messages;
 mod observers;
 mod resource;
@@ -230,6 +231,8 @@ impl World {
         }
         world.flush_components();
         world.register_component::<crate::component::ChildOf>();
+        let is_a = world.register_component::<crate::component::IsA>();
+        world.archetypes.set_inheritance_relationship(is_a);
         // Disabled entities and prefabs are hidden from queries that do not name them.
         let disabled = world.register_component::<crate::component::Disabled>();
         let prefab = world.register_component::<crate::component::Prefab>();
@@ -1229,9 +1232,45 @@ impl World {
         taken
     }
 
-    /// Whether `entity` has component `T` (`false` if it is not alive).
+    /// Whether `entity` has component `T`, its own or inherited from a base
+    /// through `IsA` (for components with the default `on_instantiate`
+    /// policy, as the `Has<T>` query term sees it); `false` if it is not
+    /// alive. [`World::owns`] ignores inherited values.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct MaxSpeed(f32);
+    /// let mut world = World::new();
+    /// let ship = world.spawn((Prefab, MaxSpeed(10.0))).id();
+    /// let fighter = world.instantiate(ship);
+    /// assert!(world.has::<MaxSpeed>(fighter) && !world.owns::<MaxSpeed>(fighter));
+    /// ```
     #[inline]
     pub fn has<T: Component>(&self, entity: Entity) -> bool {
+        let Some(id) = self.components.id_of::<T>() else {
+            return false;
+        };
+        match T::STORAGE {
+            StorageKind::Table => {
+                self.entities.location(entity).and_then(|location| self.archetypes.get(location.archetype)).is_some_and(
+                    |archetype| {
+                        archetype.contains(id.id())
+                            || (crate::component::is_inherited::<T>() && archetype.inherited_from(id.id()).is_some())
+                    },
+                )
+            }
+            StorageKind::Sparse => {
+                self.is_alive(entity) && self.sparse_sets.of(id).is_some_and(|set| set.contains(entity))
+            }
+        }
+    }
+
+    /// Whether `entity` has its own component `T` (not one inherited through
+    /// `IsA`); `false` if it is not alive.
+    #[inline]
+    pub fn owns<T: Component>(&self, entity: Entity) -> bool {
         let Some(id) = self.components.id_of::<T>() else {
             return false;
         };
@@ -1250,9 +1289,23 @@ impl World {
     /// The `T` of `entity`; `None` if the entity is not alive or lacks `T`.
     #[inline]
     pub fn get<T: Component>(&self, entity: Entity) -> Option<&T> {
-        let (value, _) = self.get_with_ticks::<T>(entity)?;
+        let (value, _) = match self.get_with_ticks::<T>(entity) {
+            Some(found) => found,
+            None if crate::component::is_inherited::<T>() => {
+                self.get_with_ticks::<T>(self.base_holding::<T>(entity)?)?
+            }
+            None => return None,
+        };
         // SAFETY: `value` points at a valid `T` in this world's storage, borrowed for `&self`.
         Some(unsafe { value.cast::<T>().as_ref() })
+    }
+
+    /// The base `entity` inherits its `T` from (through `IsA`), if any.
+    #[inline]
+    fn base_holding<T: Component>(&self, entity: Entity) -> Option<Entity> {
+        let id = self.components.id_of::<T>()?;
+        let location = self.entities.location(entity)?;
+        self.archetypes.get(location.archetype)?.inherited_from(id.id())
     }
 
     /// Address of `entity`'s `T` and its tick cells (`None` for table tags).
