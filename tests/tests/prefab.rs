@@ -329,3 +329,35 @@ fn a_panicking_clone_leaves_the_instance_without_the_value() {
     // The prefab's value and at most the one copy made before the panic.
     assert!((1..=2).contains(&drops.load(Ordering::SeqCst)));
 }
+
+#[test]
+fn runtime_queries_read_inherited_values_from_the_prefab() {
+    let mut world = World::new();
+    let ship = world.spawn((Prefab, MaxSpeed(10.0))).id();
+    let inst = world.instantiate(ship);
+    world.entity_mut(inst).insert(Position(0.0));
+    let own = world.spawn((MaxSpeed(2.0), Position(0.0))).id();
+    for cached in [true, false] {
+        let mut q = if cached {
+            world.query_dsl("Position, MaxSpeed").unwrap()
+        } else {
+            world.query_dsl_uncached("Position, MaxSpeed").unwrap()
+        };
+        let mut rows: Vec<(Entity, f32, Entity)> =
+            q.iter(&world).map(|row| (row.entity(), row.get::<MaxSpeed>(1).unwrap().0, row.source(1))).collect();
+        rows.sort_by_key(|row| row.0);
+        assert_eq!(rows, vec![(inst, 10.0, ship), (own, 2.0, own)]);
+    }
+    // A write term sees owned values only.
+    let speed = world.component_id::<MaxSpeed>().unwrap();
+    let mut q = world.query_builder().write(speed).build().unwrap();
+    let mut written = Vec::new();
+    q.iter_mut(&mut world).for_each(|row| written.push(row.entity()));
+    assert_eq!(written, vec![own]);
+    // The cached query follows a change of the prefab.
+    let mut q = world.query_dsl("Position, MaxSpeed").unwrap();
+    assert_eq!(q.iter(&world).count(), 2);
+    world.entity_mut(ship).remove::<MaxSpeed>();
+    assert_eq!(q.iter(&world).count(), 1);
+    assert_eq!(world.query_dsl("Position, !MaxSpeed").unwrap().iter(&world).count(), 1);
+}

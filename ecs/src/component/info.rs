@@ -40,7 +40,7 @@ pub enum StorageKind {
 /// ```
 /// use ecs::prelude::*;
 /// use ecs::component::OnInstantiate;
-/// #[derive(Component, Clone)]
+/// #[derive(Component, Clone, Debug, PartialEq)]
 /// #[component(on_instantiate = "override")]
 /// struct Health(u32);
 /// #[derive(Component)]

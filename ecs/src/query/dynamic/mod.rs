@@ -169,6 +169,9 @@ pub struct DynQuery {
     archetype_generation: usize,
     deleted_seen: usize,
     reused_seen: usize,
+    /// `Archetypes::inheritance_epoch` when the cache was built: prefix
+    /// frames hold values inherited from prefabs, stale once it changes.
+    inheritance_seen: usize,
     solutions: Solutions,
     last_run: LastRun,
     /// Names of the entities the terms mention, for [`DynQuery::to_dsl`].
@@ -212,6 +215,7 @@ impl DynQuery {
             archetype_generation: 0,
             deleted_seen: 0,
             reused_seen: 0,
+            inheritance_seen: 0,
             solutions: Solutions::default(),
             last_run: LastRun::NEVER,
             names: Vec::new(),
@@ -282,8 +286,9 @@ impl DynQuery {
     fn update_cache(&mut self, world: &World) {
         let archetypes = world.archetypes();
         let mut reshaped = false;
-        if self.reused_seen != archetypes.reused_count() {
+        if self.reused_seen != archetypes.reused_count() || self.inheritance_seen != archetypes.inheritance_epoch() {
             self.reused_seen = archetypes.reused_count();
+            self.inheritance_seen = archetypes.inheritance_epoch();
             self.cache.clear();
             self.archetype_generation = 0;
             reshaped = true;
