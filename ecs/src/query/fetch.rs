@@ -331,7 +331,13 @@ unsafe impl<T: Component> WorldQuery for &T {
             // SAFETY: `row` is a row of the current table, whose column stores `T`
             // (or `T` is zero-sized and the pointer is dangling but aligned); a
             // shared value is the base's, valid while the world is borrowed.
-            unsafe { if fetch.shared { fetch.column.as_ref() } else { fetch.column.add(row).as_ref() } }
+            unsafe {
+                if crate::component::is_inherited::<T>() && fetch.shared {
+                    fetch.column.as_ref()
+                } else {
+                    fetch.column.add(row).as_ref()
+                }
+            }
         } else {
             // SAFETY: `matches_row` checked the entity has a value in this set of `T`s.
             unsafe { crate::util::debug_unwrap(fetch.sparse.and_then(|set| set.get(entity))).cast::<T>().as_ref() }
