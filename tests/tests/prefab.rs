@@ -361,3 +361,15 @@ fn runtime_queries_read_inherited_values_from_the_prefab() {
     assert_eq!(q.iter(&world).count(), 1);
     assert_eq!(world.query_dsl("Position, !MaxSpeed").unwrap().iter(&world).count(), 1);
 }
+
+#[test]
+fn a_runtime_query_that_writes_an_inherited_component_on_prefabs_is_refused() {
+    let mut world = World::new();
+    world.register_component::<MaxSpeed>();
+    world.register_component::<Health>();
+    let error = world.query_dsl("[out] MaxSpeed, Prefab").unwrap_err();
+    assert!(error.message.contains("writes MaxSpeed and the query may match prefabs"), "{}", error.message);
+    assert_eq!(error.offset, 0);
+    assert!(world.query_dsl("[out] Health, Prefab").is_ok(), "override components are never shared");
+    assert!(world.query_dsl("[out] MaxSpeed").is_ok(), "prefabs are hidden from it");
+}
