@@ -206,72 +206,89 @@ impl World {
         copies.retain(|&mut (id, _)| {
             self.component_of_id(id).is_some_and(|info| info.on_instantiate() == OnInstantiate::Override)
         });
-        for (id, holder) in copies {
-            self.copy_override(instance, id, holder);
-        }
+        self.copy_overrides(instance, &copies);
         for child in self.children_by_index(base) {
             let name = self.get::<Name>(child).cloned();
             let copy = self.spawn(()).id();
             let is_a = self.register_component::<IsA>();
             let child_of = self.register_component::<ChildOf>();
-            // Parent first: the copy of a prefab child under a prefab is a
-            // prefab itself (`after_pair_added`).
-            if self.try_add_id(copy, Id::pair(child_of, instance)).is_err() || !self.is_alive(copy) {
-                continue;
-            }
-            if let Some(name) = name {
-                self.entity_mut(copy).insert(name);
-            }
+            // `IsA` first: the copy's overrides land in tables shared by every
+            // instance's copy; only the parent pair fragments per instance.
             if self.is_alive(child) {
                 let _ = self.try_add_id(copy, Id::pair(is_a, child));
+            }
+            if !self.is_alive(copy) || self.try_add_id(copy, Id::pair(child_of, instance)).is_err() {
+                continue;
+            }
+            if let Some(name) = name
+                && self.is_alive(copy)
+            {
+                self.entity_mut(copy).insert(name);
             }
         }
     }
 
-    /// Clones `holder`'s value of the component `id` into `instance`, unless
-    /// `instance` owns one already.
-    fn copy_override(&mut self, instance: Entity, id: Id, holder: Entity) {
-        let Some(info) = self.component_of_id(id) else { return };
-        let (layout, drop, clone) = (info.layout(), info.drop_fn(), info.clone_fn());
+    /// Clones each `(component, holder)`'s value into `instance` (tags
+    /// without a clone function are just added), skipping those `instance`
+    /// owns already, in one archetype move. Every value is cloned before
+    /// anything changes, so a panicking `Clone` leaves the instance as it was.
+    fn copy_overrides(&mut self, instance: Entity, copies: &[(Id, Entity)]) {
         let Some(location) = self.entities.location(instance) else { return };
-        if self.archetypes[location.archetype].contains(id) {
-            return; // its own value wins
-        }
-        let Some(clone) = clone else {
-            // A tag without a clone function: adding it is the copy.
-            if layout.size() == 0 && !info.needs_value() {
-                let _ = self.try_add_id(instance, id);
+        let mut values: SmallVec<[(Id, Option<ClonedValue>); 8]> = SmallVec::new();
+        for &(id, holder) in copies {
+            let Some(info) = self.component_of_id(id) else { continue };
+            if self.archetypes[location.archetype].contains(id) || values.iter().any(|(added, _)| *added == id) {
+                continue; // its own value wins (and the nearest holder's)
             }
+            let (layout, drop) = (info.layout(), info.drop_fn());
+            match info.clone_fn() {
+                Some(clone) => {
+                    let Some(source) = self.value_ptr(holder, id) else { continue };
+                    // SAFETY: `source` points at `holder`'s value of the
+                    // component whose clone and drop functions these are.
+                    values.push((id, Some(unsafe { ClonedValue::new(source.as_ptr(), layout, clone, drop) })));
+                }
+                // A tag without a clone function: adding it is the copy.
+                None if layout.size() == 0 && !info.needs_value() => values.push((id, None)),
+                None => {}
+            }
+        }
+        if values.is_empty() {
             return;
-        };
-        let Some(source) = self.value_ptr(holder, id) else { return };
-        // SAFETY: `source` points at `holder`'s value of the component whose
-        // clone and drop functions these are.
-        let value = unsafe { ClonedValue::new(source.as_ptr(), layout, clone, drop) };
-        let Ok(location) = self.prepare_add(instance, id) else { return };
-        let destination = self.archetypes.add_edge(location.archetype, id, &self.components);
-        let existed = self.before_id_change(instance, location.archetype, destination, id);
-        let Some(location) = self.entities.location(instance) else { return };
+        }
+        let mut ids: SmallVec<[Id; 16]> = SmallVec::from_slice(self.archetypes[location.archetype].ids());
+        ids.extend(values.iter().map(|(id, _)| *id));
+        ids.sort_unstable();
+        let destination = self.archetypes.get_or_create(&ids, &self.components);
         let mut panics = PanicSlot::default();
         let row = self.move_entity(instance, location, destination, &mut panics);
         let tick = self.change_tick();
         let archetype = self.archetypes.get_mut(destination);
-        match archetype.column_of(id) {
-            Some(column) => {
-                let column = archetype.table_mut().column_mut(column);
-                // SAFETY: the move left `row`'s slot of this new column
-                // uninitialized; `value` is a value of the column's type.
-                unsafe {
-                    value.write_to(column.get_ptr(row).as_ptr());
-                    column.set_ticks(row, ComponentTicks::new(tick));
+        for (id, value) in values.iter_mut() {
+            let column = archetype.column_of(*id);
+            match (column, value.take()) {
+                (Some(column), value) => {
+                    let column = archetype.table_mut().column_mut(column);
+                    // SAFETY: the move left `row`'s slot of this new column
+                    // uninitialized; `value` is a value of the column's type
+                    // (a zero-sized tag's column holds only ticks).
+                    unsafe {
+                        if let Some(value) = value {
+                            value.write_to(column.get_ptr(row).as_ptr());
+                        }
+                        column.set_ticks(row, ComponentTicks::new(tick));
+                    }
                 }
+                // A zero-sized value without a column: the archetype's tag
+                // stands for it (and drops it with the tag).
+                // SAFETY: zero-sized: nothing is written.
+                (None, Some(value)) => unsafe { value.write_to(NonNull::<u8>::dangling().as_ptr()) },
+                (None, None) => {}
             }
-            // A zero-sized value without a column: the archetype's tag stands
-            // for it (and drops it with the tag).
-            // SAFETY: zero-sized: nothing is written.
-            None => unsafe { value.write_to(NonNull::<u8>::dangling().as_ptr()) },
         }
-        self.after_id_insert(instance, id, existed);
+        for (id, _) in values {
+            self.after_id_insert(instance, id, false);
+        }
         panics.resume();
     }
 
