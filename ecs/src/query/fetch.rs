@@ -149,10 +149,12 @@ unsafe impl ReadOnlyQueryData for Entity {}
 // ----- &T ------------------------------------------------------------------------------
 
 /// The fetch of `&T`: the current column, the one value the current table
-/// inherits (`shared`), or the sparse set.
+/// inherits (`row_mask` 0: every row reads the one value), or the sparse set.
 pub struct ReadFetch<'w, T> {
     column: NonNull<T>,
-    shared: bool,
+    /// `usize::MAX` for a column, 0 for a shared value: row `r` reads
+    /// `column + (r & row_mask)`, one `and` instead of a branch per row.
+    row_mask: usize,
     sparse: Option<&'w SparseSet>,
     world: &'w World,
     component: Entity,
@@ -307,12 +309,12 @@ unsafe impl<T: Component> WorldQuery for &T {
     #[inline]
     fn init_fetch<'w>(world: &'w World, state: &Entity, _last_run: Tick, _this_run: Tick) -> ReadFetch<'w, T> {
         let sparse = if is_table::<T>() { None } else { sparse_set_of(world, *state) };
-        ReadFetch { column: NonNull::dangling(), shared: false, sparse, world, component: *state }
+        ReadFetch { column: NonNull::dangling(), row_mask: usize::MAX, sparse, world, component: *state }
     }
     #[inline]
     unsafe fn set_archetype<'w>(fetch: &mut ReadFetch<'w, T>, cache: &ColumnCache, _archetype: &'w Archetype) {
         if is_table::<T>() {
-            fetch.shared = cache.1.is_some();
+            fetch.row_mask = if cache.1.is_some() { 0 } else { usize::MAX };
             fetch.column = match cache.1 {
                 Some(base) => inherited_value(fetch.world, fetch.component, base),
                 // SAFETY: `match_archetype` made `cache` for this archetype, which the
@@ -332,11 +334,8 @@ unsafe impl<T: Component> WorldQuery for &T {
             // (or `T` is zero-sized and the pointer is dangling but aligned); a
             // shared value is the base's, valid while the world is borrowed.
             unsafe {
-                if crate::component::is_inherited::<T>() && fetch.shared {
-                    fetch.column.as_ref()
-                } else {
-                    fetch.column.add(row).as_ref()
-                }
+                let row = if crate::component::is_inherited::<T>() { row & fetch.row_mask } else { row };
+                fetch.column.add(row).as_ref()
             }
         } else {
             // SAFETY: `matches_row` checked the entity has a value in this set of `T`s.
