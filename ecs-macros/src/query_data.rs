@@ -60,6 +60,7 @@ fn world_query_impl(
             const IS_DENSE: bool = <#tuple as ::ecs::query::WorldQuery>::IS_DENSE;
             const ACCESS: ::ecs::query::AccessSet =
                 <#tuple as ::ecs::query::WorldQuery>::ACCESS.with_label(#label);
+            const MAY_TOGGLE: bool = <#tuple as ::ecs::query::WorldQuery>::MAY_TOGGLE;
 
             fn init_state(world: &mut ::ecs::world::World) -> Self::State {
                 <#tuple as ::ecs::query::WorldQuery>::init_state(world)
@@ -91,6 +92,10 @@ fn world_query_impl(
             }
             fn set_source(state: &mut Self::State, component: ::core::any::TypeId, source: ::ecs::entity::Entity) {
                 <#tuple as ::ecs::query::WorldQuery>::set_source(state, component, source)
+            }
+            #[inline]
+            fn checks_toggles(state: &Self::State, archetype: &::ecs::archetype::Archetype) -> bool {
+                <#tuple as ::ecs::query::WorldQuery>::checks_toggles(state, archetype)
             }
             #[inline]
             fn init_fetch<'__w>(

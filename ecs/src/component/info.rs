@@ -130,7 +130,38 @@ pub trait Component: Send + Sync + 'static {
     /// zero-sized type may have no value at all, like `enum Never {}`, or one
     /// that only its module may make).
     const FIELDLESS: bool = false;
+    /// Whether values can be disabled per entity without a move
+    /// (`#[component(toggle)]`, which also implements [`Toggleable`]): every
+    /// table column of the component carries one enabled bit per row, and a
+    /// disabled value counts as absent for every query term. Only table
+    /// components can be toggleable.
+    const TOGGLE: bool = false;
 }
+
+/// A component whose values can be disabled and enabled per entity without a
+/// move (`EntityWorldMut::disable`, `EntityWorldMut::enable`,
+/// `World::is_enabled`). Implemented by `#[derive(Component)]` with
+/// `#[component(toggle)]`, which also sets [`Component::TOGGLE`]; a hand-written
+/// impl must set `TOGGLE = true` and table storage as well (`disable`/`enable`
+/// do not compile otherwise).
+///
+/// A disabled value stays stored, readable and writable through
+/// `World::get`/`World::get_mut`; queries treat it as absent (`&T` skips the
+/// row, `Option<&T>` is `None`, `Has<T>` is `false`, `Without<T>` matches).
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// use ecs::component::Toggleable;
+/// #[derive(Component)]
+/// #[component(toggle)]
+/// struct Thrust(f32);
+/// fn is_toggleable<T: Toggleable>() -> bool {
+///     T::TOGGLE
+/// }
+/// assert!(is_toggleable::<Thrust>());
+/// ```
+pub trait Toggleable: Component {}
 
 /// Everything needed to register a component, with or without a Rust type.
 ///
@@ -170,6 +201,9 @@ pub struct ComponentDescriptor {
     /// Whether the Rust type is a struct without fields
     /// ([`Component::FIELDLESS`]); ignored without a Rust type.
     pub fieldless: bool,
+    /// Whether table columns of the component carry an enabled bit per row
+    /// ([`Component::TOGGLE`]); ignored for sparse components.
+    pub toggle: bool,
 }
 
 /// Drops the `T` at `ptr`.
@@ -196,6 +230,7 @@ impl ComponentDescriptor {
             relationship: T::RELATIONSHIP,
             change_detection: T::CHANGE_DETECTION,
             fieldless: T::FIELDLESS,
+            toggle: T::TOGGLE,
         }
     }
 }
@@ -255,6 +290,28 @@ impl ComponentInfo {
     #[inline]
     pub fn has_change_detection(&self) -> bool {
         self.descriptor.change_detection
+    }
+
+    /// Whether values can be disabled per entity ([`Component::TOGGLE`]): its
+    /// table columns carry an enabled bit per row. Always `false` for sparse
+    /// components.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(toggle)]
+    /// struct Thrust(f32);
+    /// #[derive(Component)]
+    /// struct Mass(f32);
+    /// let mut world = World::new();
+    /// let (thrust, mass) = (world.register_component::<Thrust>(), world.register_component::<Mass>());
+    /// assert!(world.component_info(thrust).unwrap().is_toggle());
+    /// assert!(!world.component_info(mass).unwrap().is_toggle());
+    /// ```
+    #[inline]
+    pub fn is_toggle(&self) -> bool {
+        self.descriptor.toggle && self.descriptor.storage == StorageKind::Table
     }
 
     /// The full type path.

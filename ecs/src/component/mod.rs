@@ -24,6 +24,8 @@ mod registry;
 mod relationship;
 
 pub use builtin::{ChildOf, Disabled, Internal, Name, Prefab};
-pub use info::{Component, ComponentDescriptor, ComponentHooks, ComponentInfo, Hook, HookContext, StorageKind};
+pub use info::{
+    Component, ComponentDescriptor, ComponentHooks, ComponentInfo, Hook, HookContext, StorageKind, Toggleable,
+};
 pub use registry::{ComponentRegistrar, Components};
 pub use relationship::{CleanupPolicy, RelationshipTraits};
