@@ -116,6 +116,11 @@ fn world_query_impl(
                 unsafe { <#tuple as ::ecs::query::WorldQuery>::set_archetype(fetch, cache, archetype) }
             }
             #[inline]
+            unsafe fn matches_every_row(fetch: &Self::Fetch<'_>, len: usize) -> bool {
+                // SAFETY: forwarded to the caller.
+                unsafe { <#tuple as ::ecs::query::WorldQuery>::matches_every_row(fetch, len) }
+            }
+            #[inline]
             unsafe fn matches_row(fetch: &Self::Fetch<'_>, entity: ::ecs::entity::Entity, row: usize) -> bool {
                 // SAFETY: forwarded to the caller.
                 unsafe { <#tuple as ::ecs::query::WorldQuery>::matches_row(fetch, entity, row) }

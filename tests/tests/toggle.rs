@@ -268,6 +268,37 @@ fn every_typed_term_treats_a_disabled_value_as_absent() {
     assert_eq!(world.query::<&Thrust>().iter(&world).size_hint().0, 0);
 }
 
+#[test]
+fn tables_whose_values_are_all_enabled_take_the_check_free_loop_correctly() {
+    let mut world = World::new();
+    // One table with every value enabled (rows past 64, so several words),
+    // one with a single disabled value.
+    let all_on: Vec<Entity> = (0..100).map(|i| world.spawn((Thrust(i), Mass(i))).id()).collect();
+    let mixed: Vec<Entity> = (0..100).map(|i| world.spawn((Thrust(i), Mass(i), Extra(i))).id()).collect();
+    world.entity_mut(mixed[99]).disable::<Thrust>();
+    let mut expected = all_on.clone();
+    expected.extend(&mixed[..99]);
+    for _ in 0..2 {
+        assert_eq!(thrusting(&mut world), sorted(expected.clone()));
+        let mut count = 0;
+        world.query::<&Thrust>().iter(&world).for_each(|_| count += 1);
+        assert_eq!(count, 199);
+        let mut with = world.query_filtered::<Entity, With<Thrust>>();
+        assert_eq!(sorted(with.iter(&world).collect()), sorted(expected.clone()));
+        assert_eq!(without_thrust(&mut world), vec![mixed[99]]);
+        let mut or = world.query_filtered::<Entity, Or<(Without<Thrust>, With<Extra>)>>();
+        assert_eq!(sorted(or.iter(&world).collect()), sorted(mixed.clone()));
+        let mut or = world.query_filtered::<Entity, Or<(With<Thrust>, With<Extra>)>>();
+        assert_eq!(or.iter(&world).count(), 200);
+        // Enabling the last one makes both tables all-enabled.
+        world.entity_mut(mixed[99]).enable::<Thrust>();
+        expected.push(mixed[99]);
+        assert_eq!(without_thrust(&mut world), Vec::<Entity>::new());
+        world.entity_mut(mixed[99]).disable::<Thrust>();
+        expected.pop();
+    }
+}
+
 fn sorted_pairs<T: Ord>(mut rows: Vec<T>) -> Vec<T> {
     rows.sort();
     rows
@@ -291,6 +322,19 @@ fn toggleable_tag_without_change_detection() {
     world.entity_mut(a).insert(Extra(0));
     assert!(!world.is_enabled::<Shielded>(a));
     assert!(world.is_enabled::<Shielded>(b));
+    world.check_invariants();
+}
+
+#[test]
+fn a_toggleable_tag_added_by_id_starts_enabled() {
+    let mut world = World::new();
+    let shielded = world.register_component::<Shielded>();
+    let e = world.spawn(Mass(1)).id();
+    assert!(world.add_id(e, shielded.id()));
+    assert!(world.is_enabled::<Shielded>(e));
+    world.entity_mut(e).disable::<Shielded>();
+    assert!(!world.is_enabled::<Shielded>(e));
+    assert_eq!(world.query_filtered::<Entity, Without<Shielded>>().iter(&world).collect::<Vec<_>>(), vec![e]);
     world.check_invariants();
 }
 

@@ -161,6 +161,11 @@ pub trait Component: Send + Sync + 'static {
 /// }
 /// assert!(is_toggleable::<Thrust>());
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a toggleable component",
+    label = "not declared `#[component(toggle)]`",
+    note = "declare it with `#[derive(Component)] #[component(toggle)]` to disable and enable it per entity"
+)]
 pub trait Toggleable: Component {}
 
 /// Everything needed to register a component, with or without a Rust type.

@@ -70,6 +70,19 @@ pub unsafe trait WorldQuery {
     fn checks_toggles(_state: &Self::State, _archetype: &Archetype) -> bool {
         false
     }
+    /// For a dense term that matched the current archetype (after
+    /// `set_archetype`): whether `matches_row` holds for each of the table's
+    /// first `len` rows, as far as enabled bits go. Lets a table of a
+    /// toggleable component whose values are all enabled skip the per-row
+    /// check (one test per 64 rows instead). `true` unless the term reads
+    /// enabled bits; only asked when [`WorldQuery::MAY_TOGGLE`] is set.
+    ///
+    /// # Safety
+    /// `len` is at most the current table's length.
+    #[inline]
+    unsafe fn matches_every_row(_fetch: &Self::Fetch<'_>, _len: usize) -> bool {
+        true
+    }
     /// Gives the source entity of `Fixed<&C>` terms whose component type is
     /// `component` (see `QueryState::with_source`); other terms ignore it.
     fn set_source(_state: &mut Self::State, _component: core::any::TypeId, _source: Entity) {}
@@ -133,6 +146,17 @@ pub(crate) const fn is_toggle<T: Component>() -> bool {
 pub(crate) fn toggled_in<T: Component>(id: Entity, archetype: &Archetype) -> bool {
     is_toggle::<T>()
         && archetype.column_of(id.id()).is_some_and(|column| archetype.table().column(column).has_toggle_bits())
+}
+
+/// Whether no row below `len` is disabled in `bits` (always without bits).
+///
+/// # Safety
+/// `len` is at most the length of the table whose column `bits` came from,
+/// in the current iteration.
+#[inline]
+pub(crate) unsafe fn all_enabled(bits: Option<DisabledBits>, len: usize) -> bool {
+    // SAFETY: forwarded to the caller.
+    bits.is_none_or(|bits| unsafe { bits.none_disabled(len) })
 }
 
 /// Whether `row` is enabled in `bits` (always without bits).
@@ -328,6 +352,11 @@ unsafe impl<T: Component> WorldQuery for &T {
         }
     }
     #[inline]
+    unsafe fn matches_every_row(fetch: &ReadFetch<'_, T>, len: usize) -> bool {
+        // SAFETY: forwarded to the caller.
+        unsafe { all_enabled(fetch.disabled, len) }
+    }
+    #[inline]
     unsafe fn matches_row(fetch: &ReadFetch<'_, T>, entity: Entity, row: usize) -> bool {
         if is_toggle::<T>() {
             // SAFETY: `row` is a row of the current table.
@@ -441,6 +470,11 @@ unsafe impl<T: Component> WorldQuery for &mut T {
                 fetch.column = NonNull::dangling();
             }
         }
+    }
+    #[inline]
+    unsafe fn matches_every_row(fetch: &WriteFetch<'_, T>, len: usize) -> bool {
+        // SAFETY: forwarded to the caller.
+        unsafe { all_enabled(fetch.disabled, len) }
     }
     #[inline]
     unsafe fn matches_row(fetch: &WriteFetch<'_, T>, entity: Entity, row: usize) -> bool {
@@ -573,6 +607,11 @@ unsafe impl<'a, T: Component> WorldQuery for Ref<'a, T> {
             fetch.added = column.added_ptr();
             fetch.changed = column.changed_ptr();
         }
+    }
+    #[inline]
+    unsafe fn matches_every_row(fetch: &RefFetch<'_, T>, len: usize) -> bool {
+        // SAFETY: forwarded to the caller.
+        unsafe { all_enabled(fetch.disabled, len) }
     }
     #[inline]
     unsafe fn matches_row(fetch: &RefFetch<'_, T>, entity: Entity, row: usize) -> bool {
@@ -820,6 +859,12 @@ macro_rules! impl_query_data_tuple {
                 let ($($cache,)*) = cache;
                 // SAFETY: each element's cache came from its own `match_archetype`.
                 unsafe { $($name::set_archetype($fetch, $cache, archetype);)* }
+            }
+            #[inline]
+            unsafe fn matches_every_row(fetch: &Self::Fetch<'_>, len: usize) -> bool {
+                let ($($fetch,)*) = fetch;
+                // SAFETY: forwarded to the caller.
+                true $(&& (!$name::MAY_TOGGLE || unsafe { $name::matches_every_row($fetch, len) }))*
             }
             #[inline]
             unsafe fn matches_row(fetch: &Self::Fetch<'_>, entity: Entity, row: usize) -> bool {

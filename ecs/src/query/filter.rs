@@ -16,7 +16,7 @@ use core::ptr::NonNull;
 
 use super::access::QueryAccess;
 use super::access_set::{AccessKind, AccessSet};
-use super::fetch::{ColumnCache, WorldQuery, is_toggle, match_component, row_enabled, toggled_in};
+use super::fetch::{ColumnCache, WorldQuery, all_enabled, is_toggle, match_component, row_enabled, toggled_in};
 use crate::archetype::Archetype;
 use crate::component::{Component, StorageKind};
 use crate::entity::{Entity, Id};
@@ -120,6 +120,12 @@ macro_rules! impl_presence_filter {
                     // which the iteration's borrow of the world keeps alive.
                     fetch.1 = unsafe { cache.column::<'w>() }.and_then(|column| column.disabled_bits());
                 }
+            }
+            #[inline]
+            unsafe fn matches_every_row(fetch: &Self::Fetch<'_>, len: usize) -> bool {
+                // `With`: every row enabled; `Without`: no bits (no `T` here).
+                // SAFETY: forwarded to the caller.
+                if $wanted { unsafe { all_enabled(fetch.1, len) } } else { fetch.1.is_none() }
             }
             #[inline]
             unsafe fn matches_row(fetch: &Self::Fetch<'_>, entity: Entity, row: usize) -> bool {
@@ -354,6 +360,13 @@ macro_rules! impl_or_filter {
                         unsafe { $name::set_archetype(&mut $fetch.0, $cache, archetype) };
                     }
                 )*
+            }
+            #[inline]
+            unsafe fn matches_every_row(fetch: &Self::Fetch<'_>, len: usize) -> bool {
+                let ($($fetch,)*) = fetch;
+                // One branch that matched the archetype and passes every row is enough.
+                // SAFETY: a branch is asked only if it matched the current archetype.
+                false $(|| ($fetch.1 && unsafe { $name::matches_every_row(&$fetch.0, len) }))*
             }
             #[inline]
             unsafe fn matches_row(fetch: &Self::Fetch<'_>, entity: Entity, row: usize) -> bool {

@@ -93,7 +93,16 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
             self.entities = archetype.entities();
             self.row = 0;
             if D::MAY_TOGGLE || F::MAY_TOGGLE {
-                self.rows_all_pass = matched.rows_all_pass::<D, F>();
+                // A toggled table whose values are all enabled (one test per
+                // 64 rows) runs the check-free loop too.
+                // SAFETY: the fetches were just set to this table, of this length.
+                self.rows_all_pass = matched.rows_all_pass::<D, F>()
+                    || (D::IS_DENSE
+                        && F::IS_DENSE
+                        && unsafe {
+                            D::matches_every_row(&self.data, self.entities.len())
+                                && F::matches_every_row(&self.filter, self.entities.len())
+                        });
             }
             return true;
         }

@@ -667,6 +667,19 @@ impl DisabledBits {
         // SAFETY: the word of `row` is inside the bitset (caller).
         unsafe { (*self.0.as_ptr().add(row / 64) >> (row % 64)) & 1 != 0 }
     }
+
+    /// Whether no row below `len` is disabled: one test per 64 rows (the
+    /// bits past the table's length are 0).
+    ///
+    /// # Safety
+    /// `len` is at most the length of the table the bits belong to, which is
+    /// alive and unchanged in place.
+    #[inline]
+    pub(crate) unsafe fn none_disabled(self, len: usize) -> bool {
+        // SAFETY: the bitset has a word for every 64 rows below the capacity.
+        let words = unsafe { core::slice::from_raw_parts(self.0.as_ptr(), len.div_ceil(64)) };
+        words.iter().all(|&word| word == 0)
+    }
 }
 
 /// Sets (or clears) bit `row` of the bitset at `words`.

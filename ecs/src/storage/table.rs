@@ -10,6 +10,11 @@
 //! removing a row moves the last row (and its entity) into its place; callers
 //! update the moved entity's location from the returned handle.
 //!
+//! Toggleable columns carry a disabled bit per row (see `column`): a removed
+//! row's bit is cleared (or overwritten by the bit of the row moved into its
+//! place), so new rows start enabled without a write, and tables without such
+//! columns ([`Table::has_toggles`]) do no bit work at all.
+//!
 //! Panic safety: removing or clearing rows drops every value and finishes the
 //! removal even when a value's `Drop` panics; the first panic continues after
 //! (or is handed to the caller in a [`PanicSlot`]), so a row is never left

@@ -6,7 +6,9 @@
 //!
 //! A solution whose `$this` terms include sparse or toggleable components is
 //! not *dense*: its rows must be checked with [`DynTable::row_matches`] (a
-//! field's slice still holds every row, disabled values included). Values found on
+//! field's slice still holds every row, disabled values included). For an
+//! optional (`?`) toggleable term, [`DynTable::is_set`] says whether the table
+//! holds the component; whether one row's value is enabled is `DynRow::is_set`. Values found on
 //! another entity (a fixed or variable source, `up`) are one value for the
 //! whole table ([`DynTable::shared`]).
 //!
