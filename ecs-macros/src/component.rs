@@ -24,7 +24,10 @@
 //! least one hook is given, and `FIELDLESS` (as `true`) only for a struct
 //! without fields (`struct Enemy;`, `struct Enemy {}`, `struct Enemy();`);
 //! otherwise the trait defaults (table storage, change ticks, no hooks, not
-//! fieldless) apply. Unions and generic types are rejected with a spanned error.
+//! fieldless) apply. The bare key `toggle` emits `TOGGLE` (as `true`) and an
+//! `impl ::ecs::component::Toggleable` next to the `Component` impl; it is
+//! rejected together with `storage = "sparse"` (the enabled bits live in table
+//! columns). Unions and generic types are rejected with a spanned error.
 
 use proc_macro2::TokenStream as TokenStream2;
 use quote::{ToTokens, quote};
@@ -33,7 +36,8 @@ use syn::meta::ParseNestedMeta;
 use syn::{Data, DeriveInput, Fields, LitBool, LitStr, Path};
 
 /// The keys `#[component(...)]` accepts, in the order error messages list them.
-const KEYS: &str = "`storage`, `change_detection`, `on_add`, `on_insert`, `on_replace`, `on_remove`, `on_instantiate`";
+const KEYS: &str =
+    "`storage`, `change_detection`, `on_add`, `on_insert`, `on_replace`, `on_remove`, `on_instantiate`, `toggle`";
 
 /// Builds the `Component` impl for `input`, or a spanned error.
 pub(crate) fn derive_component(input: DeriveInput) -> syn::Result<TokenStream2> {
@@ -113,6 +117,18 @@ pub(crate) fn component_impl(input: &DeriveInput, derive: &str, extra: TokenStre
         }
     });
 
+    let toggle = attrs.toggle.is_some().then(|| {
+        quote! {
+            const TOGGLE: bool = true;
+        }
+    });
+    let toggleable_impl = attrs.toggle.is_some().then(|| {
+        quote! {
+            #[automatically_derived]
+            impl ::ecs::component::Toggleable for #ident #where_clause {}
+        }
+    });
+
     Ok(quote! {
         #[automatically_derived]
         impl ::ecs::component::Component for #ident #where_clause {
@@ -123,8 +139,10 @@ pub(crate) fn component_impl(input: &DeriveInput, derive: &str, extra: TokenStre
             #hooks
             #on_instantiate
             #fieldless
+            #toggle
             #extra
         }
+        #toggleable_impl
     })
 }
 
@@ -194,6 +212,8 @@ struct ComponentAttrs {
     hooks: Hooks,
     /// The `on_instantiate` key, if given.
     on_instantiate: Option<OnInstantiate>,
+    /// The bare `toggle` key, if given (its span, for the sparse error).
+    toggle: Option<proc_macro2::Span>,
 }
 
 /// What instances of a prefab get of a component, as chosen by
@@ -228,6 +248,13 @@ impl ComponentAttrs {
         for attr in input.attrs.iter().filter(|a| a.path().is_ident("component")) {
             attr.parse_nested_meta(|meta| attrs.parse_key(&meta))?;
         }
+        if let (Some(toggle), Some(Storage::Sparse)) = (attrs.toggle, attrs.storage) {
+            return Err(syn::Error::new(
+                toggle,
+                "#[component(toggle)] cannot be combined with `storage = \"sparse\"`: \
+                 the enabled bits live in table columns; drop one of the two keys",
+            ));
+        }
         Ok(attrs)
     }
 
@@ -248,6 +275,14 @@ impl ComponentAttrs {
             Some("on_instantiate") => {
                 reject_duplicate(meta, self.on_instantiate.is_some())?;
                 self.on_instantiate = Some(parse_on_instantiate(meta)?);
+                return Ok(());
+            }
+            Some("toggle") => {
+                reject_duplicate(meta, self.toggle.is_some())?;
+                if !meta.input.is_empty() && !meta.input.peek(syn::Token![,]) {
+                    return Err(meta.error("`toggle` takes no value: write `#[component(toggle)]`"));
+                }
+                self.toggle = Some(syn::spanned::Spanned::span(&meta.path));
                 return Ok(());
             }
             Some("on_add") => &mut self.hooks.on_add,
@@ -478,7 +513,7 @@ mod tests {
         assert_eq!(
             err,
             "unknown #[component] key `on_spawn`: expected one of `storage`, `change_detection`, `on_add`, \
-             `on_insert`, `on_replace`, `on_remove`, `on_instantiate`"
+             `on_insert`, `on_replace`, `on_remove`, `on_instantiate`, `toggle`"
         );
     }
 
@@ -509,6 +544,38 @@ mod tests {
     fn bad_hook_value_is_rejected() {
         let err = expand_err(r#"#[component(on_add = "f")] struct S;"#);
         assert!(err.starts_with("expected a path to a hook fn"), "{err}");
+    }
+
+    #[test]
+    fn toggle_emits_the_constant_and_the_marker_impl() {
+        let out = expand("#[component(toggle)] struct Thrust(f32);");
+        assert!(out.contains(&quote! { const TOGGLE: bool = true; }.to_string()), "{out}");
+        let marker = quote! {
+            #[automatically_derived]
+            impl ::ecs::component::Toggleable for Thrust {}
+        };
+        assert!(out.contains(&marker.to_string()), "{out}");
+        let plain = expand("struct Mass(f32);");
+        assert!(!plain.contains("TOGGLE") && !plain.contains("Toggleable"), "{plain}");
+    }
+
+    #[test]
+    fn toggle_combines_with_other_keys_but_not_sparse_storage() {
+        let out = expand(r#"#[component(storage = "table", toggle, change_detection = false)] struct T;"#);
+        assert!(out.contains("const TOGGLE : bool = true ;"), "{out}");
+        assert!(out.contains("const CHANGE_DETECTION : bool = false ;"), "{out}");
+        let err = expand_err(r#"#[component(toggle, storage = "sparse")] struct T;"#);
+        assert!(err.starts_with("#[component(toggle)] cannot be combined with `storage = \"sparse\"`"), "{err}");
+        let err = expand_err(r#"#[component(storage = "sparse")] #[component(toggle)] struct T;"#);
+        assert!(err.starts_with("#[component(toggle)] cannot be combined"), "{err}");
+    }
+
+    #[test]
+    fn toggle_takes_no_value_and_only_once() {
+        let err = expand_err("#[component(toggle = true)] struct T;");
+        assert_eq!(err, "`toggle` takes no value: write `#[component(toggle)]`");
+        let err = expand_err("#[component(toggle, toggle)] struct T;");
+        assert!(err.starts_with("duplicate #[component] key `toggle`"), "{err}");
     }
 
     #[test]

@@ -40,7 +40,10 @@ mod tuples;
 ///   `Added<T>`/`Changed<T>` a compile error;
 /// * `on_add = path`, `on_insert = path`, `on_replace = path`, `on_remove = path`:
 ///   set `HOOKS`; each path names a
-///   `fn(::ecs::world::DeferredWorld<'_>, ::ecs::component::HookContext)`.
+///   `fn(::ecs::world::DeferredWorld<'_>, ::ecs::component::HookContext)`;
+/// * `toggle` (no value): sets `TOGGLE` to `true` and implements
+///   `::ecs::component::Toggleable`: values can be disabled per entity without
+///   a move; not allowed with `storage = "sparse"`.
 ///
 /// Unions and generic types (type, lifetime or const parameters) are rejected:
 /// `Component::ID` is one constant per type.

@@ -60,6 +60,7 @@ fn world_query_impl(
             const IS_DENSE: bool = <#tuple as ::ecs::query::WorldQuery>::IS_DENSE;
             const ACCESS: ::ecs::query::AccessSet =
                 <#tuple as ::ecs::query::WorldQuery>::ACCESS.with_label(#label);
+            const MAY_TOGGLE: bool = <#tuple as ::ecs::query::WorldQuery>::MAY_TOGGLE;
 
             fn init_state(world: &mut ::ecs::world::World) -> Self::State {
                 <#tuple as ::ecs::query::WorldQuery>::init_state(world)
@@ -93,6 +94,10 @@ fn world_query_impl(
                 <#tuple as ::ecs::query::WorldQuery>::set_source(state, component, source)
             }
             #[inline]
+            fn checks_toggles(state: &Self::State, archetype: &::ecs::archetype::Archetype) -> bool {
+                <#tuple as ::ecs::query::WorldQuery>::checks_toggles(state, archetype)
+            }
+            #[inline]
             fn init_fetch<'__w>(
                 world: &'__w ::ecs::world::World,
                 state: &Self::State,
@@ -109,6 +114,11 @@ fn world_query_impl(
             ) {
                 // SAFETY: forwarded to the caller.
                 unsafe { <#tuple as ::ecs::query::WorldQuery>::set_archetype(fetch, cache, archetype) }
+            }
+            #[inline]
+            unsafe fn matches_every_row(fetch: &Self::Fetch<'_>, len: usize) -> bool {
+                // SAFETY: forwarded to the caller.
+                unsafe { <#tuple as ::ecs::query::WorldQuery>::matches_every_row(fetch, len) }
             }
             #[inline]
             unsafe fn matches_row(fetch: &Self::Fetch<'_>, entity: ::ecs::entity::Entity, row: usize) -> bool {

@@ -742,8 +742,11 @@ impl ComponentWriter for BundleWriter<'_> {
                 // SAFETY: the entity has no value in this set; the slot is written at once.
                 unsafe { set.insert_uninit(self.entity, ComponentTicks::new(self.tick)).cast::<C>().write(value) };
             }
-        } else if size_of::<C>() == 0 && !C::CHANGE_DETECTION {
-            debug_assert!(matches!(slot.target, WriteTarget::Tag), "untracked zero-sized table components are tags");
+        } else if size_of::<C>() == 0 && !C::CHANGE_DETECTION && !C::TOGGLE {
+            debug_assert!(
+                matches!(slot.target, WriteTarget::Tag),
+                "untracked zero-sized table components that are not toggleable are tags"
+            );
             if slot.existed {
                 // The entity keeps one value: the old one is dropped, and all values
                 // of a zero-sized type are identical, so drop the new one instead.
@@ -753,7 +756,7 @@ impl ComponentWriter for BundleWriter<'_> {
             }
         } else {
             let WriteTarget::Column(column) = slot.target else {
-                unreachable!("a sized or tracked table component's write target is a column");
+                unreachable!("a sized, tracked or toggleable table component's write target is a column");
             };
             // SAFETY: the slots of an insert edge name columns of its destination,
             // whose table this is (`write_bundle`'s contract).
@@ -803,7 +806,7 @@ impl ComponentReader for BundleReader<'_> {
             let place = place.expect("BundleReader reads only bundles whose every component is present");
             // SAFETY: the set stores `C` and the slot held an initialized value.
             unsafe { place.cast::<C>().read() }
-        } else if size_of::<C>() == 0 && !C::CHANGE_DETECTION {
+        } else if size_of::<C>() == 0 && !C::CHANGE_DETECTION && !C::TOGGLE {
             debug_assert!(matches!(source, ReadSource::Tag), "BundleReader reads only present components");
             // SAFETY: `C` is zero-sized: any aligned address holds its (only) value.
             unsafe { core::ptr::NonNull::<C>::dangling().read() }

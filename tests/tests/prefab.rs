@@ -373,3 +373,33 @@ fn a_runtime_query_that_writes_an_inherited_component_on_prefabs_is_refused() {
     assert!(world.query_dsl("[out] Health, Prefab").is_ok(), "override components are never shared");
     assert!(world.query_dsl("[out] MaxSpeed").is_ok(), "prefabs are hidden from it");
 }
+
+#[derive(Component, Clone, Debug, PartialEq)]
+#[component(toggle, on_instantiate = "override")]
+struct Firing(u32);
+
+#[derive(Component, Debug, PartialEq)]
+#[component(toggle)]
+struct Thrust(f32);
+
+#[test]
+fn toggled_components_on_prefabs() {
+    let mut world = World::new();
+    let ship = world.spawn((Prefab, Firing(3), Thrust(1.0))).id();
+    world.entity_mut(ship).disable::<Firing>();
+    let inst = world.instantiate(ship);
+    // An override copy keeps the prefab's enabled bit; it is the instance's own.
+    assert!(world.owns::<Firing>(inst));
+    assert!(!world.is_enabled::<Firing>(inst));
+    assert_eq!(world.query::<&Firing>().iter(&world).count(), 0);
+    world.entity_mut(inst).enable::<Firing>();
+    assert_eq!(world.query::<&Firing>().iter(&world).count(), 1);
+    assert!(!world.is_enabled::<Firing>(ship), "enabling the copy leaves the prefab alone");
+    // Enabled bits are per entity: a toggleable component is never shared
+    // through IsA (with the default policy instances do not get it).
+    assert!(!world.has::<Thrust>(inst));
+    assert_eq!(world.get::<Thrust>(inst), None);
+    assert_eq!(world.query::<&Thrust>().iter(&world).count(), 0);
+    world.entity_mut(inst).insert(Thrust(2.0)).disable::<Thrust>();
+    assert_eq!(world.query_filtered::<Entity, Without<Thrust>>().iter(&world).count(), 1);
+}

@@ -461,14 +461,16 @@ fn id_storage(components: &Components, id: Id) -> IdStorage {
     };
     match info {
         // Zero-sized components (not tag pairs) get a column too when they
-        // track changes: it stores no values, only each row's ticks
-        // (`Added<Tag>`, `Changed<Tag>`).
+        // track changes or are toggleable: it stores no values, only each
+        // row's ticks (`Added<Tag>`, `Changed<Tag>`) and enabled bits. Only
+        // plain ids carry toggle bits: pairs are never toggleable.
         Some(info)
             if info.storage() == StorageKind::Table
-                && (!info.is_tag() || (!id.is_pair() && info.has_change_detection())) =>
+                && (!info.is_tag() || (!id.is_pair() && (info.has_change_detection() || info.is_toggle()))) =>
         {
             let column = if info.has_change_detection() { Column::new } else { Column::untracked };
-            IdStorage::Column(column(info.layout(), info.drop_fn()))
+            let column = column(info.layout(), info.drop_fn());
+            IdStorage::Column(if info.is_toggle() && !id.is_pair() { column.toggleable() } else { column })
         }
         Some(info) if !id.is_pair() => IdStorage::Tag(info.drop_fn().map(|drop| (drop, info.layout().align()))),
         _ => IdStorage::Tag(None),

@@ -98,10 +98,12 @@ pub unsafe fn clone_value<T: Clone>(source: *const u8, destination: *mut u8) {
 }
 
 /// Whether `T` is read through `IsA` from a base: its policy is
-/// [`OnInstantiate::Inherit`] and its values live in tables.
+/// [`OnInstantiate::Inherit`], its values live in tables, and it is not
+/// toggleable (an enabled bit is per entity: toggleable components are
+/// copied with `override`, or not at all).
 #[inline]
 pub(crate) const fn is_inherited<T: Component>() -> bool {
-    matches!(T::ON_INSTANTIATE, OnInstantiate::Inherit) && matches!(T::STORAGE, StorageKind::Table)
+    matches!(T::ON_INSTANTIATE, OnInstantiate::Inherit) && matches!(T::STORAGE, StorageKind::Table) && !T::TOGGLE
 }
 
 /// A type-erased hook function pointer. Built by `Hook::new` (in the `world`
@@ -210,7 +212,43 @@ pub trait Component: Send + Sync + 'static {
     /// How to clone a value, for [`OnInstantiate::Override`] (the derive
     /// fills it in with [`clone_value`], which needs `Clone`).
     const CLONE: Option<CloneFn> = None;
+    /// Whether values can be disabled per entity without a move
+    /// (`#[component(toggle)]`, which also implements [`Toggleable`]): every
+    /// table column of the component carries one enabled bit per row, and a
+    /// disabled value counts as absent for every query term. Only table
+    /// components can be toggleable.
+    const TOGGLE: bool = false;
 }
+
+/// A component whose values can be disabled and enabled per entity without a
+/// move (`EntityWorldMut::disable`, `EntityWorldMut::enable`,
+/// `World::is_enabled`). Implemented by `#[derive(Component)]` with
+/// `#[component(toggle)]`, which also sets [`Component::TOGGLE`]; a hand-written
+/// impl must set `TOGGLE = true` and table storage as well (`disable`/`enable`
+/// do not compile otherwise).
+///
+/// A disabled value stays stored, readable and writable through
+/// `World::get`/`World::get_mut`; queries treat it as absent (`&T` skips the
+/// row, `Option<&T>` is `None`, `Has<T>` is `false`, `Without<T>` matches).
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// use ecs::component::Toggleable;
+/// #[derive(Component)]
+/// #[component(toggle)]
+/// struct Thrust(f32);
+/// fn is_toggleable<T: Toggleable>() -> bool {
+///     T::TOGGLE
+/// }
+/// assert!(is_toggleable::<Thrust>());
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a toggleable component",
+    label = "not declared `#[component(toggle)]`",
+    note = "declare it with `#[derive(Component)] #[component(toggle)]` to disable and enable it per entity"
+)]
+pub trait Toggleable: Component {}
 
 /// Everything needed to register a component, with or without a Rust type.
 ///
@@ -255,6 +293,9 @@ pub struct ComponentDescriptor {
     /// How to clone a value ([`Component::CLONE`]); an `Override` component
     /// without one is copied only when it is a tag.
     pub clone: Option<CloneFn>,
+    /// Whether table columns of the component carry an enabled bit per row
+    /// ([`Component::TOGGLE`]); ignored for sparse components.
+    pub toggle: bool,
 }
 
 /// Drops the `T` at `ptr`.
@@ -283,6 +324,7 @@ impl ComponentDescriptor {
             fieldless: T::FIELDLESS,
             on_instantiate: T::ON_INSTANTIATE,
             clone: T::CLONE,
+            toggle: T::TOGGLE,
         }
     }
 }
@@ -369,6 +411,28 @@ impl ComponentInfo {
     #[inline]
     pub fn clone_fn(&self) -> Option<CloneFn> {
         self.descriptor.clone
+    }
+
+    /// Whether values can be disabled per entity ([`Component::TOGGLE`]): its
+    /// table columns carry an enabled bit per row. Always `false` for sparse
+    /// components.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// #[component(toggle)]
+    /// struct Thrust(f32);
+    /// #[derive(Component)]
+    /// struct Mass(f32);
+    /// let mut world = World::new();
+    /// let (thrust, mass) = (world.register_component::<Thrust>(), world.register_component::<Mass>());
+    /// assert!(world.component_info(thrust).unwrap().is_toggle());
+    /// assert!(!world.component_info(mass).unwrap().is_toggle());
+    /// ```
+    #[inline]
+    pub fn is_toggle(&self) -> bool {
+        self.descriptor.toggle && self.descriptor.storage == StorageKind::Table
     }
 
     /// The full type path.

@@ -27,7 +27,7 @@ pub use builtin::{ChildOf, Disabled, Internal, IsA, Name, Prefab};
 pub(crate) use info::is_inherited;
 pub use info::{
     CloneFn, Component, ComponentDescriptor, ComponentHooks, ComponentInfo, Hook, HookContext, OnInstantiate,
-    StorageKind, clone_value,
+    StorageKind, Toggleable, clone_value,
 };
 pub use registry::{ComponentRegistrar, Components};
 pub use relationship::{CleanupPolicy, RelationshipTraits};

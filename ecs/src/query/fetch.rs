@@ -9,7 +9,7 @@ use super::access_set::{AccessKind, AccessSet, Label};
 use crate::archetype::Archetype;
 use crate::component::{Component, StorageKind};
 use crate::entity::{Entity, Id};
-use crate::storage::{Column, SparseSet, Tick, TickCell};
+use crate::storage::{Column, DisabledBits, SparseSet, Tick, TickCell};
 use crate::world::{Mut, Ref, World};
 
 /// The shared machinery of query terms (data and filters).
@@ -33,6 +33,12 @@ pub unsafe trait WorldQuery {
     const IS_DENSE: bool;
     /// What the term borrows, known at compile time (see [`AccessSet`]).
     const ACCESS: AccessSet;
+    /// `true` if the term filters rows by a toggleable component's enabled
+    /// bits (`#[component(toggle)]`): in the archetypes where
+    /// [`WorldQuery::checks_toggles`] holds, rows pass only if `matches_row`
+    /// says so, even when the term is dense. A query none of whose terms sets
+    /// it iterates with no toggle check at all.
+    const MAY_TOGGLE: bool = false;
 
     /// Resolves component ids, registering components as needed.
     fn init_state(world: &mut World) -> Self::State;
@@ -55,6 +61,27 @@ pub unsafe trait WorldQuery {
     #[inline]
     fn match_variant(state: &Self::State, archetype: &Archetype, _variant: usize) -> Option<Self::Cache> {
         Self::match_archetype(state, archetype)
+    }
+    /// Whether rows of `archetype` (which the term matched) need the per-row
+    /// check for enabled bits: the term's toggleable component has a column
+    /// there. Asked once per matched archetype; only when
+    /// [`WorldQuery::MAY_TOGGLE`] is set.
+    #[inline]
+    fn checks_toggles(_state: &Self::State, _archetype: &Archetype) -> bool {
+        false
+    }
+    /// For a dense term that matched the current archetype (after
+    /// `set_archetype`): whether `matches_row` holds for each of the table's
+    /// first `len` rows, as far as enabled bits go. Lets a table of a
+    /// toggleable component whose values are all enabled skip the per-row
+    /// check (one test per 64 rows instead). `true` unless the term reads
+    /// enabled bits; only asked when [`WorldQuery::MAY_TOGGLE`] is set.
+    ///
+    /// # Safety
+    /// `len` is at most the current table's length.
+    #[inline]
+    unsafe fn matches_every_row(_fetch: &Self::Fetch<'_>, _len: usize) -> bool {
+        true
     }
     /// Gives the source entity of `Fixed<&C>` terms whose component type is
     /// `component` (see `QueryState::with_source`); other terms ignore it.
@@ -105,6 +132,42 @@ fn sparse_set_of(world: &World, component: Entity) -> Option<&SparseSet> {
 #[inline]
 fn is_table<T: Component>() -> bool {
     matches!(T::STORAGE, StorageKind::Table)
+}
+
+/// Whether `T` is a toggleable table component, whose columns carry enabled bits.
+#[inline]
+pub(crate) const fn is_toggle<T: Component>() -> bool {
+    T::TOGGLE && matches!(T::STORAGE, StorageKind::Table)
+}
+
+/// Whether `archetype` has a column of the toggleable component `id` (of type
+/// `T`) with enabled bits: its rows need a per-row check.
+#[inline]
+pub(crate) fn toggled_in<T: Component>(id: Entity, archetype: &Archetype) -> bool {
+    is_toggle::<T>()
+        && archetype.column_of(id.id()).is_some_and(|column| archetype.table().column(column).has_toggle_bits())
+}
+
+/// Whether no row below `len` is disabled in `bits` (always without bits).
+///
+/// # Safety
+/// `len` is at most the length of the table whose column `bits` came from,
+/// in the current iteration.
+#[inline]
+pub(crate) unsafe fn all_enabled(bits: Option<DisabledBits>, len: usize) -> bool {
+    // SAFETY: forwarded to the caller.
+    bits.is_none_or(|bits| unsafe { bits.none_disabled(len) })
+}
+
+/// Whether `row` is enabled in `bits` (always without bits).
+///
+/// # Safety
+/// `row` is a row of the table whose column `bits` came from, in the current
+/// iteration.
+#[inline(always)]
+pub(crate) unsafe fn row_enabled(bits: Option<DisabledBits>, row: usize) -> bool {
+    // SAFETY: forwarded to the caller.
+    bits.is_none_or(|bits| unsafe { !bits.is_disabled(row) })
 }
 
 // ----- Entity --------------------------------------------------------------------------
@@ -158,6 +221,8 @@ pub struct ReadFetch<'w, T> {
     sparse: Option<&'w SparseSet>,
     world: &'w World,
     component: Entity,
+    /// The column's enabled bits (toggleable `T` only).
+    disabled: Option<DisabledBits>,
 }
 
 impl<T> Clone for ReadFetch<'_, T> {
@@ -217,6 +282,9 @@ impl ColumnCache {
         self.1
     }
 
+    /// The cache of an archetype without a column of the component.
+    pub(crate) const NONE: ColumnCache = ColumnCache(None, None);
+
     /// The column.
     ///
     /// # Safety
@@ -274,6 +342,12 @@ fn inherited_value<T>(world: &World, id: Entity, base: Entity) -> NonNull<T> {
     found.unwrap_or_else(|| panic!("base {base:?} of a matched table no longer holds component {id:?}"))
 }
 
+/// The enabled bits of `column` when `T` is toggleable (`None` otherwise).
+#[inline(always)]
+fn disabled_bits_of<T: Component>(column: Option<&Column>) -> Option<DisabledBits> {
+    if is_toggle::<T>() { column.and_then(Column::disabled_bits) } else { None }
+}
+
 /// The start of `column` as a `*T` (dangling for none).
 #[inline]
 fn column_start<T>(column: Option<&Column>) -> NonNull<T> {
@@ -289,6 +363,7 @@ unsafe impl<T: Component> WorldQuery for &T {
     type Cache = ColumnCache;
     const IS_DENSE: bool = matches!(T::STORAGE, StorageKind::Table);
     const ACCESS: AccessSet = AccessSet::read::<T>();
+    const MAY_TOGGLE: bool = is_toggle::<T>();
 
     fn init_state(world: &mut World) -> Entity {
         world.register_component::<T>()
@@ -309,7 +384,18 @@ unsafe impl<T: Component> WorldQuery for &T {
     #[inline]
     fn init_fetch<'w>(world: &'w World, state: &Entity, _last_run: Tick, _this_run: Tick) -> ReadFetch<'w, T> {
         let sparse = if is_table::<T>() { None } else { sparse_set_of(world, *state) };
-        ReadFetch { column: NonNull::dangling(), row_mask: usize::MAX, sparse, world, component: *state }
+        ReadFetch {
+            column: NonNull::dangling(),
+            row_mask: usize::MAX,
+            sparse,
+            world,
+            component: *state,
+            disabled: None,
+        }
+    }
+    #[inline]
+    fn checks_toggles(state: &Entity, archetype: &Archetype) -> bool {
+        toggled_in::<T>(*state, archetype)
     }
     #[inline]
     unsafe fn set_archetype<'w>(fetch: &mut ReadFetch<'w, T>, cache: &ColumnCache, _archetype: &'w Archetype) {
@@ -321,10 +407,22 @@ unsafe impl<T: Component> WorldQuery for &T {
                 // iteration's borrow of the world keeps alive.
                 None => column_start(unsafe { cache.column() }),
             };
+            // SAFETY: as above (toggleable components are never inherited, so
+            // their cache is always the table's own column).
+            fetch.disabled = disabled_bits_of::<T>(unsafe { cache.column() });
         }
     }
     #[inline]
-    unsafe fn matches_row(fetch: &ReadFetch<'_, T>, entity: Entity, _row: usize) -> bool {
+    unsafe fn matches_every_row(fetch: &ReadFetch<'_, T>, len: usize) -> bool {
+        // SAFETY: forwarded to the caller.
+        unsafe { all_enabled(fetch.disabled, len) }
+    }
+    #[inline]
+    unsafe fn matches_row(fetch: &ReadFetch<'_, T>, entity: Entity, row: usize) -> bool {
+        if is_toggle::<T>() {
+            // SAFETY: `row` is a row of the current table.
+            return unsafe { row_enabled(fetch.disabled, row) };
+        }
         is_table::<T>() || fetch.sparse.is_some_and(|set| set.contains(entity))
     }
     #[inline]
@@ -362,6 +460,8 @@ pub struct WriteFetch<'w, T> {
     sparse: Option<&'w SparseSet>,
     last_run: Tick,
     this_run: Tick,
+    /// The column's enabled bits (toggleable `T` only).
+    disabled: Option<DisabledBits>,
     _marker: PhantomData<&'w mut T>,
 }
 
@@ -382,6 +482,7 @@ unsafe impl<T: Component> WorldQuery for &mut T {
     type Cache = ColumnCache;
     const IS_DENSE: bool = matches!(T::STORAGE, StorageKind::Table);
     const ACCESS: AccessSet = AccessSet::write::<T>();
+    const MAY_TOGGLE: bool = is_toggle::<T>();
 
     fn init_state(world: &mut World) -> Entity {
         world.register_component::<T>()
@@ -410,14 +511,20 @@ unsafe impl<T: Component> WorldQuery for &mut T {
             sparse,
             last_run,
             this_run,
+            disabled: None,
             _marker: PhantomData,
         }
+    }
+    #[inline]
+    fn checks_toggles(state: &Entity, archetype: &Archetype) -> bool {
+        toggled_in::<T>(*state, archetype)
     }
     #[inline]
     unsafe fn set_archetype<'w>(fetch: &mut WriteFetch<'w, T>, cache: &ColumnCache, _archetype: &'w Archetype) {
         if is_table::<T>() {
             // SAFETY: as for `&T`.
             let column = unsafe { cache.column::<'w>() };
+            fetch.disabled = disabled_bits_of::<T>(column);
             fetch.has_ticks = column.is_some();
             debug_assert!(fetch.has_ticks || size_of::<T>() == 0, "a sized table component has a column");
             if let Some(column) = column {
@@ -430,7 +537,16 @@ unsafe impl<T: Component> WorldQuery for &mut T {
         }
     }
     #[inline]
-    unsafe fn matches_row(fetch: &WriteFetch<'_, T>, entity: Entity, _row: usize) -> bool {
+    unsafe fn matches_every_row(fetch: &WriteFetch<'_, T>, len: usize) -> bool {
+        // SAFETY: forwarded to the caller.
+        unsafe { all_enabled(fetch.disabled, len) }
+    }
+    #[inline]
+    unsafe fn matches_row(fetch: &WriteFetch<'_, T>, entity: Entity, row: usize) -> bool {
+        if is_toggle::<T>() {
+            // SAFETY: `row` is a row of the current table.
+            return unsafe { row_enabled(fetch.disabled, row) };
+        }
         is_table::<T>() || fetch.sparse.is_some_and(|set| set.contains(entity))
     }
     #[inline]
@@ -484,6 +600,8 @@ pub struct RefFetch<'w, T> {
     sparse: Option<&'w SparseSet>,
     last_run: Tick,
     this_run: Tick,
+    /// The column's enabled bits (toggleable `T` only).
+    disabled: Option<DisabledBits>,
 }
 
 impl<T> Clone for RefFetch<'_, T> {
@@ -501,6 +619,7 @@ unsafe impl<'a, T: Component> WorldQuery for Ref<'a, T> {
     type Cache = ColumnCache;
     const IS_DENSE: bool = matches!(T::STORAGE, StorageKind::Table);
     const ACCESS: AccessSet = AccessSet::component::<T>(AccessKind::Read, "Ref<", ">").and_requires::<T>();
+    const MAY_TOGGLE: bool = is_toggle::<T>();
 
     fn init_state(world: &mut World) -> Entity {
         const {
@@ -534,7 +653,12 @@ unsafe impl<'a, T: Component> WorldQuery for Ref<'a, T> {
             sparse,
             last_run,
             this_run,
+            disabled: None,
         }
+    }
+    #[inline]
+    fn checks_toggles(state: &Entity, archetype: &Archetype) -> bool {
+        toggled_in::<T>(*state, archetype)
     }
     #[inline]
     unsafe fn set_archetype<'w>(fetch: &mut RefFetch<'w, T>, cache: &ColumnCache, _archetype: &'w Archetype) {
@@ -543,13 +667,23 @@ unsafe impl<'a, T: Component> WorldQuery for Ref<'a, T> {
         }
         // SAFETY: as for `&T`.
         if let Some(column) = unsafe { cache.column::<'w>() } {
+            fetch.disabled = disabled_bits_of::<T>(Some(column));
             fetch.column = column.data_ptr().cast();
             fetch.added = column.added_ptr();
             fetch.changed = column.changed_ptr();
         }
     }
     #[inline]
-    unsafe fn matches_row(fetch: &RefFetch<'_, T>, entity: Entity, _row: usize) -> bool {
+    unsafe fn matches_every_row(fetch: &RefFetch<'_, T>, len: usize) -> bool {
+        // SAFETY: forwarded to the caller.
+        unsafe { all_enabled(fetch.disabled, len) }
+    }
+    #[inline]
+    unsafe fn matches_row(fetch: &RefFetch<'_, T>, entity: Entity, row: usize) -> bool {
+        if is_toggle::<T>() {
+            // SAFETY: `row` is a row of the current table.
+            return unsafe { row_enabled(fetch.disabled, row) };
+        }
         is_table::<T>() || fetch.sparse.is_some_and(|set| set.contains(entity))
     }
     #[inline]
@@ -650,6 +784,7 @@ unsafe impl<Q: ReadOnlyQueryData> ReadOnlyQueryData for Option<Q> {}
 // ----- Has<T> --------------------------------------------------------------------------
 
 /// Yields whether the entity has `T`, without reading it (matches every entity).
+/// A disabled toggleable `T` counts as absent.
 ///
 /// # Examples
 /// ```
@@ -669,9 +804,9 @@ pub struct Has<T>(PhantomData<T>);
 // SAFETY: reads only archetype membership or sparse-set presence, never values.
 unsafe impl<T: Component> WorldQuery for Has<T> {
     type Item<'w> = bool;
-    type Fetch<'w> = (bool, Option<&'w SparseSet>);
+    type Fetch<'w> = (bool, Option<&'w SparseSet>, Option<DisabledBits>);
     type State = Entity;
-    type Cache = bool;
+    type Cache = (bool, ColumnCache);
     const IS_DENSE: bool = true;
     const ACCESS: AccessSet = AccessSet::labelled(Label::new().with("Has<").with(T::NAME).with(">").as_str());
 
@@ -681,27 +816,36 @@ unsafe impl<T: Component> WorldQuery for Has<T> {
     fn update_access(_state: &Entity, _access: &mut QueryAccess) {}
     fn required_ids(_state: &Entity, _ids: &mut impl FnMut(Id)) {}
     #[inline]
-    fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<bool> {
-        Some(
-            is_table::<T>()
-                && (archetype.contains(state.id())
-                    || (crate::component::is_inherited::<T>() && archetype.inherited_from(state.id()).is_some())),
-        )
+    fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<(bool, ColumnCache)> {
+        let owned = is_table::<T>() && archetype.contains(state.id());
+        let inherited =
+            is_table::<T>() && crate::component::is_inherited::<T>() && archetype.inherited_from(state.id()).is_some();
+        let column = if is_toggle::<T>() && owned { match_component::<T>(*state, archetype) } else { None };
+        Some((owned || inherited, column.unwrap_or(ColumnCache::NONE)))
     }
     #[inline]
     fn init_fetch<'w>(world: &'w World, state: &Entity, _last_run: Tick, _this_run: Tick) -> Self::Fetch<'w> {
-        (false, if is_table::<T>() { None } else { sparse_set_of(world, *state) })
+        (false, if is_table::<T>() { None } else { sparse_set_of(world, *state) }, None)
     }
     #[inline]
-    unsafe fn set_archetype<'w>(fetch: &mut Self::Fetch<'w>, cache: &bool, _archetype: &'w Archetype) {
-        fetch.0 = *cache;
+    unsafe fn set_archetype<'w>(fetch: &mut Self::Fetch<'w>, cache: &(bool, ColumnCache), _archetype: &'w Archetype) {
+        fetch.0 = cache.0;
+        if is_toggle::<T>() {
+            // SAFETY: `match_archetype` made `cache` for this archetype, alive
+            // for the iteration.
+            fetch.2 = disabled_bits_of::<T>(unsafe { cache.1.column::<'w>() });
+        }
     }
     #[inline]
     unsafe fn matches_row(_fetch: &Self::Fetch<'_>, _entity: Entity, _row: usize) -> bool {
         true
     }
     #[inline]
-    unsafe fn fetch<'w>(fetch: &mut Self::Fetch<'w>, entity: Entity, _row: usize) -> Self::Item<'w> {
+    unsafe fn fetch<'w>(fetch: &mut Self::Fetch<'w>, entity: Entity, row: usize) -> Self::Item<'w> {
+        if is_toggle::<T>() {
+            // SAFETY: `row` is a row of the current table.
+            return fetch.0 && unsafe { row_enabled(fetch.2, row) };
+        }
         if is_table::<T>() { fetch.0 } else { fetch.1.is_some_and(|set| set.contains(entity)) }
     }
 }
@@ -726,6 +870,7 @@ macro_rules! impl_query_data_tuple {
             type Cache = ($($name::Cache,)*);
             const IS_DENSE: bool = true $(&& $name::IS_DENSE)*;
             const ACCESS: AccessSet = AccessSet::tuple(&[$($name::ACCESS),*]);
+            const MAY_TOGGLE: bool = false $(|| $name::MAY_TOGGLE)*;
 
             fn init_state(world: &mut World) -> Self::State {
                 ($($name::init_state(world),)*)
@@ -766,6 +911,11 @@ macro_rules! impl_query_data_tuple {
                 $($name::set_source($state, component, source);)*
             }
             #[inline]
+            fn checks_toggles(state: &Self::State, archetype: &Archetype) -> bool {
+                let ($($state,)*) = state;
+                false $(|| ($name::MAY_TOGGLE && $name::checks_toggles($state, archetype)))*
+            }
+            #[inline]
             fn init_fetch<'w>(world: &'w World, state: &Self::State, last_run: Tick, this_run: Tick) -> Self::Fetch<'w> {
                 let ($($state,)*) = state;
                 ($($name::init_fetch(world, $state, last_run, this_run),)*)
@@ -776,6 +926,12 @@ macro_rules! impl_query_data_tuple {
                 let ($($cache,)*) = cache;
                 // SAFETY: each element's cache came from its own `match_archetype`.
                 unsafe { $($name::set_archetype($fetch, $cache, archetype);)* }
+            }
+            #[inline]
+            unsafe fn matches_every_row(fetch: &Self::Fetch<'_>, len: usize) -> bool {
+                let ($($fetch,)*) = fetch;
+                // SAFETY: forwarded to the caller.
+                true $(&& (!$name::MAY_TOGGLE || unsafe { $name::matches_every_row($fetch, len) }))*
             }
             #[inline]
             unsafe fn matches_row(fetch: &Self::Fetch<'_>, entity: Entity, row: usize) -> bool {

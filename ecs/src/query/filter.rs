@@ -4,17 +4,23 @@
 //! (`match_archetype`) and, when not dense, per row (`matches_row`). `With` and
 //! `Without` on table components are archetypal (no per-row cost); on sparse
 //! components, and for `Added`/`Changed`, they are checked per row.
+//!
+//! A toggleable component (`#[component(toggle)]`) that is disabled counts as
+//! absent: `With<T>`, `Added<T>` and `Changed<T>` skip the row, `Without<T>`
+//! matches it. So `Without<T>` of a toggleable `T` also matches archetypes that
+//! hold `T` and decides their rows by the enabled bits; archetypes without a
+//! toggleable column keep the archetypal, check-free path.
 
 use core::marker::PhantomData;
 use core::ptr::NonNull;
 
 use super::access::QueryAccess;
 use super::access_set::{AccessKind, AccessSet};
-use super::fetch::{ColumnCache, WorldQuery, match_component};
+use super::fetch::{ColumnCache, WorldQuery, all_enabled, is_toggle, match_component, row_enabled, toggled_in};
 use crate::archetype::Archetype;
 use crate::component::{Component, StorageKind};
 use crate::entity::{Entity, Id};
-use crate::storage::{SparseSet, Tick, TickCell};
+use crate::storage::{DisabledBits, SparseSet, Tick, TickCell};
 use crate::world::World;
 
 /// A query term that only selects entities.
@@ -45,7 +51,7 @@ fn is_table<T: Component>() -> bool {
 /// ```
 pub struct With<T>(PhantomData<T>);
 
-/// Selects entities that lack `T`.
+/// Selects entities that lack `T`, or whose toggleable `T` is disabled.
 ///
 /// # Examples
 /// ```
@@ -68,12 +74,13 @@ macro_rules! impl_presence_filter {
         // SAFETY: reads only archetype membership or sparse-set presence.
         unsafe impl<T: Component> WorldQuery for $name<T> {
             type Item<'w> = ();
-            type Fetch<'w> = Option<&'w SparseSet>;
+            type Fetch<'w> = (Option<&'w SparseSet>, Option<DisabledBits>);
             type State = Entity;
-            type Cache = ();
+            type Cache = ColumnCache;
             const IS_DENSE: bool = matches!(T::STORAGE, StorageKind::Table);
             const ACCESS: AccessSet =
                 AccessSet::component::<T>(AccessKind::$kind, concat!(stringify!($name), "<"), ">");
+            const MAY_TOGGLE: bool = is_toggle::<T>();
 
             fn init_state(world: &mut World) -> Entity {
                 world.register_component::<T>()
@@ -87,20 +94,53 @@ macro_rules! impl_presence_filter {
                 }
             }
             #[inline]
-            fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<()> {
+            fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<ColumnCache> {
+                if !is_table::<T>() {
+                    return Some(ColumnCache::NONE);
+                }
+                // A toggleable `T` present in the archetype is decided per row
+                // (by its column's enabled bits) for both filters.
+                if is_toggle::<T>() && toggled_in::<T>(*state, archetype) {
+                    return match_component::<T>(*state, archetype);
+                }
                 let has = archetype.contains(state.id())
                     || (crate::component::is_inherited::<T>() && archetype.inherited_from(state.id()).is_some());
-                (!is_table::<T>() || has == $wanted).then_some(())
+                (has == $wanted).then_some(ColumnCache::NONE)
+            }
+            #[inline]
+            fn checks_toggles(state: &Entity, archetype: &Archetype) -> bool {
+                toggled_in::<T>(*state, archetype)
             }
             #[inline]
             fn init_fetch<'w>(world: &'w World, state: &Entity, _last_run: Tick, _this_run: Tick) -> Self::Fetch<'w> {
-                if is_table::<T>() { None } else { world.sparse_sets().of(*state) }
+                (if is_table::<T>() { None } else { world.sparse_sets().of(*state) }, None)
             }
             #[inline]
-            unsafe fn set_archetype<'w>(_fetch: &mut Self::Fetch<'w>, _cache: &(), _archetype: &'w Archetype) {}
+            unsafe fn set_archetype<'w>(fetch: &mut Self::Fetch<'w>, cache: &ColumnCache, _archetype: &'w Archetype) {
+                if is_toggle::<T>() {
+                    // SAFETY: `match_archetype` made `cache` for this archetype,
+                    // which the iteration's borrow of the world keeps alive.
+                    fetch.1 = unsafe { cache.column::<'w>() }.and_then(|column| column.disabled_bits());
+                }
+            }
             #[inline]
-            unsafe fn matches_row(fetch: &Self::Fetch<'_>, entity: Entity, _row: usize) -> bool {
-                is_table::<T>() || fetch.is_some_and(|set| set.contains(entity)) == $wanted
+            unsafe fn matches_every_row(fetch: &Self::Fetch<'_>, len: usize) -> bool {
+                // `With`: every row enabled; `Without`: no bits (no `T` here).
+                // SAFETY: forwarded to the caller.
+                if $wanted { unsafe { all_enabled(fetch.1, len) } } else { fetch.1.is_none() }
+            }
+            #[inline]
+            unsafe fn matches_row(fetch: &Self::Fetch<'_>, entity: Entity, row: usize) -> bool {
+                if is_toggle::<T>() {
+                    // Bits only where the archetype holds `T`: present, and
+                    // enabled unless its bit says otherwise.
+                    return match fetch.1 {
+                        // SAFETY: `row` is a row of the current table.
+                        Some(bits) => unsafe { row_enabled(Some(bits), row) == $wanted },
+                        None => true,
+                    };
+                }
+                is_table::<T>() || fetch.0.is_some_and(|set| set.contains(entity)) == $wanted
             }
             #[inline]
             unsafe fn fetch<'w>(_fetch: &mut Self::Fetch<'w>, _entity: Entity, _row: usize) -> Self::Item<'w> {}
@@ -158,6 +198,8 @@ pub struct TickFetch<'w> {
     sparse: Option<&'w SparseSet>,
     last_run: Tick,
     this_run: Tick,
+    /// The column's enabled bits (toggleable components only).
+    disabled: Option<DisabledBits>,
 }
 
 macro_rules! impl_tick_filter {
@@ -172,6 +214,7 @@ macro_rules! impl_tick_filter {
             const ACCESS: AccessSet =
                 AccessSet::component::<T>(AccessKind::ChangeTicks, concat!(stringify!($name), "<"), ">")
                     .and_requires::<T>();
+            const MAY_TOGGLE: bool = is_toggle::<T>();
 
             fn init_state(world: &mut World) -> Entity {
                 const {
@@ -198,7 +241,11 @@ macro_rules! impl_tick_filter {
             #[inline]
             fn init_fetch<'w>(world: &'w World, state: &Entity, last_run: Tick, this_run: Tick) -> TickFetch<'w> {
                 let sparse = if is_table::<T>() { None } else { world.sparse_sets().of(*state) };
-                TickFetch { ticks: NonNull::dangling(), sparse, last_run, this_run }
+                TickFetch { ticks: NonNull::dangling(), sparse, last_run, this_run, disabled: None }
+            }
+            #[inline]
+            fn checks_toggles(state: &Entity, archetype: &Archetype) -> bool {
+                toggled_in::<T>(*state, archetype)
             }
             #[inline]
             unsafe fn set_archetype<'w>(fetch: &mut TickFetch<'w>, cache: &ColumnCache, _archetype: &'w Archetype) {
@@ -206,10 +253,17 @@ macro_rules! impl_tick_filter {
                 // iteration's borrow of the world keeps alive.
                 if is_table::<T>() && let Some(column) = unsafe { cache.column::<'w>() } {
                     fetch.ticks = column.$column_ticks();
+                    if is_toggle::<T>() {
+                        fetch.disabled = column.disabled_bits();
+                    }
                 }
             }
             #[inline]
             unsafe fn matches_row(fetch: &TickFetch<'_>, entity: Entity, row: usize) -> bool {
+                // SAFETY: `row` is a row of the current table.
+                if is_toggle::<T>() && !unsafe { row_enabled(fetch.disabled, row) } {
+                    return false;
+                }
                 let tick = if is_table::<T>() {
                     // SAFETY: `row` is a row of the current table, whose tick column
                     // has one cell per row.
@@ -264,6 +318,7 @@ macro_rules! impl_or_filter {
             type Cache = ($(Option<$name::Cache>,)*);
             const IS_DENSE: bool = true $(&& $name::IS_DENSE)*;
             const ACCESS: AccessSet = AccessSet::any_of(&[$($name::ACCESS),*]);
+            const MAY_TOGGLE: bool = false $(|| $name::MAY_TOGGLE)*;
 
             fn init_state(world: &mut World) -> Self::State {
                 ($($name::init_state(world),)*)
@@ -287,6 +342,11 @@ macro_rules! impl_or_filter {
                 any.then_some(cache)
             }
             #[inline]
+            fn checks_toggles(state: &Self::State, archetype: &Archetype) -> bool {
+                let ($($state,)*) = state;
+                false $(|| ($name::MAY_TOGGLE && $name::checks_toggles($state, archetype)))*
+            }
+            #[inline]
             fn init_fetch<'w>(world: &'w World, state: &Self::State, last_run: Tick, this_run: Tick) -> Self::Fetch<'w> {
                 let ($($state,)*) = state;
                 ($(($name::init_fetch(world, $state, last_run, this_run), false),)*)
@@ -302,6 +362,13 @@ macro_rules! impl_or_filter {
                         unsafe { $name::set_archetype(&mut $fetch.0, $cache, archetype) };
                     }
                 )*
+            }
+            #[inline]
+            unsafe fn matches_every_row(fetch: &Self::Fetch<'_>, len: usize) -> bool {
+                let ($($fetch,)*) = fetch;
+                // One branch that matched the archetype and passes every row is enough.
+                // SAFETY: a branch is asked only if it matched the current archetype.
+                false $(|| ($fetch.1 && unsafe { $name::matches_every_row(&$fetch.0, len) }))*
             }
             #[inline]
             unsafe fn matches_row(fetch: &Self::Fetch<'_>, entity: Entity, row: usize) -> bool {

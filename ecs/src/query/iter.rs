@@ -3,7 +3,10 @@
 //! Per table it sets the fetches once (column pointers); per row it only indexes.
 //! Empty tables are skipped before any per-table work. When every term is dense
 //! (table components, archetypal filters) there is no per-row check; `fold` (and
-//! so `for_each`) runs a tight inner loop per table.
+//! so `for_each`) runs a tight inner loop per table. A query with a term on a
+//! toggleable component decides per table, when it enters it, whether its rows
+//! need the enabled-bit check (`MatchedArchetype::rows_all_pass`); a query
+//! without such a term has no toggle check at all (a constant condition).
 
 use core::iter::FusedIterator;
 use core::ops::Range;
@@ -24,6 +27,8 @@ pub struct QueryIter<'w, 's, D: QueryData, F: QueryFilter> {
     filter: F::Fetch<'w>,
     entities: &'w [Entity],
     row: usize,
+    /// Whether every row of the current table passes without a check.
+    rows_all_pass: bool,
 }
 
 impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
@@ -44,6 +49,7 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
             filter: F::init_fetch(world, filter_state, last_run, this_run),
             entities: &[],
             row: 0,
+            rows_all_pass: D::IS_DENSE && F::IS_DENSE,
         }
     }
 
@@ -86,15 +92,34 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
             }
             self.entities = archetype.entities();
             self.row = 0;
+            if D::MAY_TOGGLE || F::MAY_TOGGLE {
+                // A toggled table whose values are all enabled (one test per
+                // 64 rows) runs the check-free loop too.
+                // SAFETY: the fetches were just set to this table, of this length.
+                self.rows_all_pass = matched.rows_all_pass::<D, F>()
+                    || (D::IS_DENSE
+                        && F::IS_DENSE
+                        && unsafe {
+                            D::matches_every_row(&self.data, self.entities.len())
+                                && F::matches_every_row(&self.filter, self.entities.len())
+                        });
+            }
             return true;
         }
         false
     }
 
+    /// Whether every row of the current table passes without a check: a
+    /// constant unless the query has toggleable terms.
+    #[inline(always)]
+    fn table_rows_all_pass(&self) -> bool {
+        D::IS_DENSE && F::IS_DENSE && (!(D::MAY_TOGGLE || F::MAY_TOGGLE) || self.rows_all_pass)
+    }
+
     #[inline(always)]
     fn row_passes(&self, entity: Entity, row: usize) -> bool {
         // SAFETY: `row` is a row of the current table.
-        D::IS_DENSE && F::IS_DENSE
+        self.table_rows_all_pass()
             || unsafe { D::matches_row(&self.data, entity, row) && F::matches_row(&self.filter, entity, row) }
     }
 }
@@ -131,10 +156,17 @@ impl<'w, D: QueryData, F: QueryFilter> Iterator for QueryIter<'w, '_, D, F> {
         let mut accumulator = init;
         loop {
             let entities = self.entities;
-            for (row, &entity) in entities.iter().enumerate().skip(self.row) {
-                if self.row_passes(entity, row) {
-                    // SAFETY: as in `next`.
+            if self.table_rows_all_pass() {
+                for (row, &entity) in entities.iter().enumerate().skip(self.row) {
+                    // SAFETY: as in `next`; every row of the table passes.
                     accumulator = func(accumulator, unsafe { D::fetch(&mut self.data, entity, row) });
+                }
+            } else {
+                for (row, &entity) in entities.iter().enumerate().skip(self.row) {
+                    if self.row_passes(entity, row) {
+                        // SAFETY: as in `next`.
+                        accumulator = func(accumulator, unsafe { D::fetch(&mut self.data, entity, row) });
+                    }
                 }
             }
             self.row = entities.len();
@@ -146,7 +178,7 @@ impl<'w, D: QueryData, F: QueryFilter> Iterator for QueryIter<'w, '_, D, F> {
 
     fn size_hint(&self) -> (usize, Option<usize>) {
         let current = self.entities.len() - self.row;
-        if D::IS_DENSE && F::IS_DENSE {
+        if D::IS_DENSE && F::IS_DENSE && !(D::MAY_TOGGLE || F::MAY_TOGGLE) {
             let rest: usize = self.matched.clone().map(|matched| self.archetypes[matched.archetype].len()).sum();
             (current + rest, Some(current + rest))
         } else {

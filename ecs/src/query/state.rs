@@ -82,6 +82,25 @@ pub(crate) struct MatchedArchetype<DC, FC> {
     pub(crate) archetype: ArchetypeId,
     pub(crate) data: DC,
     pub(crate) filter: FC,
+    /// Whether a term filters this archetype's rows by enabled bits
+    /// ([`WorldQuery::checks_toggles`]); always `false` for queries without
+    /// toggleable terms.
+    pub(crate) toggled: bool,
+}
+
+impl<DC, FC> MatchedArchetype<DC, FC> {
+    /// Whether every row of this archetype passes `D` and `F` without a
+    /// per-row check: the terms are dense and none reads enabled bits here.
+    /// Constant `D::IS_DENSE && F::IS_DENSE` for queries without toggleable
+    /// terms, so their row loops stay free of the check.
+    #[inline(always)]
+    pub(crate) fn rows_all_pass<D, F>(&self) -> bool
+    where
+        D: WorldQuery<Cache = DC>,
+        F: WorldQuery<Cache = FC>,
+    {
+        D::IS_DENSE && F::IS_DENSE && (!(D::MAY_TOGGLE || F::MAY_TOGGLE) || !self.toggled)
+    }
 }
 
 /// A cached query: data `D`, filter `F`. Build it with [`World::query`] or
@@ -156,7 +175,10 @@ fn refuse_prefab_writes(world: &World, access: &QueryAccess, query: &str) {
     use crate::component::OnInstantiate;
     for &component in access.writes() {
         let Some(info) = world.component_info(component) else { continue };
-        if info.on_instantiate() == OnInstantiate::Inherit && info.storage() == crate::component::StorageKind::Table {
+        if info.on_instantiate() == OnInstantiate::Inherit
+            && info.storage() == crate::component::StorageKind::Table
+            && !info.is_toggle()
+        {
             panic!(
                 "query {query} writes {} and may match prefabs, whose {} instances read through IsA; \
                  edit a prefab with World::get_mut, or give the component another on_instantiate policy",
@@ -264,11 +286,11 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
             }
         }
         let data_count = D::variant_count(&self.data_state, archetype).max(1);
-        Some(MatchedArchetype {
-            archetype: archetype.id(),
-            data: D::match_variant(&self.data_state, archetype, variant % data_count)?,
-            filter: F::match_variant(&self.filter_state, archetype, variant / data_count)?,
-        })
+        let data = D::match_variant(&self.data_state, archetype, variant % data_count)?;
+        let filter = F::match_variant(&self.filter_state, archetype, variant / data_count)?;
+        let toggled = (D::MAY_TOGGLE && D::checks_toggles(&self.data_state, archetype))
+            || (F::MAY_TOGGLE && F::checks_toggles(&self.filter_state, archetype));
+        Some(MatchedArchetype { archetype: archetype.id(), data, filter, toggled })
     }
 
     /// Adds every way the query matches `archetype` to the cache.

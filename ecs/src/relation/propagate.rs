@@ -129,7 +129,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
             }
             for (row, &entity) in archetype.entities().iter().enumerate() {
                 // SAFETY: `row` is a row of the current table.
-                let passes = D::IS_DENSE && F::IS_DENSE
+                let passes = matched.rows_all_pass::<D, F>()
                     || unsafe { D::matches_row(&data, entity, row) && F::matches_row(&filter, entity, row) };
                 if !passes {
                     continue;

@@ -467,6 +467,11 @@ fn component_of<T: Component>(world: &World, component: Entity, entity: Entity) 
         StorageKind::Table => {
             let location = world.entities().location(entity)?;
             let archetype = &world.archetypes()[location.archetype];
+            // A disabled toggleable value counts as absent (`Up` goes on to
+            // the next ancestor, `Fixed` does not match).
+            if T::TOGGLE && !world.is_enabled::<T>(entity) {
+                return None;
+            }
             if size_of::<T>() == 0 {
                 return archetype.contains(component.id()).then(NonNull::dangling);
             }

@@ -10,12 +10,20 @@
 //! tick buffers at all: reading its ticks gives zero ticks and setting them does
 //! nothing, so moves, spawns and writes touch only the values.
 //!
+//! A column of a toggleable component (`#[component(toggle)]`, see
+//! [`Column::toggleable`]) also has a bitset with one bit per row, set while
+//! the row's value is *disabled*; other columns have no bitset (an empty
+//! region) and never look at one. Storing "disabled" rather than "enabled"
+//! makes a fresh row enabled with no write: a bit travels with its value
+//! (`initialize_from`, `move_within`) and is cleared when its row is forgotten.
+//!
 //! Invariants (kept by the table): the buffers hold `capacity` slots; they are
 //! regions of the table's one allocation, laid out by [`Column::place`] (values,
-//! then the two tick arrays, which are empty when the column is untracked); rows
-//! `0..len` hold initialized values and, when tracked, ticks. A column owns no
-//! memory: its table allocates, moves and frees the buffers of all its columns
-//! at once.
+//! then the two tick arrays, which are empty when the column is untracked,
+//! then the disabled bits, empty unless the column is toggleable); rows
+//! `0..len` hold initialized values and, when tracked, ticks; the disabled bit
+//! of every row at or past `len` is 0. A column owns no memory: its table
+//! allocates, moves and frees the buffers of all its columns at once.
 //!
 //! Panic safety: a value's `Drop` may panic. The `_catching` drops keep the
 //! panic in a [`PanicSlot`] (the value counts as dropped), so that the table
@@ -55,10 +63,14 @@ pub struct Column {
     data: NonNull<u8>,
     added: NonNull<TickCell>,
     changed: NonNull<TickCell>,
+    /// The disabled bits, one per row in `u64` words (dangling unless `toggle`).
+    disabled: NonNull<u64>,
     item_layout: Layout,
     drop: Option<unsafe fn(*mut u8)>,
     /// Whether the column has tick buffers (the component has change detection).
     tracked: bool,
+    /// Whether the column has a disabled bitset (the component is toggleable).
+    toggle: bool,
 }
 
 // SAFETY: a column only holds values of `Component` types, which are `Send + Sync`,
@@ -77,9 +89,11 @@ impl Column {
             data: dangling(item_layout.align()),
             added: NonNull::dangling(),
             changed: NonNull::dangling(),
+            disabled: NonNull::dangling(),
             item_layout,
             drop,
             tracked: true,
+            toggle: false,
         }
     }
 
@@ -105,6 +119,110 @@ impl Column {
         self.tracked
     }
 
+    /// This empty column with a disabled bit per row, for a toggleable
+    /// component: rows start enabled ([`Column::is_enabled`],
+    /// [`Table::set_enabled`](super::Table::set_enabled)).
+    ///
+    /// # Examples
+    /// ```
+    /// use core::alloc::Layout;
+    /// use ecs::storage::Column;
+    /// let column = Column::new(Layout::new::<f32>(), None).toggleable();
+    /// assert!(column.has_toggle_bits());
+    /// assert!(!Column::new(Layout::new::<f32>(), None).has_toggle_bits());
+    /// ```
+    pub fn toggleable(self) -> Column {
+        Column { toggle: true, ..self }
+    }
+
+    /// Whether the column stores an enabled bit per row (its component is
+    /// toggleable).
+    #[inline]
+    pub fn has_toggle_bits(&self) -> bool {
+        self.toggle
+    }
+
+    /// Whether `row`'s value is enabled (always, for a column without toggle
+    /// bits).
+    ///
+    /// # Safety
+    /// `row` is below the table's capacity.
+    ///
+    /// # Examples
+    /// ```
+    /// use core::alloc::Layout;
+    /// use ecs::entity::Entity;
+    /// use ecs::storage::{Column, ComponentTicks, Table, Tick};
+    /// let mut table = Table::new(vec![Column::new(Layout::new::<u32>(), None).toggleable()]);
+    /// // SAFETY: the new row's only column is initialized right away.
+    /// unsafe {
+    ///     let row = table.push_uninit_row(Entity::from_raw(1, 0), ComponentTicks::new(Tick::new(1)));
+    ///     table.column(0).get_ptr(row).cast::<u32>().write(7);
+    ///     assert!(table.column(0).is_enabled(row)); // new rows start enabled
+    ///     table.set_enabled(0, row, false);
+    ///     assert!(!table.column(0).is_enabled(row));
+    /// }
+    /// ```
+    #[inline]
+    pub unsafe fn is_enabled(&self, row: usize) -> bool {
+        // SAFETY: a toggleable column has a word for every row below the capacity.
+        !self.toggle || unsafe { !DisabledBits(self.disabled).is_disabled(row) }
+    }
+
+    /// Enables or disables `row`'s value; nothing for a column without toggle
+    /// bits.
+    ///
+    /// # Safety
+    /// `row` is below the table's length (the bits of rows past it stay 0).
+    #[inline]
+    pub(crate) unsafe fn set_enabled(&mut self, row: usize, enabled: bool) {
+        if self.toggle {
+            // SAFETY: a toggleable column has a word for every row below the capacity.
+            unsafe { set_bit(self.disabled, row, !enabled) };
+        }
+    }
+
+    /// The disabled bits as queries read them (`None` without toggle bits).
+    /// See [`DisabledBits`] for an example.
+    #[inline]
+    pub fn disabled_bits(&self) -> Option<DisabledBits> {
+        self.toggle.then_some(DisabledBits(self.disabled))
+    }
+
+    /// Clears the disabled bit of `row`, a row being forgotten (the last one
+    /// of a swap-remove).
+    ///
+    /// # Safety
+    /// `row` is below the table's capacity.
+    #[inline]
+    pub(crate) unsafe fn forget_disabled_bit(&mut self, row: usize) {
+        if self.toggle {
+            // SAFETY: forwarded to the caller.
+            unsafe { set_bit(self.disabled, row, false) };
+        }
+    }
+
+    /// Clears the disabled bits of rows `0..len` (the table forgot them all).
+    ///
+    /// # Safety
+    /// `len` is at most the table's capacity.
+    pub(crate) unsafe fn forget_disabled_bits(&mut self, len: usize) {
+        if self.toggle {
+            // SAFETY: the bitset has `capacity.div_ceil(64)` words.
+            unsafe { self.disabled.write_bytes(0, len.div_ceil(64)) };
+        }
+    }
+
+    /// Whether some row at or past `len` (below `capacity`) is marked disabled,
+    /// which would break the invariant (for the table's invariant check).
+    ///
+    /// # Safety
+    /// `len <= capacity`, the table's length and capacity.
+    pub(crate) unsafe fn has_stray_disabled_bits(&self, len: usize, capacity: usize) -> bool {
+        // SAFETY: rows below the capacity have their bits.
+        self.toggle && (len..capacity).any(|row| unsafe { DisabledBits(self.disabled).is_disabled(row) })
+    }
+
     /// Whether `other` stores values of the same layout, with ticks or without
     /// like this column: its buffers could hold `other`'s values.
     ///
@@ -119,7 +237,7 @@ impl Column {
     /// ```
     #[inline]
     pub fn same_shape(&self, other: &Column) -> bool {
-        self.item_layout == other.item_layout && self.tracked == other.tracked
+        self.item_layout == other.item_layout && self.tracked == other.tracked && self.toggle == other.toggle
     }
 
     /// Keeps this column's buffers for the values of `other`, an empty column of
@@ -144,35 +262,62 @@ impl Column {
         self.item_layout
     }
 
+    /// The layout of the disabled bits for `capacity` rows (`u64` words;
+    /// empty, still aligned for a word, without toggle bits).
+    #[inline]
+    fn disabled_layout(&self, capacity: usize) -> Layout {
+        let words = if self.toggle { capacity.div_ceil(64) } else { 0 };
+        Layout::array::<u64>(words).expect("table allocation size overflows isize")
+    }
+
     /// Lays this column's buffers for `capacity` rows out after `block` (the
     /// layout of the table's allocation so far): values, then the `added` and
-    /// `changed` ticks. Returns the extended layout and the three offsets. The
-    /// table sizes its allocation and moves columns into it with this one
-    /// layout, so both always agree.
+    /// `changed` ticks, then the disabled bits. Returns the extended layout
+    /// and the four offsets. The table sizes its allocation and moves columns
+    /// into it with this one layout, so both always agree.
     ///
     /// # Panics
     /// Panics if the size overflows `isize`.
-    pub(crate) fn place(&self, block: Layout, capacity: usize) -> (Layout, [usize; 3]) {
+    pub(crate) fn place(&self, block: Layout, capacity: usize) -> (Layout, [usize; 4]) {
         let tick_layout = self.tick_layout();
         let mut layout = block;
-        let offsets = [self.item_layout, tick_layout, tick_layout].map(|item| {
-            let (extended, offset) =
-                layout.extend(array_layout(item, capacity)).expect("table allocation size overflows isize");
+        let regions = [
+            array_layout(self.item_layout, capacity),
+            array_layout(tick_layout, capacity),
+            array_layout(tick_layout, capacity),
+            self.disabled_layout(capacity),
+        ];
+        let offsets = regions.map(|region| {
+            let (extended, offset) = layout.extend(region).expect("table allocation size overflows isize");
             layout = extended;
             offset
         });
         (layout, offsets)
     }
 
-    /// Moves the first `len` rows (values and ticks) into the regions of `block`
-    /// at `offsets`, and points the column there.
+    /// Moves the first `len` rows (values, ticks and disabled bits) into the
+    /// regions of `block` at `offsets`, and points the column there; the
+    /// disabled bits of the new rows up to `capacity` start at 0.
     ///
     /// # Safety
     /// `block` is an allocation of the table's new layout, `offsets` are this
-    /// column's regions in it from [`Column::place`] for a capacity of at least
+    /// column's regions in it from [`Column::place`] for `capacity`, at least
     /// `len`; the current buffers hold `len` initialized rows and are not read
     /// again (the caller frees them).
-    pub(crate) unsafe fn relocate(&mut self, block: NonNull<u8>, offsets: [usize; 3], len: usize) {
+    pub(crate) unsafe fn relocate(&mut self, block: NonNull<u8>, offsets: [usize; 4], len: usize, capacity: usize) {
+        if self.toggle {
+            let (kept, words) = (len.div_ceil(64), capacity.div_ceil(64));
+            // SAFETY: the new bit region holds `words` words (`place` for
+            // `capacity`), the old one at least `kept` (it covered `len` rows);
+            // the regions are in distinct allocations. Bits past `len` are 0
+            // in the kept words (invariant), and the rest are zeroed here.
+            unsafe {
+                let disabled = block.add(offsets[3]).cast::<u64>();
+                core::ptr::copy_nonoverlapping(self.disabled.as_ptr(), disabled.as_ptr(), kept);
+                disabled.add(kept).write_bytes(0, words - kept);
+                self.disabled = disabled;
+            }
+        }
         let tick_size = self.tick_layout().size();
         // SAFETY: each region is inside `block` (or at its end when empty) and
         // aligned for its items (`place` aligned it, and the block has the
@@ -354,6 +499,17 @@ impl Column {
     pub unsafe fn initialize_from(&mut self, row: usize, source: &Column, source_row: usize) {
         debug_assert_eq!(self.item_layout, source.item_layout);
         debug_assert_eq!(self.tracked, source.tracked);
+        debug_assert_eq!(self.toggle, source.toggle);
+        if self.toggle {
+            // SAFETY: both columns are toggleable (same component) and both rows
+            // are below their capacities; `row`'s bit is 0 (a fresh row), and
+            // the source's is cleared when its table forgets `source_row`.
+            unsafe {
+                if DisabledBits(source.disabled).is_disabled(source_row) {
+                    set_bit(self.disabled, row, true);
+                }
+            }
+        }
         // SAFETY: both rows are in their buffers, which are distinct allocations
         // (`&mut self` and `&source` cannot alias), with values of the same layout,
         // and both columns store the same component, so both have ticks or neither.
@@ -405,6 +561,15 @@ impl Column {
     /// or dropped.
     #[inline]
     pub unsafe fn move_within(&mut self, last: usize, row: usize) {
+        if self.toggle {
+            // SAFETY: both rows are below the capacity; `last` is forgotten
+            // after this move, so its bit goes back to 0.
+            unsafe {
+                let disabled = DisabledBits(self.disabled).is_disabled(last);
+                set_bit(self.disabled, row, disabled);
+                set_bit(self.disabled, last, false);
+            }
+        }
         // SAFETY: distinct in-bounds rows of one buffer do not overlap; the tick
         // buffers are only touched when the column has them.
         unsafe {
@@ -457,6 +622,77 @@ unsafe fn copy_value(source: NonNull<u8>, destination: NonNull<u8>, size: usize)
         } else {
             core::ptr::copy_nonoverlapping(source, destination, size);
         }
+    }
+}
+
+/// The disabled bits of a toggleable column, as a query reads them: the
+/// column's words, one bit per row (set: disabled). Valid while the column's
+/// table neither grows nor is dropped, like [`Column::data_ptr`].
+///
+/// # Examples
+/// ```
+/// use core::alloc::Layout;
+/// use ecs::entity::Entity;
+/// use ecs::storage::{Column, ComponentTicks, Table, Tick};
+/// let mut table = Table::new(vec![Column::new(Layout::new::<u8>(), None).toggleable()]);
+/// for index in 1..=2 {
+///     // SAFETY: the new row's only column is initialized right away.
+///     unsafe {
+///         let row = table.push_uninit_row(Entity::from_raw(index, 0), ComponentTicks::new(Tick::new(1)));
+///         table.column(0).get_ptr(row).write(7);
+///     }
+/// }
+/// table.set_enabled(0, 1, false);
+/// let bits = table.column(0).disabled_bits().unwrap();
+/// // SAFETY: rows 0 and 1 exist and the table is unchanged since.
+/// unsafe { assert_eq!((bits.is_disabled(0), bits.is_disabled(1)), (false, true)) };
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct DisabledBits(NonNull<u64>);
+
+// SAFETY: a pointer into a column of the world's tables, only read while a
+// query holds its borrow of that world (as `&Column` is `Send`).
+unsafe impl Send for DisabledBits {}
+// SAFETY: as for `Send`: shared use only reads (`&Column` is `Sync`).
+unsafe impl Sync for DisabledBits {}
+
+impl DisabledBits {
+    /// Whether `row` is disabled.
+    ///
+    /// # Safety
+    /// `row` is below the capacity of the column the bits belong to, and that
+    /// column is alive and unchanged in place.
+    #[inline(always)]
+    pub unsafe fn is_disabled(self, row: usize) -> bool {
+        // SAFETY: the word of `row` is inside the bitset (caller).
+        unsafe { (*self.0.as_ptr().add(row / 64) >> (row % 64)) & 1 != 0 }
+    }
+
+    /// Whether no row below `len` is disabled: one test per 64 rows (the
+    /// bits past the table's length are 0).
+    ///
+    /// # Safety
+    /// `len` is at most the length of the table the bits belong to, which is
+    /// alive and unchanged in place.
+    #[inline]
+    pub(crate) unsafe fn none_disabled(self, len: usize) -> bool {
+        // SAFETY: the bitset has a word for every 64 rows below the capacity.
+        let words = unsafe { core::slice::from_raw_parts(self.0.as_ptr(), len.div_ceil(64)) };
+        words.iter().all(|&word| word == 0)
+    }
+}
+
+/// Sets (or clears) bit `row` of the bitset at `words`.
+///
+/// # Safety
+/// The word of `row` is inside the bitset, and the caller has exclusive access to it.
+#[inline(always)]
+unsafe fn set_bit(words: NonNull<u64>, row: usize, value: bool) {
+    let mask = 1_u64 << (row % 64);
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        let word = words.as_ptr().add(row / 64);
+        if value { *word |= mask } else { *word &= !mask }
     }
 }
 

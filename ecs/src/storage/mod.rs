@@ -6,6 +6,9 @@
 //!   that has data. All columns have the table's length and capacity.
 //! * [`SparseSet`]: a paged sparse set for `storage = "sparse"` components: values
 //!   live in fixed pages indexed by entity index, so they never move while present.
+//! * Toggle bits: a column of a toggleable component carries one bit per row
+//!   (set while the row's value is disabled); tables without such columns have
+//!   no bitset ([`Table::has_toggles`]).
 //! * [`Tick`]: the change-detection clock; [`LastRun`] and the age window that
 //!   keeps stored ticks from wrapping ([`MAX_CHANGE_AGE`]).
 //!
@@ -17,7 +20,7 @@ mod sparse_sets;
 mod table;
 mod tick;
 
-pub use column::Column;
+pub use column::{Column, DisabledBits};
 pub use sparse::SparseSet;
 pub use sparse_sets::{SparseSetIndex, SparseSets};
 pub use table::Table;

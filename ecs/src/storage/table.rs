@@ -10,6 +10,11 @@
 //! removing a row moves the last row (and its entity) into its place; callers
 //! update the moved entity's location from the returned handle.
 //!
+//! Toggleable columns carry a disabled bit per row (see `column`): a removed
+//! row's bit is cleared (or overwritten by the bit of the row moved into its
+//! place), so new rows start enabled without a write, and tables without such
+//! columns ([`Table::has_toggles`]) do no bit work at all.
+//!
 //! Panic safety: removing or clearing rows drops every value and finishes the
 //! removal even when a value's `Drop` panics; the first panic continues after
 //! (or is handed to the caller in a [`PanicSlot`]), so a row is never left
@@ -59,6 +64,9 @@ pub struct Table {
     /// The allocation of every column's buffers ([`Table::block_layout`] for
     /// `capacity`); dangling while that layout's size is 0.
     block: NonNull<u8>,
+    /// Whether a column has toggle bits ([`Column::has_toggle_bits`]): only
+    /// such tables clear a bit when their last row is removed.
+    has_toggles: bool,
 }
 
 // SAFETY: `block` is memory the table owns (like a `Vec`'s buffer), holding the
@@ -71,12 +79,65 @@ unsafe impl Sync for Table {}
 impl Table {
     /// A table with the given (empty) columns.
     pub fn new(columns: Vec<Column>) -> Table {
-        Table { entities: Vec::new(), columns: columns.into_boxed_slice(), capacity: 0, block: NonNull::dangling() }
+        let has_toggles = columns.iter().any(Column::has_toggle_bits);
+        Table {
+            entities: Vec::new(),
+            columns: columns.into_boxed_slice(),
+            capacity: 0,
+            block: NonNull::dangling(),
+            has_toggles,
+        }
+    }
+
+    /// Whether a column stores enabled bits ([`Column::has_toggle_bits`]).
+    ///
+    /// # Examples
+    /// ```
+    /// use core::alloc::Layout;
+    /// use ecs::storage::{Column, Table};
+    /// let plain = Table::new(vec![Column::new(Layout::new::<u32>(), None)]);
+    /// assert!(!plain.has_toggles());
+    /// let toggled = Table::new(vec![Column::new(Layout::new::<u32>(), None).toggleable()]);
+    /// assert!(toggled.has_toggles());
+    /// ```
+    #[inline]
+    pub fn has_toggles(&self) -> bool {
+        self.has_toggles
+    }
+
+    /// Enables or disables the value of `row` in column `column` (nothing if
+    /// the column has no toggle bits, [`Column::has_toggle_bits`]).
+    ///
+    /// # Panics
+    /// Panics if `row` is not a row of the table or `column` is out of bounds.
+    ///
+    /// # Examples
+    /// ```
+    /// use core::alloc::Layout;
+    /// use ecs::entity::Entity;
+    /// use ecs::storage::{Column, ComponentTicks, Table, Tick};
+    /// let mut table = Table::new(vec![Column::new(Layout::new::<u16>(), None).toggleable()]);
+    /// // SAFETY: the new row's only column is initialized right away.
+    /// unsafe {
+    ///     let row = table.push_uninit_row(Entity::from_raw(1, 0), ComponentTicks::new(Tick::new(1)));
+    ///     table.column(0).get_ptr(row).cast::<u16>().write(3);
+    /// }
+    /// table.set_enabled(0, 0, false);
+    /// // SAFETY: row 0 exists.
+    /// assert!(!unsafe { table.column(0).is_enabled(0) });
+    /// table.set_enabled(0, 0, true);
+    /// // SAFETY: row 0 exists.
+    /// assert!(unsafe { table.column(0).is_enabled(0) });
+    /// ```
+    pub fn set_enabled(&mut self, column: usize, row: usize, enabled: bool) {
+        assert!(row < self.len(), "row {row} of a table of {} rows", self.len());
+        // SAFETY: `row` is below the length, checked above.
+        unsafe { self.columns[column].set_enabled(row, enabled) };
     }
 
     /// The layout of one allocation holding `columns`' buffers for `capacity`
     /// rows, and each column's region offsets (see [`Column::place`]).
-    fn block_layout(columns: &[Column], capacity: usize) -> (Layout, SmallVec<[[usize; 3]; 8]>) {
+    fn block_layout(columns: &[Column], capacity: usize) -> (Layout, SmallVec<[[usize; 4]; 8]>) {
         let mut layout = Layout::new::<()>();
         let offsets = columns
             .iter()
@@ -233,7 +294,7 @@ impl Table {
             // SAFETY: `block` has the layout that `place` computed `offsets` in,
             // for more than `len` rows; the old buffers hold `len` rows and are
             // freed right after.
-            unsafe { column.relocate(block, offsets, len) };
+            unsafe { column.relocate(block, offsets, len, new_capacity) };
         }
         // SAFETY: the old block has the layout for `self.capacity` and every
         // value moved out of it.
@@ -290,6 +351,11 @@ impl Table {
                 // SAFETY: distinct in-bounds rows; `row`'s value is gone (caller).
                 unsafe { column.move_within(last, row) };
             }
+        } else if self.has_toggles {
+            for column in self.columns.iter_mut() {
+                // SAFETY: `last` is in bounds; it is forgotten right below.
+                unsafe { column.forget_disabled_bit(last) };
+            }
         }
         self.entities.swap_remove(row);
         self.entities.get(row).copied()
@@ -334,6 +400,8 @@ impl Table {
         self.entities.clear();
         let mut panics = PanicSlot::default();
         for column in self.columns.iter_mut() {
+            // SAFETY: `len` is at most the capacity; the rows are forgotten.
+            unsafe { column.forget_disabled_bits(len) };
             // SAFETY: rows `0..len` were initialized and are now forgotten by the
             // table; `drop_rows` drops each once, even if some panic.
             panics.catch(|| unsafe { column.drop_rows(len) });
@@ -378,6 +446,16 @@ impl Table {
             "table holds {} rows but its columns only {}",
             self.entities.len(),
             self.capacity
+        );
+        for (index, column) in self.columns.iter().enumerate() {
+            // SAFETY: the length is at most the capacity (checked above).
+            let stray = unsafe { column.has_stray_disabled_bits(self.entities.len(), self.capacity) };
+            assert!(!stray, "column {index} has a disabled bit past the table's {} rows", self.entities.len());
+        }
+        assert_eq!(
+            self.has_toggles,
+            self.columns.iter().any(Column::has_toggle_bits),
+            "the table's toggle flag disagrees with its columns"
         );
     }
 }

@@ -190,6 +190,66 @@ impl EntityCommands<'_, '_, '_> {
         self
     }
 
+    /// Queues disabling the entity's toggleable `T` (see
+    /// [`EntityWorldMut::disable`](crate::world::EntityWorldMut::disable));
+    /// nothing happens if the entity is dead or lacks `T` then.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::system::CommandQueue;
+    /// #[derive(Component)]
+    /// #[component(toggle)]
+    /// struct Thrust(f32);
+    /// let mut world = World::new();
+    /// let ship = world.spawn(Thrust(1.0)).id();
+    /// let mut queue = CommandQueue::default();
+    /// Commands::new(&mut queue, &world).entity(ship).disable::<Thrust>();
+    /// queue.apply(&mut world);
+    /// assert!(!world.is_enabled::<Thrust>(ship));
+    /// Commands::new(&mut queue, &world).entity(ship).enable::<Thrust>();
+    /// queue.apply(&mut world);
+    /// assert!(world.is_enabled::<Thrust>(ship));
+    /// ```
+    pub fn disable<T: crate::component::Toggleable>(&mut self) -> &mut Self {
+        let entity = self.entity;
+        self.commands.queue(move |world: &mut World| {
+            if world.is_alive(entity) {
+                world.entity_mut(entity).disable::<T>();
+            }
+        });
+        self
+    }
+
+    /// Queues enabling the entity's toggleable `T` (see
+    /// [`EntityWorldMut::enable`](crate::world::EntityWorldMut::enable));
+    /// nothing happens if the entity is dead or lacks `T` then.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::system::CommandQueue;
+    /// #[derive(Component)]
+    /// #[component(toggle)]
+    /// struct Thrust(f32);
+    /// let mut world = World::new();
+    /// let ship = world.spawn(Thrust(1.0)).id();
+    /// world.entity_mut(ship).disable::<Thrust>();
+    /// let mut queue = CommandQueue::default();
+    /// Commands::new(&mut queue, &world).entity(ship).enable::<Thrust>();
+    /// queue.apply(&mut world);
+    /// assert_eq!(world.query::<&Thrust>().iter(&world).count(), 1);
+    /// ```
+    pub fn enable<T: crate::component::Toggleable>(&mut self) -> &mut Self {
+        let entity = self.entity;
+        self.commands.queue(move |world: &mut World| {
+            if world.is_alive(entity) {
+                world.entity_mut(entity).enable::<T>();
+            }
+        });
+        self
+    }
+
     /// Queues adding the pair `(R, target)`.
     ///
     /// When the command applies, nothing happens if the entity is dead. If the

@@ -235,6 +235,8 @@ impl World {
     fn copy_overrides(&mut self, instance: Entity, copies: &[(Id, Entity)]) {
         let Some(location) = self.entities.location(instance) else { return };
         let mut values: SmallVec<[(Id, Option<ClonedValue>); 8]> = SmallVec::new();
+        // Toggleable values copied disabled: their bit comes along.
+        let mut disabled: SmallVec<[Id; 2]> = SmallVec::new();
         for &(id, holder) in copies {
             let Some(info) = self.component_of_id(id) else { continue };
             if self.archetypes[location.archetype].contains(id) || values.iter().any(|(added, _)| *added == id) {
@@ -244,6 +246,9 @@ impl World {
             match info.clone_fn() {
                 Some(clone) => {
                     let Some(source) = self.value_ptr(holder, id) else { continue };
+                    if info.is_toggle() && !self.id_enabled(holder, id) {
+                        disabled.push(id);
+                    }
                     // SAFETY: `source` points at `holder`'s value of the
                     // component whose clone and drop functions these are.
                     values.push((id, Some(unsafe { ClonedValue::new(source.as_ptr(), layout, clone, drop) })));
@@ -286,10 +291,26 @@ impl World {
                 (None, None) => {}
             }
         }
+        for id in disabled {
+            if let Some(column) = archetype.column_of(id) {
+                archetype.table_mut().set_enabled(column, row, false);
+            }
+        }
         for (id, _) in values {
             self.after_id_insert(instance, id, false);
         }
         panics.resume();
+    }
+
+    /// Whether `entity`'s own value of the toggleable component `id` is
+    /// enabled (`true` for anything else).
+    fn id_enabled(&self, entity: Entity, id: Id) -> bool {
+        let Some(location) = self.entities.location(entity) else { return true };
+        let archetype = &self.archetypes[location.archetype];
+        // SAFETY: the entity's row is below its table's length.
+        archetype
+            .column_of(id)
+            .is_none_or(|column| unsafe { archetype.table().column(column).is_enabled(location.row as usize) })
     }
 
     /// The address of `entity`'s own table value of the component `id`.

@@ -44,6 +44,7 @@ mod messages;
 mod observers;
 mod resource;
 mod spawn_batch;
+mod toggle;
 
 use core::any::type_name;
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};

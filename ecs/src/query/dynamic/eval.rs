@@ -5,6 +5,9 @@
 //! a `(Likes, *)` term found), the entity it was found on (`None`: the row's
 //! own), its column in the row's table, and for a sparse component on `$this`
 //! the component to check per row (sparse components do not fragment tables).
+//! A toggleable component is decided per row too on `$this` (its column's
+//! enabled bits, even for `!`), and on another entity by that entity's bit:
+//! a disabled value counts as absent.
 //! The search binds variables from hits and undoes the bindings on the way
 //! back; every complete assignment is one *frame* (variables + one hit or none
 //! per term).
@@ -151,8 +154,9 @@ impl<'w> Evaluator<'w, '_> {
         };
         let mut hits: SmallVec<[(Hit, Bindings); 2]> = SmallVec::new();
         self.term_hits(term, place, &frame.vars, &mut hits);
-        // A sparse component on `$this` is decided per row, whatever the operator.
-        let per_row = hits.len() == 1 && hits[0].0.sparse.is_some();
+        // A sparse or toggleable component on `$this` is decided per row,
+        // whatever the operator.
+        let per_row = hits.len() == 1 && (hits[0].0.sparse.is_some() || toggled_on_this(place, &hits[0].0));
         if term.oper == TermOper::Not && !per_row && !hits.is_empty() {
             frame.hits[index] = None;
             return;
@@ -198,6 +202,23 @@ impl<'w> Evaluator<'w, '_> {
 
     fn is_sparse(&self, pattern: Pattern) -> bool {
         is_sparse(self.world, pattern)
+    }
+
+    /// Whether `hit`, found on `entity` (of `archetype`), is not a disabled
+    /// toggleable value.
+    fn enabled_on(&self, archetype: &Archetype, entity: Entity, hit: &Hit) -> bool {
+        if hit.column < 0 {
+            return true;
+        }
+        let column = archetype.table().column(hit.column as usize);
+        if !column.has_toggle_bits() {
+            return true;
+        }
+        // SAFETY: the entity's row is below its table's length.
+        self.world
+            .entities()
+            .location(entity)
+            .is_some_and(|location| unsafe { column.is_enabled(location.row as usize) })
     }
 
     /// Every hit of `term` at `place` (self part first, then `up`).
@@ -250,6 +271,10 @@ impl<'w> Evaluator<'w, '_> {
                 if hits.is_empty() && term.access != DataAccess::Write {
                     self.inherited_hit(pattern, place, hits);
                 }
+            }
+            if let Some(entity) = place.entity {
+                // Another entity's disabled toggleable value counts as absent.
+                hits.retain(|(hit, _)| self.enabled_on(place.archetype, entity, hit));
             }
             if !hits.is_empty() {
                 return;
@@ -362,7 +387,7 @@ impl<'w> Evaluator<'w, '_> {
         let (Half::Entity(component), None) = (pattern.first, pattern.second) else { return };
         let Some(base) = place.archetype.inherited_from(component.id()) else { return };
         let inherits = self.world.component_info(component).is_some_and(|info| {
-            info.on_instantiate() == OnInstantiate::Inherit && info.storage() == StorageKind::Table
+            info.on_instantiate() == OnInstantiate::Inherit && info.storage() == StorageKind::Table && !info.is_toggle()
         });
         if !inherits {
             return;
@@ -438,6 +463,15 @@ impl<'w> Evaluator<'w, '_> {
             }
         }
     }
+}
+
+/// Whether `hit` is a toggleable component's column in the table of `$this`
+/// at `place` (its rows are decided by their enabled bits).
+fn toggled_on_this(place: Place<'_>, hit: &Hit) -> bool {
+    place.entity.is_none()
+        && hit.source.is_none()
+        && hit.column >= 0
+        && place.archetype.table().column(hit.column as usize).has_toggle_bits()
 }
 
 /// The first `(relationship, *)` target of `archetype`'s entities.

@@ -262,7 +262,8 @@ impl DynQuery {
             let component = compiled.alternatives[0].concrete_first()?;
             let info = world.component_info(component)?;
             let shared = info.on_instantiate() == crate::component::OnInstantiate::Inherit
-                && info.storage() == crate::component::StorageKind::Table;
+                && info.storage() == crate::component::StorageKind::Table
+                && !info.is_toggle();
             (compiled.access == compile::DataAccess::Write && shared)
                 .then(|| QueryBuildError::WritesInheritedOnPrefabs { term, name: info.name().to_owned() })
         })

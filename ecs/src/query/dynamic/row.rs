@@ -21,7 +21,7 @@ use crate::archetype::{Archetype, ArchetypeId};
 use crate::component::Component;
 use crate::entity::{Entity, Id};
 use crate::query::term::TermOper;
-use crate::storage::{Tick, TickCell};
+use crate::storage::{DisabledBits, Tick, TickCell};
 use crate::world::{Mut, World};
 
 /// Where one term's value is, for the rows of one solution.
@@ -50,6 +50,9 @@ pub(super) struct Slot {
     pub(super) type_id: Option<TypeId>,
     pub(super) writes: bool,
     pub(super) data: Data,
+    /// The enabled bits of the term's column in the row's table, when its
+    /// component is toggleable: a disabled row's value counts as absent.
+    pub(super) disabled: Option<DisabledBits>,
 }
 
 /// The hot part of a term's slot: for a column of the row's table holding a
@@ -66,6 +69,15 @@ impl FastSlot {
     const SLOW: FastSlot = FastSlot { type_id: TypeId::of::<()>(), base: 0, added: 0, changed: 0 };
 }
 
+/// A check a solution's rows must pass one by one.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum RowCheck {
+    /// A sparse component of the row's entity is present.
+    Sparse(Entity),
+    /// A toggleable component's value in the row's table is enabled.
+    Toggle(DisabledBits),
+}
+
 /// One solution: a table (or none), and where its terms' slots start in the
 /// pools of [`Solutions`].
 #[derive(Clone, Debug)]
@@ -74,8 +86,9 @@ pub(crate) struct Solution {
     pub(super) vars: SmallVec<[Option<Entity>; 4]>,
     /// The first of its slots in the pools (one per term).
     pub(super) start: usize,
-    /// Sparse components of `$this`, checked per row: (component, operator).
-    pub(super) per_row: SmallVec<[(Entity, TermOper); 1]>,
+    /// Sparse and toggleable components of `$this`, checked per row, with
+    /// their terms' operators.
+    pub(super) per_row: SmallVec<[(RowCheck, TermOper); 1]>,
 }
 
 /// The solutions of one iteration, their slots pooled (one allocation for
@@ -162,7 +175,7 @@ fn slot(
     archetype: Option<&Archetype>,
     frame: &Frame,
     hit: Option<Hit>,
-    per_row: &mut SmallVec<[(Entity, TermOper); 1]>,
+    per_row: &mut SmallVec<[(RowCheck, TermOper); 1]>,
 ) -> (Slot, FastSlot) {
     let pattern = term.alternatives[0].index_id(&frame.vars);
     let source = match term.source {
@@ -171,10 +184,23 @@ fn slot(
         Source::Var(var) => frame.vars[var],
     };
     let Some(hit) = hit else {
-        return (Slot { hit: None, pattern, source, type_id: None, writes: false, data: Data::None }, FastSlot::SLOW);
+        return (
+            Slot { hit: None, pattern, source, type_id: None, writes: false, data: Data::None, disabled: None },
+            FastSlot::SLOW,
+        );
     };
     if let Some(component) = hit.sparse {
-        per_row.push((component, term.oper));
+        per_row.push((RowCheck::Sparse(component), term.oper));
+    }
+    // A toggleable component in the row's own table: decided per row.
+    let disabled = match archetype {
+        Some(archetype) if hit.source.is_none() && hit.sparse.is_none() && hit.column >= 0 => {
+            archetype.table().column(hit.column as usize).disabled_bits()
+        }
+        _ => None,
+    };
+    if let Some(bits) = disabled {
+        per_row.push((RowCheck::Toggle(bits), term.oper));
     }
     let info = if hit.id.is_pair() {
         world.components().info_by_index(hit.id.first_index())
@@ -213,10 +239,13 @@ fn slot(
     };
     let writes = term.access == DataAccess::Write && !matches!(data, Data::None);
     let fast = match (data, type_id) {
+        // An optional toggleable term may be absent on some rows: the slow
+        // path checks its bit.
+        _ if disabled.is_some() && term.oper == TermOper::Optional => FastSlot::SLOW,
         (Data::Column { base, added, changed }, Some(type_id)) => FastSlot { type_id, base, added, changed },
         _ => FastSlot::SLOW,
     };
-    (Slot { hit: Some(hit), pattern, source: hit.source.or(source), type_id, writes, data }, fast)
+    (Slot { hit: Some(hit), pattern, source: hit.source.or(source), type_id, writes, data, disabled }, fast)
 }
 
 /// Why [`DynRow::try_get`] has no value.
@@ -331,6 +360,10 @@ impl<'q> RowBase<'q> {
     fn address<T: Component>(&self, term: usize) -> Result<NonNull<T>, DynGetError> {
         let slot = self.slot(term)?;
         let hit = slot.hit.ok_or(DynGetError::NotSet(term))?;
+        // SAFETY: the bits belong to the row's table, and `row` is below its length.
+        if slot.disabled.is_some_and(|bits| unsafe { bits.is_disabled(self.row) }) {
+            return Err(DynGetError::NotSet(term));
+        }
         if matches!(slot.data, Data::None) {
             return Err(DynGetError::NoData(term));
         }
@@ -356,6 +389,8 @@ impl<'q> RowBase<'q> {
         let Ok(slot) = self.slot(term) else { return false };
         match (slot.hit, slot.data) {
             (None, _) => false,
+            // SAFETY: the bits belong to the row's table, and `row` is below its length.
+            (Some(_), _) if slot.disabled.is_some_and(|bits| unsafe { bits.is_disabled(self.row) }) => false,
             (Some(hit), _) if hit.sparse.is_some() => {
                 let (Some(component), Some(entity)) = (hit.sparse, self.this()) else { return false };
                 self.world().sparse_sets().of(component).is_some_and(|set| set.contains(entity))
@@ -643,7 +678,7 @@ impl<'q> Cursor<'q> {
                 while let Some(&entity) = self.entities.get(self.row) {
                     let row = self.row;
                     self.row += 1;
-                    if !self.per_row || self.per_row_matches(solution, entity) {
+                    if !self.per_row || self.per_row_matches(solution, entity, row) {
                         return Some(RowBase { context, row });
                     }
                 }
@@ -670,8 +705,8 @@ impl<'q> Cursor<'q> {
         }
     }
 
-    fn per_row_matches(&self, solution: &Solution, entity: Entity) -> bool {
-        per_row_matches(self.world, solution, entity)
+    fn per_row_matches(&self, solution: &Solution, entity: Entity, row: usize) -> bool {
+        per_row_matches(self.world, solution, entity, row)
     }
 
     fn remaining_upper_bound(&self) -> usize {
@@ -735,10 +770,16 @@ impl<'q> DynIterMut<'q> {
     }
 }
 
-/// Whether `entity` passes the per-row (sparse) terms of `solution`.
-pub(super) fn per_row_matches(world: &World, solution: &Solution, entity: Entity) -> bool {
-    solution.per_row.iter().all(|&(component, oper)| {
-        let present = world.sparse_sets().of(component).is_some_and(|set| set.contains(entity));
+/// Whether `entity`, at `row` of `solution`'s table, passes the per-row
+/// (sparse, toggleable) terms of `solution`.
+pub(super) fn per_row_matches(world: &World, solution: &Solution, entity: Entity, row: usize) -> bool {
+    solution.per_row.iter().all(|&(check, oper)| {
+        let present = match check {
+            RowCheck::Sparse(component) => world.sparse_sets().of(component).is_some_and(|set| set.contains(entity)),
+            // SAFETY: the bits belong to the solution's table, which the
+            // iteration borrows unchanged, and `row` is one of its rows.
+            RowCheck::Toggle(bits) => !unsafe { bits.is_disabled(row) },
+        };
         match oper {
             TermOper::And => present,
             TermOper::Not => !present,

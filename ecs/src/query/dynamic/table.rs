@@ -4,8 +4,11 @@
 //! per table instead of once per row. This is the fast way through a runtime
 //! query: the loop over a slice is the loop a typed query runs.
 //!
-//! A solution whose `$this` terms include sparse components is not *dense*:
-//! its rows must be checked with [`DynTable::row_matches`]. Values found on
+//! A solution whose `$this` terms include sparse or toggleable components is
+//! not *dense*: its rows must be checked with [`DynTable::row_matches`] (a
+//! field's slice still holds every row, disabled values included). For an
+//! optional (`?`) toggleable term, [`DynTable::is_set`] says whether the table
+//! holds the component; whether one row's value is enabled is `DynRow::is_set`. Values found on
 //! another entity (a fixed or variable source, `up`) are one value for the
 //! whole table ([`DynTable::shared`]).
 //!
@@ -82,15 +85,18 @@ macro_rules! table_readers {
             self.base.entities.is_empty()
         }
 
-        /// Whether every row matches; otherwise (sparse `$this` terms) check
-        /// [`Self::row_matches`].
+        /// Whether every row matches; otherwise (sparse or toggleable `$this`
+        /// terms) check [`Self::row_matches`].
         pub fn is_dense(&self) -> bool {
             self.base.solution.per_row.is_empty()
         }
 
-        /// Whether row `row` matches the per-row (sparse) terms.
+        /// Whether row `row` matches the per-row (sparse, toggleable) terms.
         pub fn row_matches(&self, row: usize) -> bool {
-            self.base.entities.get(row).is_some_and(|&entity| per_row_matches(self.base.world, self.base.solution, entity))
+            self.base
+                .entities
+                .get(row)
+                .is_some_and(|&entity| per_row_matches(self.base.world, self.base.solution, entity, row))
         }
 
         /// The id term `term` matched in this table (for a term that did not
