@@ -64,7 +64,7 @@ pub use spawn_batch::SpawnBatchIter;
 use crate::archetype::Archetypes;
 use crate::bundle::{Bundle, BundleId, BundleReader, BundleWriter, Bundles, ReadSource};
 use crate::component::{Component, ComponentInfo, ComponentRegistrar, Components, Internal, Name, StorageKind};
-use crate::entity::{ArchetypeId, Entity, EntityFlags, EntityIndex, EntityLocation};
+use crate::entity::{ArchetypeId, Entity, EntityFlags, EntityIndex, EntityLocation, RemoteEntities, SpawnError};
 use crate::storage::{CHECK_TICK_THRESHOLD, ComponentTicks, MAX_CHANGE_AGE, SparseSets, Tick, TickCell, WideTick};
 use crate::util::PanicSlot;
 use hooks::HookKind;
@@ -226,7 +226,7 @@ impl World {
             world.mark_internal(wildcard);
             world.flag(wildcard, EntityFlags::PERMANENT);
             let bundle_id = world.register_bundle::<(Name, Internal)>();
-            world.spawn_at(wildcard, bundle_id, (Name::new(name), Internal));
+            world.place_spawned(wildcard, bundle_id, (Name::new(name), Internal));
         }
         world.flush_components();
         world.register_component::<crate::component::ChildOf>();
@@ -260,7 +260,7 @@ impl World {
         let bundle_id = self.register_bundle::<(B, Internal)>();
         let entity = self.entities.alloc();
         self.mark_internal(entity);
-        self.spawn_at(entity, bundle_id, (bundle, Internal));
+        self.place_spawned(entity, bundle_id, (bundle, Internal));
         entity
     }
 
@@ -282,8 +282,9 @@ impl World {
         }
     }
 
-    /// Makes the entities reserved through `&World` (by `Commands`) alive, with no
-    /// components. Every path that allocates or frees entities calls this first.
+    /// Makes the entities reserved through `&World` (by `Commands`) or by
+    /// [`RemoteEntities`] handles alive, with no components. Every path that
+    /// allocates or frees entities calls this first.
     #[inline]
     pub fn flush_entities(&mut self) {
         if self.entities.has_reserved() {
@@ -297,14 +298,7 @@ impl World {
         // empty archetype: no component, so no hook or observer to run (running
         // them here could apply queued commands to reserved entities that are
         // not alive yet).
-        let count = self.entities.take_reserved();
-        for _ in 0..count {
-            let entity = self.entities.alloc();
-            // SAFETY: the empty archetype's table has no columns: the pushed row is
-            // complete.
-            let (row, _) = unsafe { self.archetypes.push_row(ArchetypeId::EMPTY, entity) };
-            self.entities.set_location(entity, EntityLocation { archetype: ArchetypeId::EMPTY, row: row as u32 });
-        }
+        self.entities.flush(place_empty(&mut self.archetypes));
     }
 
     /// Reserves an entity id without `&mut World`: it becomes alive (with no
@@ -312,6 +306,9 @@ impl World {
     /// entry that could touch it runs first (`spawn`, `spawn_batch`, `despawn`,
     /// `insert`, `remove`, `entity_mut`, `get_entity_mut`, registration and
     /// command application).
+    ///
+    /// # Panics
+    /// Panics if the active entity range has no index left (naming the range).
     ///
     /// # Examples
     /// ```
@@ -322,8 +319,130 @@ impl World {
     /// world.flush_entities();
     /// assert!(world.is_alive(e));
     /// ```
+    #[track_caller]
     pub fn reserve_entity(&self) -> Entity {
         self.entities.reserve_entity()
+    }
+
+    /// Makes every reserved id alive now, with no components: those of
+    /// [`World::reserve_entity`] (`Commands`) and of [`RemoteEntities`] handles
+    /// ([`World::remote_entities`]). Spawn, insert, remove, despawn and command
+    /// application flush first, so this is needed only to see remote
+    /// reservations alive before any of those.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// let mut world = World::new();
+    /// let e = world.remote_entities().reserve();
+    /// assert!(!world.is_alive(e));
+    /// world.flush();
+    /// assert!(world.is_alive(e));
+    /// assert_eq!(world.entity_count(), 1);
+    /// ```
+    pub fn flush(&mut self) {
+        self.flush_entities();
+    }
+
+    /// A handle that reserves entity ids from any thread, lock-free, while this
+    /// world is being used; the ids become alive (empty) at the world's next
+    /// flush. See [`RemoteEntities`].
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// let mut world = World::new();
+    /// let remote = world.remote_entities();
+    /// let loaders: Vec<_> = (0..2)
+    ///     .map(|_| {
+    ///         let remote = remote.clone();
+    ///         std::thread::spawn(move || remote.reserve_many(100))
+    ///     })
+    ///     .collect();
+    /// let spawned: Vec<Entity> = (0..100).map(|_| world.spawn_empty().id()).collect();
+    /// let reserved: Vec<Entity> = loaders.into_iter().flat_map(|l| l.join().unwrap()).collect();
+    /// world.flush();
+    /// assert!(reserved.iter().chain(&spawned).all(|&e| world.is_alive(e)));
+    /// assert_eq!(world.entity_count(), 300);
+    /// ```
+    pub fn remote_entities(&self) -> RemoteEntities {
+        self.entities.remote()
+    }
+
+    /// Makes `range` (half-open, over entity *indices*) the active entity range:
+    /// new entities (`spawn`, `spawn_batch`, `Commands`, [`RemoteEntities`],
+    /// [`World::spawn_at`]) get indices in it, for networked games where peers
+    /// own disjoint ranges. Entities from other ranges stay alive and can be
+    /// looked up, edited and despawned; a dead index outside the range is not
+    /// recycled into it (it stays dead until a range containing it is active
+    /// again). Fresh indices continue after the highest index of the range ever
+    /// used. Component entities keep low indices whatever the range.
+    ///
+    /// # Panics
+    /// Panics if `range` is empty or contains index 0.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// let mut world = World::new();
+    /// let old = world.spawn_empty().id();
+    /// world.set_entity_range(1_000_000..2_000_000);
+    /// let new = world.spawn_empty().id();
+    /// assert_eq!(new.index(), 1_000_000);
+    /// assert!(world.is_alive(old)); // other ranges stay alive
+    /// assert_eq!(world.entity_range(), 1_000_000..2_000_000);
+    /// ```
+    #[track_caller]
+    pub fn set_entity_range(&mut self, range: core::ops::Range<u32>) {
+        self.flush_entities();
+        self.entities.set_range(range, place_empty(&mut self.archetypes));
+    }
+
+    /// The active entity range (see [`World::set_entity_range`]);
+    /// `1..u32::MAX` unless set.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// let world = World::new();
+    /// assert_eq!(world.entity_range(), 1..u32::MAX);
+    /// ```
+    pub fn entity_range(&self) -> core::ops::Range<u32> {
+        self.entities.range()
+    }
+
+    /// Spawns an entity with no components under exactly the id `entity`
+    /// (index and generation), which must lie in the active entity range.
+    /// Later spawns skip its index.
+    ///
+    /// # Errors
+    /// [`SpawnError::Alive`] while an entity with that index is alive (any
+    /// generation), [`SpawnError::OutOfRange`] if the index lies outside the
+    /// active range, [`SpawnError::Retired`] if it was a despawned component's
+    /// id, and [`SpawnError::Reserved`] if a [`RemoteEntities`] handle reserved
+    /// it during the call (it is alive after the next flush).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::entity::SpawnError;
+    /// #[derive(Component)]
+    /// struct Ship;
+    /// let mut world = World::new();
+    /// let id = Entity::from_raw(5_000, 3);
+    /// world.spawn_at(id).unwrap().insert(Ship);
+    /// assert!(world.has::<Ship>(id));
+    /// assert!(matches!(world.spawn_at(id), Err(SpawnError::Alive { .. })));
+    /// world.set_entity_range(10_000..20_000);
+    /// let outside = Entity::from_raw(6_000, 0);
+    /// assert!(matches!(world.spawn_at(outside), Err(SpawnError::OutOfRange { .. })));
+    /// ```
+    pub fn spawn_at(&mut self, entity: Entity) -> Result<EntityWorldMut<'_>, SpawnError> {
+        self.flush_entities();
+        self.entities.alloc_at(entity, place_empty(&mut self.archetypes))?;
+        let bundle_id = self.register_bundle::<()>();
+        self.place_spawned(entity, bundle_id, ());
+        Ok(EntityWorldMut::new(self, entity))
     }
 
     #[cold]
@@ -334,7 +453,7 @@ impl World {
                 let name = Name(info.descriptor.name.clone());
                 self.internal_count += 1;
                 let bundle_id = self.register_bundle::<(ComponentInfo, Name, Internal)>();
-                self.spawn_at(id, bundle_id, (info, name, Internal));
+                self.place_spawned(id, bundle_id, (info, name, Internal));
             }
         }
     }
@@ -438,7 +557,9 @@ impl World {
     /// ```
     ///
     /// # Panics
-    /// Panics if `B` contains the same component twice (nothing is spawned).
+    /// Panics if `B` contains the same component twice (nothing is spawned), or
+    /// if the active entity range ([`World::set_entity_range`]) has no index
+    /// left (the message names the range).
     #[track_caller]
     pub fn spawn<B: Bundle>(&mut self, mut bundle: B) -> EntityWorldMut<'_> {
         self.flush_entities();
@@ -446,7 +567,7 @@ impl World {
         // Register first: a rejected bundle must not leave an entity behind.
         let bundle_id = self.register_bundle::<B>();
         let entity = self.entities.alloc();
-        self.spawn_at(entity, bundle_id, bundle);
+        self.place_spawned(entity, bundle_id, bundle);
         if B::HAS_PAIRS {
             pairs.add_to(self, entity);
         }
@@ -485,7 +606,7 @@ impl World {
 
     /// Places the freshly allocated (unplaced) `entity` with `bundle` (registered
     /// as `bundle_id`).
-    fn spawn_at<B: Bundle>(&mut self, entity: Entity, bundle_id: BundleId, bundle: B) {
+    fn place_spawned<B: Bundle>(&mut self, entity: Entity, bundle_id: BundleId, bundle: B) {
         let tick = self.change_tick();
         let hooks = self.bundle_lifecycle(bundle_id, entity);
         let edge = self.bundles.insert_edge(
@@ -1638,6 +1759,17 @@ impl World {
             check(added, &|| "a resource".to_owned());
             check(changed, &|| "a resource".to_owned());
         }
+    }
+}
+
+/// Places each entity it is given, just made alive, in a new row of the empty
+/// archetype (how reserved entities become alive).
+fn place_empty(archetypes: &mut Archetypes) -> impl FnMut(Entity) -> EntityLocation + '_ {
+    |entity| {
+        // SAFETY: the empty archetype's table has no columns: the pushed row is
+        // complete.
+        let (row, _) = unsafe { archetypes.push_row(ArchetypeId::EMPTY, entity) };
+        EntityLocation { archetype: ArchetypeId::EMPTY, row: row as u32 }
     }
 }
 
