@@ -459,10 +459,7 @@ impl EntityIndex {
     #[inline]
     #[track_caller]
     fn assert_no_local_reservations(&mut self, what: &str) {
-        assert!(
-            *self.reserved.get_mut() == 0,
-            "EntityIndex::{what} with pending reservations: flush first"
-        );
+        assert!(*self.reserved.get_mut() == 0, "EntityIndex::{what} with pending reservations: flush first");
     }
 
     /// Claims a fresh index from the active range.

@@ -69,12 +69,7 @@ impl FreshIndices {
             if next >= end {
                 return None;
             }
-            match self.window.compare_exchange_weak(
-                window,
-                pack(next + 1, end),
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            ) {
+            match self.window.compare_exchange_weak(window, pack(next + 1, end), Ordering::Relaxed, Ordering::Relaxed) {
                 Ok(_) => return Some(next),
                 Err(current) => window = current,
             }
@@ -93,12 +88,8 @@ impl FreshIndices {
             if next > index {
                 return Err(next);
             }
-            match self.window.compare_exchange_weak(
-                window,
-                pack(index + 1, end),
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            ) {
+            match self.window.compare_exchange_weak(window, pack(index + 1, end), Ordering::Relaxed, Ordering::Relaxed)
+            {
                 Ok(_) => return Ok(next),
                 Err(current) => window = current,
             }
@@ -192,10 +183,7 @@ impl RemoteEntities {
     #[track_caller]
     pub fn reserve(&self) -> Entity {
         self.try_reserve().unwrap_or_else(|| {
-            panic!(
-                "RemoteEntities::reserve: the entity range {:?} has no fresh index left",
-                self.fresh.range()
-            )
+            panic!("RemoteEntities::reserve: the entity range {:?} has no fresh index left", self.fresh.range())
         })
     }
 
