@@ -44,10 +44,10 @@
 //!
 //! **Reservation** hands out ids through a shared borrow (for `Commands`, which
 //! run without `&mut World`): an atomic counter `reserved` counts ids promised but
-//! not yet alive. The `n`-th reservation is exactly what the `n`-th `alloc` would
-//! return: first the recyclable dead slots in dense order
-//! (`dense[alive_count + n]`), then fresh indices claimed from the shared counter
-//! at once. [`RemoteEntities`] claim fresh indices the same way from other
+//! not yet alive. The first reservations denote the recyclable dead slots in
+//! dense order (`dense[alive_count + n]`, what the next `alloc`s would recycle,
+//! in that order); later ones claim fresh indices from the shared counter at
+//! once. [`RemoteEntities`] claim fresh indices the same way from other
 //! threads. [`EntityIndex::flush`] makes every reserved id alive: the counted
 //! dead slots in order, then every unused index the counter passed since the
 //! last flush (`[flushed, next)`; the index's own fresh allocations are in use
