@@ -40,6 +40,7 @@ mod gc;
 mod hooks;
 mod ids;
 mod messages;
+mod names;
 mod observers;
 mod resource;
 mod spawn_batch;
@@ -55,6 +56,7 @@ pub use entity_ref::{EntityRef, EntityWorldMut};
 pub use gc::GcConfig;
 pub use ids::PairError;
 pub use messages::{Message, MessageCursor, Messages};
+pub use names::NameError;
 pub use observers::{
     ObserverMarker, ObserverRunner, Observers, OnAdd, OnDespawn, OnInsert, OnRemove, OnReplace, TriggerInfo,
 };
@@ -138,6 +140,9 @@ pub struct World {
     deferred: CommandQueue,
     /// The observers.
     observers: Observers,
+    /// The entity whose sibling name check waits for the end of the bundle
+    /// being inserted into it (see `names`).
+    name_check_deferred: Option<Entity>,
 }
 
 impl Default for World {
@@ -217,6 +222,7 @@ impl World {
             cleanup_scratch: Vec::new(),
             deferred: CommandQueue::default(),
             observers: Observers::default(),
+            name_check_deferred: None,
         };
         // The world relies on these: they are never despawned.
         for builtin in [builtin.component_info, builtin.name, builtin.internal, builtin.observer] {
@@ -557,9 +563,11 @@ impl World {
     /// ```
     ///
     /// # Panics
-    /// Panics if `B` contains the same component twice (nothing is spawned), or
-    /// if the active entity range ([`World::set_entity_range`]) has no index
-    /// left (the message names the range).
+    /// Panics if `B` contains the same component twice (nothing is spawned), if
+    /// the active entity range ([`World::set_entity_range`]) has no index left
+    /// (the message names the range), or if `B` holds a [`Name`] that a sibling
+    /// (an entity with the same `ChildOf` parent, or another root) has: the new
+    /// entity is despawned and the message names the sibling.
     #[track_caller]
     pub fn spawn<B: Bundle>(&mut self, mut bundle: B) -> EntityWorldMut<'_> {
         self.flush_entities();
@@ -567,9 +575,21 @@ impl World {
         // Register first: a rejected bundle must not leave an entity behind.
         let bundle_id = self.register_bundle::<B>();
         let entity = self.entities.alloc();
+        if B::HAS_PAIRS && self.bundle_has_name(bundle_id) {
+            // The name is checked once the pairs (a parent) landed too.
+            let outer = self.name_check_deferred.replace(entity);
+            self.place_spawned(entity, bundle_id, bundle);
+            pairs.add_to(self, entity);
+            self.name_check_deferred = outer;
+            self.refuse_spawned_name_clash(entity);
+            return EntityWorldMut::new(self, entity);
+        }
         self.place_spawned(entity, bundle_id, bundle);
         if B::HAS_PAIRS {
             pairs.add_to(self, entity);
+        }
+        if self.bundle_has_name(bundle_id) {
+            self.refuse_spawned_name_clash(entity);
         }
         EntityWorldMut::new(self, entity)
     }
@@ -1051,19 +1071,29 @@ impl World {
     /// `parent` (`None`: a root, with no parent).
     fn named_child(&self, parent: Option<Entity>, name: &str) -> Option<Entity> {
         let child_of = self.components.id_of::<crate::component::ChildOf>()?;
-        self.find_named(name, |archetype| match parent {
-            None => archetype.pair_positions(child_of.index()).is_empty(),
-            Some(parent) => archetype.contains(crate::entity::Id::pair(child_of, parent)),
-        })
+        self.find_named(
+            name,
+            |archetype| match parent {
+                None => archetype.pair_positions(child_of.index()).is_empty(),
+                Some(parent) => archetype.contains(crate::entity::Id::pair(child_of, parent)),
+            },
+            None,
+        )
     }
 
     /// The oldest (lowest index) visible entity named `name`, anywhere.
     fn named_anywhere(&self, name: &str) -> Option<Entity> {
-        self.find_named(name, |_| true)
+        self.find_named(name, |_| true, None)
     }
 
-    /// The oldest entity named `name` in a non-internal archetype that `keep` accepts.
-    fn find_named(&self, name: &str, keep: impl Fn(&crate::archetype::Archetype) -> bool) -> Option<Entity> {
+    /// The oldest entity but `except` named `name` in a non-internal archetype
+    /// that `keep` accepts.
+    fn find_named(
+        &self,
+        name: &str,
+        keep: impl Fn(&crate::archetype::Archetype) -> bool,
+        except: Option<Entity>,
+    ) -> Option<Entity> {
         use crate::component::Name;
         let id = self.components.id_of::<Name>()?;
         let record = self.archetypes.component_index().get(id.id())?;
@@ -1080,7 +1110,10 @@ impl World {
             for (row, &entity) in archetype.entities().iter().enumerate() {
                 // SAFETY: `row` is below the table's length and the column stores `Name`.
                 let value = unsafe { column.get_ptr(row).cast::<Name>().as_ref() };
-                if value.as_str() == name && found.is_none_or(|best| entity.index() < best.index()) {
+                if value.as_str() == name
+                    && Some(entity) != except
+                    && found.is_none_or(|best| entity.index() < best.index())
+                {
                     found = Some(entity);
                 }
             }
@@ -1099,7 +1132,10 @@ impl World {
     /// # Panics
     /// If the `Drop` of a replaced value panics, the insert still completes
     /// (every value written, hooks run) and the panic continues from here. A
-    /// hook or observer that panics: see `world::hooks`.
+    /// hook or observer that panics: see `world::hooks`. If `bundle` holds a
+    /// [`Name`] that a sibling of `entity` has (same `ChildOf` parent, or both
+    /// roots), the entity's name and parent go back to what they were and the
+    /// panic names both entities ([`World::set_name`] returns an error instead).
     ///
     /// # Examples
     /// ```
@@ -1123,22 +1159,47 @@ impl World {
     /// Inserts `bundle` into `entity`; `false` if it is not alive.
     #[inline]
     #[track_caller]
-    pub(crate) fn insert_bundle<B: Bundle>(&mut self, entity: Entity, mut bundle: B) -> bool {
+    pub(crate) fn insert_bundle<B: Bundle>(&mut self, entity: Entity, bundle: B) -> bool {
+        let bundle_id = self.register_bundle::<B>();
+        if self.bundle_has_name(bundle_id) {
+            // Sibling names are checked once the name (and pairs) landed.
+            let previous = (self.get::<Name>(entity).cloned(), self.parent_of(entity));
+            let outer = self.name_check_deferred.replace(entity);
+            let inserted = self.insert_bundle_registered(entity, bundle_id, bundle);
+            self.name_check_deferred = outer;
+            if inserted {
+                self.refuse_inserted_name_clash(entity, previous);
+            }
+            return inserted;
+        }
+        self.insert_bundle_registered(entity, bundle_id, bundle)
+    }
+
+    /// Whether bundle `bundle_id` holds a [`Name`].
+    #[inline]
+    pub(super) fn bundle_has_name(&self, bundle_id: BundleId) -> bool {
+        self.bundles.info(bundle_id).components().contains(&self.builtin.name)
+    }
+
+    /// [`World::insert_bundle`] of `bundle`, registered as `bundle_id`, without
+    /// the sibling name check.
+    #[inline]
+    fn insert_bundle_registered<B: Bundle>(&mut self, entity: Entity, bundle_id: BundleId, mut bundle: B) -> bool {
         if B::HAS_PAIRS {
             let pairs = bundle_pairs::BundlePairs::take(&mut bundle);
-            let inserted = self.insert_bundle_values(entity, bundle);
+            let inserted = self.insert_bundle_values(entity, bundle_id, bundle);
             if inserted {
                 pairs.add_to(self, entity);
             }
             return inserted;
         }
-        self.insert_bundle_values(entity, bundle)
+        self.insert_bundle_values(entity, bundle_id, bundle)
     }
 
-    /// Inserts the components of `bundle` (its pairs already taken out).
+    /// Inserts the components of `bundle` (registered as `bundle_id`, its pairs
+    /// already taken out).
     #[inline]
-    fn insert_bundle_values<B: Bundle>(&mut self, entity: Entity, bundle: B) -> bool {
-        let bundle_id = self.register_bundle::<B>();
+    pub(super) fn insert_bundle_values<B: Bundle>(&mut self, entity: Entity, bundle_id: BundleId, bundle: B) -> bool {
         let Some(location) = self.entities.location(entity) else {
             return false;
         };
