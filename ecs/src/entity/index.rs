@@ -594,6 +594,16 @@ impl EntityIndex {
             entity
         } else {
             let entity = Entity::from_raw(self.claim_fresh(), 0);
+            if self.dense.len() == self.alive_count as usize {
+                // Nothing dead to keep apart (the common case): one page lookup.
+                let position = self.alive_count;
+                self.dense.push(entity);
+                self.alive_count += 1;
+                let page = self.page_mut(entity.index());
+                page.hot[slot(entity.index())] = HotRecord { generation: 0, location: EntityLocation::INVALID };
+                page.cold[slot(entity.index())] = ColdRecord { dense: position, flags: EntityFlags::EMPTY };
+                return entity;
+            }
             self.push_alive(entity);
             entity
         };
