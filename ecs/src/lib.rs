@@ -59,7 +59,7 @@ pub struct ReadmeDoctests;
 pub mod prelude {
     pub use crate::bundle::Bundle;
     pub use crate::component::{Component, Disabled, HookContext, Name, Prefab};
-    pub use crate::entity::Entity;
+    pub use crate::entity::{Entity, RemoteEntities, SpawnError};
     pub use crate::observer::{Event, OnAdd, OnDespawn, OnInsert, OnRemove, OnReplace, RemovedComponents, Trigger};
     pub use crate::query::{
         Added, Changed, DslError, Has, Or, QueryData, QueryError, QueryFilter, QuerySingleError, QueryState, With,

@@ -138,7 +138,8 @@ impl<'w> EntityWorldMut<'w> {
     /// Inserts `bundle`, replacing values the entity already has.
     ///
     /// # Panics
-    /// Panics if the entity was despawned through [`EntityWorldMut::world_mut`].
+    /// Panics if the entity was despawned through [`EntityWorldMut::world_mut`],
+    /// or if `bundle` holds a name a sibling has (see [`World::insert`]).
     #[track_caller]
     pub fn insert<B: Bundle>(&mut self, bundle: B) -> &mut Self {
         self.assert_alive();

@@ -71,6 +71,9 @@ pub enum PairError {
         /// The entity it was to be added to.
         entity: Entity,
     },
+    /// The pair is `(ChildOf, parent)`, the entity is named, and a child of
+    /// `parent` has its name (names are unique among siblings).
+    NameTaken(super::NameError),
 }
 
 impl fmt::Display for PairError {
@@ -92,6 +95,7 @@ impl fmt::Display for PairError {
                 "{id} is a wildcard pattern, not an id: it cannot be added to {entity:?} \
                  (wildcards match ids in has_pair, remove_pair, with_pair and queries)"
             ),
+            PairError::NameTaken(clash) => write!(f, "{clash}"),
         }
     }
 }
@@ -223,6 +227,9 @@ impl World {
             let may_close_cycle = target == entity || record.flags.contains(EntityFlags::IS_TARGET);
             if traits.acyclic && may_close_cycle && self.reaches(id.first_index(), traits.exclusive, target, entity) {
                 return Err(PairError::Cycle { relationship: self.id_name(relationship.id()), source: entity, target });
+            }
+            if let Some(clash) = self.name_clash_under(entity, id) {
+                return Err(PairError::NameTaken(clash));
             }
             self.flag(relationship, EntityFlags::IS_COMPONENT);
             self.flag(target, EntityFlags::IS_TARGET);
@@ -578,8 +585,15 @@ impl World {
     /// assert!(world.remove_id(e, tag.id()));
     /// assert!(!world.remove_id(e, tag.id()));
     /// ```
+    ///
+    /// # Panics
+    /// Panics, naming both entities and changing nothing, if `id` removes the
+    /// `ChildOf` pair of a named entity while a root has its name (it would
+    /// become a second root with that name).
+    #[track_caller]
     pub fn remove_id(&mut self, entity: Entity, id: Id) -> bool {
         self.flush_entities();
+        self.refuse_root_name_clash(entity, id);
         if id.is_wildcard() {
             return self.remove_matching(entity, id.any_as_wildcard());
         }
