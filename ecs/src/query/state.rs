@@ -365,14 +365,15 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         };
         for archetype in changes {
             let has_rows = !archetypes[archetype].is_empty();
-            loop {
-                let Some(positions) = self.positions.get(&archetype) else { break };
+            // Each swap puts one entry of `archetype` on its side of the split.
+            while let Some(position) = self.positions.get(&archetype).and_then(|positions| {
                 let split = self.non_empty;
-                let misplaced = positions
+                positions
                     .iter()
                     .map(|&position| position as usize)
-                    .find(|&position| if has_rows { position >= split } else { position < split });
-                let Some(position) = misplaced else { break };
+                    .find(|&position| if has_rows { position >= split } else { position < split })
+            }) {
+                let split = self.non_empty;
                 let target = if has_rows {
                     self.non_empty += 1;
                     split
