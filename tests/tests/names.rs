@@ -189,3 +189,30 @@ fn commands_naming_a_clashing_sibling_panic_when_applied() {
     assert_eq!(world.get::<Name>(second), None);
     world.check_invariants();
 }
+
+#[test]
+fn the_name_index_follows_renames_removals_and_despawns() {
+    let mut world = World::new();
+    let e = world.spawn(Name::new("a")).id();
+    assert_eq!(world.lookup("a"), Some(e));
+    world.entity_mut(e).insert(Name::new("b"));
+    assert_eq!(world.lookup("a"), None);
+    assert_eq!(world.lookup("b"), Some(e));
+    world.entity_mut(e).remove::<Name>();
+    assert_eq!(world.lookup("b"), None);
+    world.set_name(e, "c").unwrap();
+    let other = world.spawn(Name::new("d")).id();
+    assert_eq!(world.lookup("c"), Some(e));
+    world.despawn(e);
+    assert_eq!(world.lookup("c"), None);
+    world.set_name(other, "c").unwrap();
+    assert_eq!(world.lookup("c"), Some(other));
+    assert_eq!(world.lookup("d"), None);
+    // Many named roots: each check looks at the entities with one name.
+    let many: Vec<Entity> = (0..2000).map(|i| world.spawn(Name::new(format!("ship{i}"))).id()).collect();
+    assert_eq!(world.lookup("ship1234"), Some(many[1234]));
+    let parent = world.spawn(Name::new("fleet")).id();
+    let child = world.spawn((Name::new("ship7"), ChildOf.pair(parent))).id();
+    assert_eq!(world.lookup("fleet::ship7"), Some(child));
+    assert_eq!(world.lookup("ship7"), Some(many[7]), "a root first");
+}

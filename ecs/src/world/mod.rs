@@ -145,6 +145,10 @@ pub struct World {
     /// The entity whose sibling name check waits for the end of the bundle
     /// being inserted into it (see `names`).
     name_check_deferred: Option<Entity>,
+    /// Every entity carrying a `Name`, by name (kept by `Name`'s hooks; see
+    /// `names`): lookups and sibling checks look at the few entities with
+    /// one name instead of every named entity.
+    name_index: crate::util::FxHashMap<Box<str>, smallvec::SmallVec<[Entity; 1]>>,
 }
 
 impl Default for World {
@@ -204,6 +208,11 @@ impl World {
             internal: components.register::<Internal>(&mut entities),
             observer: components.register::<ObserverMarker>(&mut entities),
         };
+        // `Name`'s hooks keep the name index (set before any bundle holding
+        // `Name` caches whether its components have hooks).
+        if let Some(info) = components.info_mut(builtin.name) {
+            *info.hooks_mut() = names::NAME_HOOKS;
+        }
         let mut archetypes = Archetypes::new();
         archetypes.add_internal_marker(builtin.internal.id());
         archetypes.add_internal_marker(builtin.component_info.id());
@@ -225,6 +234,7 @@ impl World {
             deferred: CommandQueue::default(),
             observers: Observers::default(),
             name_check_deferred: None,
+            name_index: crate::util::FxHashMap::default(),
         };
         // The world relies on these: they are never despawned.
         for builtin in [builtin.component_info, builtin.name, builtin.internal, builtin.observer] {
@@ -1098,28 +1108,18 @@ impl World {
         keep: impl Fn(&crate::archetype::Archetype) -> bool,
         except: Option<Entity>,
     ) -> Option<Entity> {
-        use crate::component::Name;
-        let id = self.components.id_of::<Name>()?;
-        let record = self.archetypes.component_index().get(id.id())?;
         let mut found: Option<Entity> = None;
-        for entry in record.non_empty() {
-            let archetype = &self.archetypes[entry.archetype];
+        for &entity in self.name_index.get(name).into_iter().flatten() {
+            let Some(location) = self.entities.location(entity) else { continue };
+            let archetype = &self.archetypes[location.archetype];
             if archetype.flags().contains(crate::archetype::ArchetypeFlags::INTERNAL)
-                || entry.column < 0
                 || !keep(archetype)
+                || Some(entity) == except
             {
                 continue;
             }
-            let column = archetype.table().column(entry.column as usize);
-            for (row, &entity) in archetype.entities().iter().enumerate() {
-                // SAFETY: `row` is below the table's length and the column stores `Name`.
-                let value = unsafe { column.get_ptr(row).cast::<Name>().as_ref() };
-                if value.as_str() == name
-                    && Some(entity) != except
-                    && found.is_none_or(|best| entity.index() < best.index())
-                {
-                    found = Some(entity);
-                }
+            if found.is_none_or(|best| entity.index() < best.index()) {
+                found = Some(entity);
             }
         }
         found

@@ -15,16 +15,46 @@
 //!
 //! Internal entities (components, wildcards) are outside the rule, as they are
 //! outside `World::lookup`'s paths: an entity may be named like a component.
-//! Siblings are found through the component index (the `Name` column of the
-//! archetypes holding `(ChildOf, parent)`, or of those without `ChildOf` for
-//! roots): the check costs a scan of the siblings' names.
+//! Siblings are found through the world's name index (name -> the entities
+//! carrying it), which `Name`'s `on_insert` and `on_replace` hooks keep: a
+//! check looks at the entities with that one name.
 
 use std::borrow::Cow;
 use std::fmt;
 
-use super::World;
-use crate::component::{ChildOf, Name};
+use super::{DeferredWorld, World};
+use crate::component::{ChildOf, ComponentHooks, Hook, HookContext, Name};
 use crate::entity::{Entity, Id};
+
+/// `Name`'s hooks, set by `World::new`: they keep the name index.
+pub(super) const NAME_HOOKS: ComponentHooks = ComponentHooks {
+    on_add: None,
+    on_insert: Some(Hook::new(name_inserted)),
+    on_replace: Some(Hook::new(name_replaced)),
+    on_remove: None,
+};
+
+/// A `Name` was written: index the entity under it.
+fn name_inserted(mut world: DeferredWorld, context: HookContext) {
+    let world = world.world_mut_unchecked();
+    let Some(name) = world.get::<Name>(context.entity).map(|name| Box::<str>::from(name.as_str())) else { return };
+    let entities = world.name_index.entry(name).or_default();
+    if !entities.contains(&context.entity) {
+        entities.push(context.entity);
+    }
+}
+
+/// A `Name` is about to be overwritten or removed: unindex the old one.
+fn name_replaced(mut world: DeferredWorld, context: HookContext) {
+    let world = world.world_mut_unchecked();
+    let Some(name) = world.get::<Name>(context.entity).map(|name| name.as_str().to_owned()) else { return };
+    if let Some(entities) = world.name_index.get_mut(name.as_str()) {
+        entities.retain(|entity| *entity != context.entity);
+        if entities.is_empty() {
+            world.name_index.remove(name.as_str());
+        }
+    }
+}
 
 /// Why an entity could not be given a name.
 ///
