@@ -233,7 +233,7 @@ impl World {
             }
             self.flag(relationship, EntityFlags::IS_COMPONENT);
             self.flag(target, EntityFlags::IS_TARGET);
-            if self.components.id_of::<crate::component::IsA>() == Some(relationship) {
+            if relationship == self.builtin.is_a {
                 self.register_base(target);
             }
         } else if let Some(first) = first {

@@ -29,7 +29,7 @@ use core::ptr::NonNull;
 use smallvec::SmallVec;
 
 use super::World;
-use crate::component::{ChildOf, CloneFn, IsA, Name, OnInstantiate, Prefab};
+use crate::component::{CloneFn, Name, OnInstantiate, Prefab};
 use crate::entity::{Entity, Id};
 use crate::storage::ComponentTicks;
 use crate::util::PanicSlot;
@@ -123,8 +123,7 @@ impl World {
     pub fn instantiate(&mut self, prefab: Entity) -> Entity {
         assert!(self.is_alive(prefab), "instantiate({prefab:?}): the prefab is not alive");
         let instance = self.spawn(()).id();
-        let is_a = self.register_component::<IsA>();
-        if let Err(error) = self.try_add_id(instance, Id::pair(is_a, prefab)) {
+        if let Err(error) = self.try_add_id(instance, Id::pair(self.builtin.is_a, prefab)) {
             panic!("instantiate({prefab:?}): {error}");
         }
         instance
@@ -149,7 +148,7 @@ impl World {
 
     /// The entities with `(ChildOf, parent)`, in table order.
     pub(super) fn children_by_index(&self, parent: Entity) -> SmallVec<[Entity; 8]> {
-        let Some(child_of) = self.components.id_of::<ChildOf>() else { return SmallVec::new() };
+        let child_of = self.builtin.child_of;
         let Some(record) = self.archetypes.component_index().get(Id::pair(child_of, parent)) else {
             return SmallVec::new();
         };
@@ -177,15 +176,25 @@ impl World {
         if !id.is_pair() {
             return;
         }
-        let Some(target) = self.entity_at(id.second_index()) else { return };
-        if self.components.id_of::<IsA>().is_some_and(|is_a| is_a.index() == id.first_index()) {
+        let relationship = id.first_index();
+        if relationship == self.builtin.is_a.index() {
+            let Some(target) = self.entity_at(id.second_index()) else { return };
             self.instantiate_from(entity, target);
-        } else if self.components.id_of::<ChildOf>().is_some_and(|child_of| child_of.index() == id.first_index())
-            && self.has::<Prefab>(target)
-            && !self.has::<Prefab>(entity)
+        } else if relationship == self.builtin.child_of.index()
+            && let Some(target) = self.entity_at(id.second_index())
+            && self.archetype_holds(target, self.builtin.prefab)
+            && !self.archetype_holds(entity, self.builtin.prefab)
         {
             self.entity_mut(entity).insert(Prefab);
         }
+    }
+
+    /// Whether `entity`'s archetype holds the id of `component`.
+    #[inline]
+    fn archetype_holds(&self, entity: Entity, component: Entity) -> bool {
+        self.entities
+            .location(entity)
+            .is_some_and(|location| self.archetypes[location.archetype].contains(component.id()))
     }
 
     /// Copies `base`'s `override` components into `instance` and instantiates
@@ -210,8 +219,7 @@ impl World {
         for child in self.children_by_index(base) {
             let name = self.get::<Name>(child).cloned();
             let copy = self.spawn(()).id();
-            let is_a = self.register_component::<IsA>();
-            let child_of = self.register_component::<ChildOf>();
+            let (is_a, child_of) = (self.builtin.is_a, self.builtin.child_of);
             // `IsA` first: the copy's overrides land in tables shared by every
             // instance's copy; only the parent pair fragments per instance.
             if self.is_alive(child) {

@@ -95,6 +95,12 @@ pub struct BuiltinIds {
     pub internal: Entity,
     /// [`ObserverMarker`], carried by observer entities.
     pub observer: Entity,
+    /// [`ChildOf`](crate::component::ChildOf), the hierarchy relationship.
+    pub child_of: Entity,
+    /// [`IsA`](crate::component::IsA), the inheritance relationship.
+    pub is_a: Entity,
+    /// [`Prefab`](crate::component::Prefab), the tag of prefabs.
+    pub prefab: Entity,
 }
 
 /// The container of all entities, components and resources.
@@ -207,6 +213,10 @@ impl World {
             name: components.register::<Name>(&mut entities),
             internal: components.register::<Internal>(&mut entities),
             observer: components.register::<ObserverMarker>(&mut entities),
+            // Registered below, once the world exists.
+            child_of: Entity::WILDCARD,
+            is_a: Entity::WILDCARD,
+            prefab: Entity::WILDCARD,
         };
         // `Name`'s hooks keep the name index (set before any bundle holding
         // `Name` caches whether its components have hooks).
@@ -247,12 +257,14 @@ impl World {
             world.place_spawned(wildcard, bundle_id, (Name::new(name), Internal));
         }
         world.flush_components();
-        world.register_component::<crate::component::ChildOf>();
+        world.builtin.child_of = world.register_component::<crate::component::ChildOf>();
         let is_a = world.register_component::<crate::component::IsA>();
+        world.builtin.is_a = is_a;
         world.archetypes.set_inheritance_relationship(is_a);
         // Disabled entities and prefabs are hidden from queries that do not name them.
         let disabled = world.register_component::<crate::component::Disabled>();
         let prefab = world.register_component::<crate::component::Prefab>();
+        world.builtin.prefab = prefab;
         world.archetypes.add_hiding_marker(disabled.id(), crate::archetype::ArchetypeFlags::DISABLED);
         world.archetypes.add_hiding_marker(prefab.id(), crate::archetype::ArchetypeFlags::PREFAB);
         // `flush_entities` relies on `()` being registered (it must not allocate).
