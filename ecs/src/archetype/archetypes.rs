@@ -249,6 +249,56 @@ impl Archetype {
         (column >= 0).then_some(column as usize)
     }
 
+    /// The targets, by row, of the union relationship whose entity index is
+    /// `relationship`: the column of `(relationship, *union*)` (see
+    /// [`Entity::UNION`]); `None` if the archetype lacks that id.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Relationship)]
+    /// #[relationship(union)]
+    /// struct Movement;
+    /// let mut world = World::new();
+    /// let (walking, running) = (world.spawn_empty().id(), world.spawn_empty().id());
+    /// let a = world.spawn_empty().add_pair::<Movement>(walking).id();
+    /// let b = world.spawn_empty().add_pair::<Movement>(running).id();
+    /// let location = world.entities().location(a).unwrap();
+    /// assert_eq!(location.archetype, world.entities().location(b).unwrap().archetype);
+    /// let movement = world.component_id::<Movement>().unwrap();
+    /// let archetype = &world.archetypes()[location.archetype];
+    /// assert_eq!(archetype.union_targets(movement.index()), Some(&[walking, running][..]));
+    /// ```
+    #[inline]
+    pub fn union_targets(&self, relationship: u32) -> Option<&[Entity]> {
+        let column = self.column_of(Id::pair_from_indices(relationship, Entity::UNION.index()))?;
+        Some(self.union_column(column))
+    }
+
+    /// The targets stored in `column`, the column of a union id.
+    #[inline]
+    pub(crate) fn union_column(&self, column: usize) -> &[Entity] {
+        let data = self.table.column(column).data_ptr().cast::<Entity>();
+        // SAFETY: the column of a union id stores one initialized `Entity` per
+        // row (written when the row got the id, moved with it): rows
+        // `0..len()` are initialized, and `&self` keeps them unchanged.
+        unsafe { core::slice::from_raw_parts(data.as_ptr(), self.len()) }
+    }
+
+    /// Sets row `row`'s target in `column`, the column of a union id.
+    ///
+    /// # Safety
+    /// `column` is the column of a union id of this archetype and `row` a row
+    /// of its table.
+    #[inline]
+    pub(crate) unsafe fn set_union_target(&mut self, column: usize, row: usize, target: Entity) {
+        debug_assert!(row < self.len(), "row {row} of {} rows", self.len());
+        // SAFETY: the column stores `Entity` values (caller) and `row` is in
+        // bounds; an `Entity` has no drop glue, so overwriting (or writing a
+        // fresh slot) needs no drop.
+        unsafe { self.table.column(column).get_ptr(row).cast::<Entity>().write(target) };
+    }
+
     fn tag_drop_at(&self, position: usize) -> Option<TagDropFn> {
         self.tag_drops.iter().find(|(at, _, _)| *at as usize == position).map(|&(_, drop, align)| (drop, align))
     }
@@ -406,6 +456,23 @@ impl Default for Archetypes {
     }
 }
 
+/// Whether `id` is the id `(R, Entity::UNION)` of a union relationship `R`,
+/// whose table column holds each row's target (an `Entity`).
+///
+/// # Examples
+/// ```
+/// use ecs::archetype::is_union_id;
+/// use ecs::entity::{Entity, Id};
+/// let movement = Entity::from_raw(40, 0);
+/// assert!(is_union_id(Id::pair(movement, Entity::UNION)));
+/// assert!(!is_union_id(Id::pair(movement, Entity::from_raw(41, 0))));
+/// assert!(!is_union_id(Entity::UNION.id()));
+/// ```
+#[inline]
+pub fn is_union_id(id: Id) -> bool {
+    id.is_pair() && id.second_index() == Entity::UNION.index()
+}
+
 /// How an id is stored in a table.
 enum IdStorage {
     Column(Column),
@@ -413,6 +480,10 @@ enum IdStorage {
 }
 
 fn id_storage(components: &Components, id: Id) -> IdStorage {
+    if is_union_id(id) {
+        // `(R, *union*)`: the column of each row's target (see `Entity::UNION`).
+        return IdStorage::Column(Column::untracked(core::alloc::Layout::new::<Entity>(), None));
+    }
     let info = if id.is_pair() {
         components.info_by_index(id.first_index())
     } else {
@@ -1186,6 +1257,21 @@ impl Archetypes {
                     assert!(
                         entities.entity_at(index).is_some(),
                         "{:?} names dead entity index {index} in {id:?}",
+                        archetype.id
+                    );
+                }
+            }
+            // Union columns name an alive target in every row.
+            for (position, &id) in archetype.ids.iter().enumerate() {
+                if !is_union_id(id) {
+                    continue;
+                }
+                let column = archetype.columns[position];
+                assert!(column >= 0, "union id {id:?} of {:?} has no column", archetype.id);
+                for (row, &target) in archetype.union_column(column as usize).iter().enumerate() {
+                    assert!(
+                        entities.location(target).is_some() && target != Entity::UNION && !target.id().is_wildcard(),
+                        "{:?} row {row}: union {id:?} targets {target:?}, which is not alive or not a target",
                         archetype.id
                     );
                 }

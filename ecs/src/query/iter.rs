@@ -3,15 +3,17 @@
 //! Per table it sets the fetches once (column pointers); per row it only indexes.
 //! Empty tables are skipped before any per-table work. When every term is dense
 //! (table components, archetypal filters) there is no per-row check; `fold` (and
-//! so `for_each`) runs a tight inner loop per table.
+//! so `for_each`) runs a tight inner loop per table. The row filters of
+//! `with_pair` on union relationships (module `state`) compare each row's
+//! target; queries without them never look.
 
 use core::iter::FusedIterator;
 use core::ops::Range;
 
 use super::fetch::QueryData;
 use super::filter::QueryFilter;
-use super::state::MatchedArchetype;
-use crate::archetype::Archetypes;
+use super::state::{MatchedArchetype, UnionRowFilter, union_rows_pass};
+use crate::archetype::{Archetype, Archetypes};
 use crate::entity::Entity;
 use crate::storage::Tick;
 use crate::world::World;
@@ -24,6 +26,13 @@ pub struct QueryIter<'w, 's, D: QueryData, F: QueryFilter> {
     filter: F::Fetch<'w>,
     entities: &'w [Entity],
     row: usize,
+    /// The query's union row filters; per table, the first one's union
+    /// column and target, and the table for the others (rare: looked up per
+    /// row). Plain references, so the iterator has no drop glue and its
+    /// borrow of the world ends with its last use.
+    union_filters: &'s [UnionRowFilter],
+    union_rows: (&'w [Entity], Entity),
+    archetype: Option<&'w Archetype>,
 }
 
 impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
@@ -34,6 +43,7 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
         matched: &'s [MatchedArchetype<D::Cache, F::Cache>],
         data_state: &'s D::State,
         filter_state: &'s F::State,
+        union_filters: &'s [UnionRowFilter],
         last_run: Tick,
         this_run: Tick,
     ) -> Self {
@@ -44,6 +54,9 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
             filter: F::init_fetch(world, filter_state, last_run, this_run),
             entities: &[],
             row: 0,
+            union_filters,
+            union_rows: (&[], Entity::PLACEHOLDER),
+            archetype: None,
         }
     }
 
@@ -52,17 +65,20 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
     ///
     /// # Safety
     /// As [`QueryIter::new`]; `rows` lie within the table.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) unsafe fn batch(
         world: &'w World,
         matched: &'s [MatchedArchetype<D::Cache, F::Cache>],
         data_state: &'s D::State,
         filter_state: &'s F::State,
+        union_filters: &'s [UnionRowFilter],
         last_run: Tick,
         this_run: Tick,
         rows: Range<usize>,
     ) -> Self {
         // SAFETY: forwarded to the caller.
-        let mut iter = unsafe { QueryIter::new(world, matched, data_state, filter_state, last_run, this_run) };
+        let mut iter =
+            unsafe { QueryIter::new(world, matched, data_state, filter_state, union_filters, last_run, this_run) };
         if iter.next_table() {
             iter.entities = &iter.entities[..rows.end];
             iter.row = rows.start;
@@ -86,16 +102,36 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
             }
             self.entities = archetype.entities();
             self.row = 0;
+            if let Some(first) = self.union_filters.first() {
+                self.union_rows = first.rows(archetype);
+                self.archetype = Some(archetype);
+            }
             return true;
         }
         false
     }
 
+    /// Whether `row` passes the terms' row checks (not the union filters).
     #[inline(always)]
-    fn row_passes(&self, entity: Entity, row: usize) -> bool {
+    fn terms_pass(&self, entity: Entity, row: usize) -> bool {
         // SAFETY: `row` is a row of the current table.
         D::IS_DENSE && F::IS_DENSE
             || unsafe { D::matches_row(&self.data, entity, row) && F::matches_row(&self.filter, entity, row) }
+    }
+
+    #[inline(always)]
+    fn row_passes(&self, entity: Entity, row: usize) -> bool {
+        self.terms_pass(entity, row) && (self.union_filters.is_empty() || self.union_filters_pass(row))
+    }
+
+    /// Whether `row` has the target of every union row filter.
+    #[inline]
+    fn union_filters_pass(&self, row: usize) -> bool {
+        union_rows_pass(&[self.union_rows], row)
+            && self.union_filters[1..].iter().all(|filter| match self.archetype {
+                Some(archetype) => union_rows_pass(&[filter.rows(archetype)], row),
+                None => false,
+            })
     }
 }
 
@@ -131,10 +167,20 @@ impl<'w, D: QueryData, F: QueryFilter> Iterator for QueryIter<'w, '_, D, F> {
         let mut accumulator = init;
         loop {
             let entities = self.entities;
-            for (row, &entity) in entities.iter().enumerate().skip(self.row) {
-                if self.row_passes(entity, row) {
-                    // SAFETY: as in `next`.
-                    accumulator = func(accumulator, unsafe { D::fetch(&mut self.data, entity, row) });
+            // The union filters are decided per table, out of the row loop.
+            if self.union_filters.is_empty() {
+                for (row, &entity) in entities.iter().enumerate().skip(self.row) {
+                    if self.terms_pass(entity, row) {
+                        // SAFETY: as in `next`.
+                        accumulator = func(accumulator, unsafe { D::fetch(&mut self.data, entity, row) });
+                    }
+                }
+            } else {
+                for (row, &entity) in entities.iter().enumerate().skip(self.row) {
+                    if self.row_passes(entity, row) {
+                        // SAFETY: as in `next`.
+                        accumulator = func(accumulator, unsafe { D::fetch(&mut self.data, entity, row) });
+                    }
                 }
             }
             self.row = entities.len();
@@ -146,7 +192,7 @@ impl<'w, D: QueryData, F: QueryFilter> Iterator for QueryIter<'w, '_, D, F> {
 
     fn size_hint(&self) -> (usize, Option<usize>) {
         let current = self.entities.len() - self.row;
-        if D::IS_DENSE && F::IS_DENSE {
+        if D::IS_DENSE && F::IS_DENSE && self.union_filters.is_empty() {
             let rest: usize = self.matched.clone().map(|matched| self.archetypes[matched.archetype].len()).sum();
             (current + rest, Some(current + rest))
         } else {

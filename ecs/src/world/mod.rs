@@ -43,6 +43,7 @@ mod messages;
 mod observers;
 mod resource;
 mod spawn_batch;
+mod union;
 
 use core::any::type_name;
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -177,7 +178,7 @@ impl core::fmt::Debug for World {
 }
 
 impl World {
-    /// An empty world (with its built-in entities: the wildcards and the
+    /// An empty world (with its built-in entities: the wildcards, the union marker and the
     /// component entities of `ComponentInfo`, `Name`, `Internal` and
     /// `ObserverMarker`, all permanent).
     ///
@@ -189,7 +190,8 @@ impl World {
         let mut entities = EntityIndex::default();
         let wildcard = entities.alloc();
         let any = entities.alloc();
-        debug_assert_eq!((wildcard, any), (Entity::WILDCARD, Entity::ANY));
+        let union = entities.alloc();
+        debug_assert_eq!((wildcard, any, union), (Entity::WILDCARD, Entity::ANY, Entity::UNION));
         let mut components = Components::default();
         let builtin = BuiltinIds {
             component_info: components.register::<ComponentInfo>(&mut entities),
@@ -222,7 +224,7 @@ impl World {
         for builtin in [builtin.component_info, builtin.name, builtin.internal, builtin.observer] {
             world.flag(builtin, EntityFlags::PERMANENT);
         }
-        for (wildcard, name) in [(wildcard, "*"), (any, "_")] {
+        for (wildcard, name) in [(wildcard, "*"), (any, "_"), (union, "*union*")] {
             world.mark_internal(wildcard);
             world.flag(wildcard, EntityFlags::PERMANENT);
             let bundle_id = world.register_bundle::<(Name, Internal)>();

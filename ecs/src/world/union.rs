@@ -1,0 +1,221 @@
+//! Union (non-fragmenting) relationships: the pairs of a relationship with
+//! [`RelationshipTraits::union`](crate::component::RelationshipTraits::union).
+//!
+//! An entity holding `(R, t)` of a union `R` has the one id `(R, *union*)`
+//! ([`Entity::UNION`]) in its archetype, whatever `t`, and `t` in that id's
+//! table column (one `Entity` per row; the table moves, swap-removes and clears
+//! it with the row, so the target travels with the entity between archetypes
+//! that both hold `(R, *union*)`). So:
+//!
+//! * adding `(R, t)` to an entity without a pair of `R` moves it once, into the
+//!   archetype with `(R, *union*)`, and writes `t` into its row; adding
+//!   `(R, t2)` later only rewrites the row (no move), with the events of an
+//!   exclusive replacement: `OnReplace`/`OnRemove` for `(R, t)`, then
+//!   `OnAdd`/`OnInsert` for `(R, t2)` (pairs run no hooks);
+//! * removing `(R, t)` (or `(R, *)`, or `(*, t)`) moves the entity out of it;
+//! * `has_id`, `targets`, `sources` and the id-level removal read the row's
+//!   target; every other id-level read sees `(R, *union*)` as the archetype's
+//!   pair of `R` (one table for all targets);
+//! * despawning `t` applies `R`'s `on_delete_target` to the rows whose target
+//!   it is (module `cleanup`); despawning `R` applies `on_delete` to every
+//!   holder, as for fragmenting pairs.
+//!
+//! Invariants (checked by `Archetypes::check_invariants`): `(R, *union*)` is
+//! the only id of `R` in an archetype; its column holds an alive target, never
+//! a wildcard or `*union*` itself, for every row. `(R, *union*)` itself is
+//! never added by users: a pair targeting `*union*` is refused.
+
+use smallvec::SmallVec;
+
+use super::hooks::HookKind;
+use super::{PairError, World};
+use crate::archetype::{ArchetypeId, is_union_id};
+use crate::entity::{Entity, EntityLocation, Id};
+use crate::util::PanicSlot;
+
+/// The id `(relationship, *union*)`.
+#[inline]
+pub(crate) fn union_id(relationship: u32) -> Id {
+    Id::pair_from_indices(relationship, Entity::UNION.index())
+}
+
+impl World {
+    /// Whether the relationship with entity index `relationship` is a union.
+    #[inline]
+    pub(crate) fn is_union_relationship(&self, relationship: u32) -> bool {
+        self.components.relationship_traits(relationship).union
+    }
+
+    /// The column of `(relationship, *union*)` in `location`'s archetype, if
+    /// it holds that id.
+    #[inline]
+    fn union_column_at(&self, location: EntityLocation, relationship: u32) -> Option<usize> {
+        self.archetypes[location.archetype].column_of(union_id(relationship))
+    }
+
+    /// The target of `entity`'s pair of the union relationship `relationship`
+    /// (by entity index); `None` if it has none or is not alive.
+    pub(crate) fn union_target(&self, entity: Entity, relationship: u32) -> Option<Entity> {
+        let location = self.entities.location(entity)?;
+        let column = self.union_column_at(location, relationship)?;
+        Some(self.archetypes[location.archetype].union_column(column)[location.row as usize])
+    }
+
+    /// `id` as the pair it stands for in `entity`'s row: a union id
+    /// `(R, *union*)` becomes `(R, target)`; any other id is itself. Events
+    /// and `ids_of`-style readers name concrete pairs.
+    pub(super) fn concrete_pair(&self, entity: Entity, id: Id) -> Id {
+        if !is_union_id(id) {
+            return id;
+        }
+        match self.union_target(entity, id.first_index()) {
+            Some(target) => Id::pair_from_indices(id.first_index(), target.index()),
+            None => id,
+        }
+    }
+
+    /// Whether `entity` (at `location`) has a union pair matching `pattern`:
+    /// the concrete pair `(R, t)` of a union `R`, or `(*, t)`.
+    pub(super) fn has_union_pair(&self, location: EntityLocation, pattern: Id) -> bool {
+        if !pattern.is_pair() {
+            return false;
+        }
+        let archetype = &self.archetypes[location.archetype];
+        let row = location.row as usize;
+        let wanted = pattern.second_index();
+        if pattern.first_index() == Entity::WILDCARD.index() || pattern.first_index() == Entity::ANY.index() {
+            return archetype.ids().iter().zip(archetype.column_map()).any(|(&id, &column)| {
+                is_union_id(id) && archetype.union_column(column as usize)[row].index() == wanted
+            });
+        }
+        self.union_column_at(location, pattern.first_index())
+            .is_some_and(|column| archetype.union_column(column)[row].index() == wanted)
+    }
+
+    /// The union ids of `entity`'s archetype whose row target is `target`
+    /// (for the removal of `(*, target)`).
+    pub(super) fn union_ids_targeting(&self, location: EntityLocation, target: u32) -> SmallVec<[Id; 2]> {
+        let archetype = &self.archetypes[location.archetype];
+        let row = location.row as usize;
+        archetype
+            .ids()
+            .iter()
+            .zip(archetype.column_map())
+            .filter(|&(&id, &column)| is_union_id(id) && archetype.union_column(column as usize)[row].index() == target)
+            .map(|(&id, _)| id)
+            .collect()
+    }
+
+    /// Adds the pair `id = (R, t)` of the union relationship `R` to `entity`:
+    /// rewrites its row's target if it holds `(R, *union*)` (no move), else
+    /// moves it into the archetype with `(R, *union*)`. Events as for an
+    /// exclusive replacement (module docs).
+    pub(super) fn add_union_pair(&mut self, entity: Entity, id: Id) -> Result<(), PairError> {
+        let location = self.prepare_add(entity, id)?;
+        let target = self.entity_at(id.second_index()).ok_or(PairError::NotAlive(entity))?;
+        let relationship = id.first_index();
+        if let Some(column) = self.union_column_at(location, relationship) {
+            let old = self.archetypes[location.archetype].union_column(column)[location.row as usize];
+            let existed = old == target;
+            if self.observers().has_lifecycle_observers() {
+                if existed {
+                    self.run_lifecycle_observers(HookKind::Replace, entity, &[id]);
+                } else {
+                    let old_pair = [Id::pair_from_indices(relationship, old.index())];
+                    self.run_lifecycle_observers(HookKind::Replace, entity, &old_pair);
+                    self.run_lifecycle_observers(HookKind::Remove, entity, &old_pair);
+                }
+            }
+            // Observers cannot move the entity (their commands wait).
+            let location = self.entities.location(entity).expect("observers cannot despawn (their commands wait)");
+            // SAFETY: `column` is the column of `(R, *union*)` in the entity's
+            // archetype (observers did not move it) and `row` its row.
+            unsafe {
+                self.archetypes.get_mut(location.archetype).set_union_target(column, location.row as usize, target);
+            }
+            self.after_id_insert(entity, id, existed);
+            return Ok(());
+        }
+        let union = union_id(relationship);
+        let destination = self.archetypes.add_edge(location.archetype, union, &self.components);
+        // Events for the ids the move drops (none: a union has no other pair).
+        self.before_id_change(entity, location.archetype, destination, union);
+        let location = self.entities.location(entity).expect("observers cannot despawn (their commands wait)");
+        let mut panics = PanicSlot::default();
+        let row = self.move_entity(entity, location, destination, &mut panics);
+        let column = self.archetypes[destination].column_of(union).expect("a union id has a column");
+        // SAFETY: the move left the new column of `(R, *union*)` uninitialized
+        // at `row`, the entity's row in `destination`: written here.
+        unsafe { self.archetypes.get_mut(destination).set_union_target(column, row, target) };
+        self.after_id_insert(entity, id, false);
+        panics.resume();
+        Ok(())
+    }
+
+    /// Removes the pair `id = (R, t)` of the union relationship `R` from
+    /// `entity` if its row's target is `t` (`(R, *union*)` removes whatever
+    /// the target): `OnReplace`/`OnRemove` for `(R, t)`, then the move out of
+    /// the archetype with `(R, *union*)`. Whether it had the pair.
+    pub(super) fn remove_union_pair(&mut self, entity: Entity, id: Id) -> bool {
+        let Some(location) = self.entities.location(entity) else {
+            return false;
+        };
+        let relationship = id.first_index();
+        let Some(column) = self.union_column_at(location, relationship) else {
+            return false;
+        };
+        let target = self.archetypes[location.archetype].union_column(column)[location.row as usize];
+        if !is_union_id(id) && target.index() != id.second_index() {
+            return false;
+        }
+        let pair = Id::pair_from_indices(relationship, target.index());
+        if self.observers().has_lifecycle_observers() {
+            self.run_lifecycle_observers(HookKind::Replace, entity, &[pair]);
+            self.run_lifecycle_observers(HookKind::Remove, entity, &[pair]);
+        }
+        let location = self.entities.location(entity).expect("observers cannot despawn (their commands wait)");
+        let destination = self.archetypes.remove_edge(location.archetype, union_id(relationship), &self.components);
+        let mut panics = PanicSlot::default();
+        self.move_entity(entity, location, destination, &mut panics);
+        self.flush_deferred();
+        panics.resume();
+        true
+    }
+
+    /// The entities whose pair of the union relationship `relationship` targets
+    /// `target`: a scan of the rows of the archetypes holding
+    /// `(relationship, *union*)` (a union keeps no index by target).
+    pub(crate) fn union_sources(&self, relationship: u32, target: Entity) -> impl Iterator<Item = Entity> + '_ {
+        let union = union_id(relationship);
+        let record = self.archetypes.component_index().get(union);
+        record.into_iter().flat_map(|record| record.non_empty().iter()).flat_map(move |entry| {
+            let archetype = &self.archetypes[entry.archetype];
+            let column = archetype.column_map()[entry.position as usize] as usize;
+            archetype
+                .entities()
+                .iter()
+                .zip(archetype.union_column(column))
+                .filter(move |&(_, &row_target)| row_target == target)
+                .map(|(&entity, _)| entity)
+        })
+    }
+
+    /// The archetypes with rows that hold a union id, with the id's position
+    /// and column, for cleanup's scan of union targets.
+    pub(super) fn union_columns(&self) -> SmallVec<[(ArchetypeId, Id, usize); 4]> {
+        let pattern = Id::pair_from_indices(Entity::WILDCARD.index(), Entity::UNION.index());
+        let Some(record) = self.archetypes.component_index().get(pattern) else {
+            return SmallVec::new();
+        };
+        let mut columns = SmallVec::new();
+        for entry in record.non_empty() {
+            let archetype = &self.archetypes[entry.archetype];
+            for (&id, &column) in archetype.ids().iter().zip(archetype.column_map()) {
+                if is_union_id(id) {
+                    columns.push((entry.archetype, id, column as usize));
+                }
+            }
+        }
+        columns
+    }
+}
