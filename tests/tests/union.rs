@@ -344,6 +344,67 @@ fn deleting_the_relationship_removes_every_pair() {
     world.check_invariants();
 }
 
+/// The rows of `query`: each row's entity and what term `term` matched
+/// (the target and the id), sorted.
+fn rows(world: &World, query: &mut ecs::query::DynQuery, term: usize) -> Vec<(Entity, Entity, Id)> {
+    let mut rows: Vec<_> = query.iter(world).map(|row| (row.entity(), row.pair_target(term), row.id(term))).collect();
+    rows.sort();
+    rows
+}
+
+#[test]
+fn runtime_queries_and_the_dsl_match_union_pairs_per_row() {
+    let mut world = World::new();
+    let walking = world.spawn(Name::new("walking")).id();
+    let running = world.spawn(Name::new("running")).id();
+    let a = world.spawn((Position(1.0), Name::new("alpha"))).add_pair::<Movement>(walking).id();
+    let b = world.spawn(Position(2.0)).add_pair::<Movement>(running).id();
+    let c = world.spawn(Position(3.0)).add_pair::<Movement>(walking).id();
+    let d = world.spawn(Position(4.0)).id();
+    let movement = world.register_component::<Movement>();
+    let position = world.register_component::<Position>();
+    let pair = |target: Entity| Id::pair(movement, target);
+
+    for cached in [true, false] {
+        let builder = world.query_builder().read(position).pair(movement, walking);
+        let mut q = if cached { builder.build() } else { builder.build_uncached() }.unwrap();
+        assert_eq!(rows(&world, &mut q, 1), vec![(a, walking, pair(walking)), (c, walking, pair(walking))]);
+        let builder = world.query_builder().read(position).pair(movement, Entity::WILDCARD);
+        let mut any = if cached { builder.build() } else { builder.build_uncached() }.unwrap();
+        let expected = vec![(a, walking, pair(walking)), (b, running, pair(running)), (c, walking, pair(walking))];
+        assert_eq!(rows(&world, &mut any, 1), expected);
+    }
+
+    let mut walkers = world.query_dsl("Position, (Movement, walking)").unwrap();
+    assert_eq!(rows(&world, &mut walkers, 1).len(), 2);
+    // Retargeting moves nothing, and a cached query sees it at once.
+    world.entity_mut(b).add_pair::<Movement>(walking);
+    assert_eq!(rows(&world, &mut walkers, 1).iter().map(|row| row.0).collect::<Vec<_>>(), vec![a, b, c]);
+    world.entity_mut(b).add_pair::<Movement>(running);
+
+    let mut not_walking = world.query_dsl("Position, !(Movement, walking)").unwrap();
+    let mut seen: Vec<Entity> = not_walking.iter(&world).map(|row| row.entity()).collect();
+    seen.sort();
+    assert_eq!(seen, vec![b, d]);
+
+    let mut optional = world.query_dsl("Position, ?(Movement, running)").unwrap();
+    let mut set: Vec<(Entity, bool)> = optional.iter(&world).map(|row| (row.entity(), row.is_set(1))).collect();
+    set.sort();
+    assert_eq!(set, vec![(a, false), (b, true), (c, false), (d, false)]);
+
+    let mut by_target = world.query_dsl("Position, (*, walking)").unwrap();
+    assert_eq!(by_target.iter(&world).map(|row| row.entity()).collect::<Vec<_>>().len(), 2);
+
+    // On another entity than `$this` (a variable source here) the pair is
+    // that entity's: it binds variables like any pair.
+    let mut holders = world.query_dsl("Movement($who, walking)").unwrap();
+    let mut seen: Vec<Option<Entity>> = holders.iter(&world).map(|row| row.var("who")).collect();
+    seen.sort();
+    assert_eq!(seen, vec![Some(a), Some(c)]);
+    let mut alpha = world.query_dsl("Movement(alpha, $m)").unwrap();
+    assert_eq!(alpha.iter(&world).map(|row| row.var("m")).collect::<Vec<_>>(), vec![Some(walking)]);
+}
+
 #[derive(Resource, Default)]
 struct Events(Vec<(&'static str, Entity, Entity)>);
 
@@ -491,11 +552,16 @@ proptest! {
                     .collect();
                 expected.sort();
                 prop_assert_eq!(rows, expected);
+                let movement = world.register_component::<Movement>();
+                let mut runtime = world.query_builder().pair(movement, target).build_uncached().unwrap();
+                let mut runtime_rows: Vec<Entity> = runtime.iter(&world).map(|row| row.entity()).collect();
+                runtime_rows.sort();
                 let mut sources: Vec<Entity> = world.sources::<Movement>(target).collect();
                 sources.sort();
                 let mut expected: Vec<Entity> =
                     model.target.iter().filter(|&(_, t)| *t == target).map(|(&e, _)| e).collect();
                 expected.sort();
+                prop_assert_eq!(&runtime_rows, &expected);
                 prop_assert_eq!(sources, expected);
             }
         }

@@ -74,8 +74,39 @@ pub(crate) struct Solution {
     pub(super) vars: SmallVec<[Option<Entity>; 4]>,
     /// The first of its slots in the pools (one per term).
     pub(super) start: usize,
-    /// Sparse components of `$this`, checked per row: (component, operator).
-    pub(super) per_row: SmallVec<[(Entity, TermOper); 1]>,
+    /// Terms on `$this` checked per row (sparse components, union targets),
+    /// with their operators.
+    pub(super) per_row: SmallVec<[(RowCheck, TermOper); 1]>,
+}
+
+/// What a per-row term checks on the row's entity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum RowCheck {
+    /// It holds a value of this sparse component.
+    Sparse(Entity),
+    /// Its pair of the union relationship (by entity index) targets this entity.
+    UnionTarget(u32, Entity),
+}
+
+impl RowCheck {
+    /// Whether `entity` passes the check.
+    fn holds(self, world: &World, entity: Entity) -> bool {
+        match self {
+            RowCheck::Sparse(component) => world.sparse_sets().of(component).is_some_and(|set| set.contains(entity)),
+            RowCheck::UnionTarget(relationship, target) => world.union_target(entity, relationship) == Some(target),
+        }
+    }
+
+    /// The check a hit on `$this` needs per row, if any.
+    fn of(hit: &Hit) -> Option<RowCheck> {
+        match (hit.sparse, hit.union_row) {
+            (Some(component), _) => Some(RowCheck::Sparse(component)),
+            (None, Some(target)) if hit.checks_union_target() => {
+                Some(RowCheck::UnionTarget(hit.id.first_index(), target))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// The solutions of one iteration, their slots pooled (one allocation for
@@ -162,7 +193,7 @@ fn slot(
     archetype: Option<&Archetype>,
     frame: &Frame,
     hit: Option<Hit>,
-    per_row: &mut SmallVec<[(Entity, TermOper); 1]>,
+    per_row: &mut SmallVec<[(RowCheck, TermOper); 1]>,
 ) -> (Slot, FastSlot) {
     let pattern = term.alternatives[0].index_id(&frame.vars);
     let source = match term.source {
@@ -173,8 +204,8 @@ fn slot(
     let Some(hit) = hit else {
         return (Slot { hit: None, pattern, source, type_id: None, writes: false, data: Data::None }, FastSlot::SLOW);
     };
-    if let Some(component) = hit.sparse {
-        per_row.push((component, term.oper));
+    if let Some(check) = RowCheck::of(&hit) {
+        per_row.push((check, term.oper));
     }
     let info = if hit.id.is_pair() {
         world.components().info_by_index(hit.id.first_index())
@@ -356,9 +387,9 @@ impl<'q> RowBase<'q> {
         let Ok(slot) = self.slot(term) else { return false };
         match (slot.hit, slot.data) {
             (None, _) => false,
-            (Some(hit), _) if hit.sparse.is_some() => {
-                let (Some(component), Some(entity)) = (hit.sparse, self.this()) else { return false };
-                self.world().sparse_sets().of(component).is_some_and(|set| set.contains(entity))
+            (Some(hit), _) if RowCheck::of(&hit).is_some() => {
+                let (Some(check), Some(entity)) = (RowCheck::of(&hit), self.this()) else { return false };
+                check.holds(self.world(), entity)
             }
             _ => true,
         }
@@ -366,7 +397,19 @@ impl<'q> RowBase<'q> {
 
     fn id(&self, term: usize) -> Id {
         let slot = self.slot(term).unwrap_or_else(|error| panic!("{error}"));
-        slot.hit.map_or(slot.pattern, |hit| hit.id)
+        match slot.hit {
+            // A union pair of any target: the row's own.
+            Some(hit) if hit.union_row == Some(Entity::WILDCARD) => self
+                .union_row_target(&hit)
+                .map_or(hit.id, |target| Id::pair_from_indices(hit.id.first_index(), target.index())),
+            Some(hit) => hit.id,
+            None => slot.pattern,
+        }
+    }
+
+    /// The row's target of the union pair `hit` (of any target) matched.
+    fn union_row_target(&self, hit: &Hit) -> Option<Entity> {
+        self.world().union_target(self.this()?, hit.id.first_index())
     }
 
     fn source(&self, term: usize) -> Entity {
@@ -375,7 +418,11 @@ impl<'q> RowBase<'q> {
     }
 
     fn pair_target(&self, term: usize) -> Option<Entity> {
-        let id = self.slot(term).ok()?.hit?.id;
+        let hit = self.slot(term).ok()?.hit?;
+        if hit.union_row == Some(Entity::WILDCARD) {
+            return self.union_row_target(&hit);
+        }
+        let id = hit.id;
         id.is_pair().then(|| self.world().entity_at(id.second_index())).flatten()
     }
 
@@ -737,8 +784,8 @@ impl<'q> DynIterMut<'q> {
 
 /// Whether `entity` passes the per-row (sparse) terms of `solution`.
 pub(super) fn per_row_matches(world: &World, solution: &Solution, entity: Entity) -> bool {
-    solution.per_row.iter().all(|&(component, oper)| {
-        let present = world.sparse_sets().of(component).is_some_and(|set| set.contains(entity));
+    solution.per_row.iter().all(|&(check, oper)| {
+        let present = check.holds(world, entity);
         match oper {
             TermOper::And => present,
             TermOper::Not => !present,
