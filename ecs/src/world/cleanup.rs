@@ -101,9 +101,9 @@ enum Holders {
     Archetype(ArchetypeId),
     /// The entities of the sparse set of a dying sparse component.
     Sparse(Entity),
-    /// The entities of an archetype whose union column (the `usize`) holds
-    /// the target (the `Entity`).
-    Union(ArchetypeId, usize, Entity),
+    /// The holders of the union relationship (by index) whose pair targets
+    /// the entity.
+    Union(u32, Entity),
 }
 
 /// A `Panic` policy met while planning; it refuses the despawn only if some
@@ -317,32 +317,32 @@ impl World {
         }
     }
 
-    /// Applies `on_delete_target` to the rows of union archetypes whose target
-    /// is `dying` (a scan of the union columns; see the module docs).
+    /// Applies `on_delete_target` to the holders of union pairs targeting
+    /// `dying` (from the world's index of them; see the module docs).
     fn plan_for_union_targets(&mut self, plan: &mut CleanupPlan, dying: Entity) {
-        for (archetype, id, column) in self.union_columns() {
-            let holders: SmallVec<[Entity; 8]> = {
-                let archetype = &self.archetypes[archetype];
-                let targets = archetype.union_column(column);
-                archetype.entities().iter().zip(targets).filter(|&(_, &t)| t == dying).map(|(&e, _)| e).collect()
-            };
-            if holders.is_empty() {
-                continue;
-            }
-            match self.components.relationship_traits(id.first_index()).on_delete_target {
-                CleanupPolicy::Remove => plan.union_removals.extend(holders.iter().map(|&holder| (holder, id, dying))),
-                CleanupPolicy::Panic => plan.panics.push(PanicCheck {
-                    holders: Holders::Union(archetype, column, dying),
-                    id: Id::pair_from_indices(id.first_index(), dying.index()),
-                    despawned: dying,
-                    as_target: true,
-                }),
+        if self.union_holders_of(dying).is_empty() {
+            return;
+        }
+        let holders: Vec<(Entity, u32)> = self.union_holders_of(dying).to_vec();
+        let mut refused: SmallVec<[u32; 1]> = SmallVec::new();
+        for (holder, relationship) in holders {
+            let id = super::union::union_id(relationship);
+            match self.components.relationship_traits(relationship).on_delete_target {
+                CleanupPolicy::Remove => plan.union_removals.push((holder, id, dying)),
+                CleanupPolicy::Panic if !refused.contains(&relationship) => {
+                    refused.push(relationship);
+                    plan.panics.push(PanicCheck {
+                        holders: Holders::Union(relationship, dying),
+                        id: Id::pair_from_indices(relationship, dying.index()),
+                        despawned: dying,
+                        as_target: true,
+                    });
+                }
+                CleanupPolicy::Panic => {}
                 CleanupPolicy::Delete => {
-                    for holder in holders {
-                        if !self.plan_delete(plan, holder) {
-                            // Permanent entities are never despawned: they lose the pair.
-                            plan.union_removals.push((holder, id, dying));
-                        }
+                    if !self.plan_delete(plan, holder) {
+                        // Permanent entities are never despawned: they lose the pair.
+                        plan.union_removals.push((holder, id, dying));
                     }
                 }
             }
@@ -356,20 +356,19 @@ impl World {
             if check.id.is_pair() { check.id.first_index() } else { check.despawned.index() }
         };
         let survivors = |check: &PanicCheck| {
-            let (holders, union) = match check.holders {
-                Holders::Archetype(archetype) => (self.archetypes[archetype].entities(), None),
+            let (holders, union): (&[Entity], &[(Entity, u32)]) = match check.holders {
+                Holders::Archetype(archetype) => (self.archetypes[archetype].entities(), &[]),
                 Holders::Sparse(component) => {
-                    (self.sparse_sets.of(component).map_or(&[][..], |set| set.entities()), None)
+                    (self.sparse_sets.of(component).map_or(&[][..], |set| set.entities()), &[])
                 }
-                Holders::Union(archetype, column, target) => {
-                    let archetype = &self.archetypes[archetype];
-                    (archetype.entities(), Some((archetype.union_column(column), target)))
-                }
+                Holders::Union(_, target) => (&[], self.union_holders_of(target)),
             };
-            holders.iter().enumerate().filter_map(move |(row, &holder)| {
-                let holds = union.is_none_or(|(targets, target)| targets[row] == target);
-                (holds && !self.is_deleting(holder)).then_some(holder)
-            })
+            let relationship = match check.holders {
+                Holders::Union(relationship, _) => relationship,
+                _ => u32::MAX,
+            };
+            let union = union.iter().filter(move |&&(_, listed)| listed == relationship).map(|&(holder, _)| holder);
+            holders.iter().copied().chain(union).filter(|&holder| !self.is_deleting(holder))
         };
         if let Some(refusal) = plan.panics.iter().find(|check| survivors(check).next().is_some()) {
             // Name the holders of every archetype refusing for the same reason.
@@ -494,7 +493,12 @@ impl World {
                 }
             }
         }
-        // 1c. Surviving holders of union pairs targeting a dying entity lose them.
+        // 1c. Surviving holders of union pairs targeting a dying entity lose
+        // them. The dying targets' index entries go first, as a whole (each
+        // holder's own unindexing then has nothing to search).
+        for &dying in &plan.delete {
+            self.forget_union_holders_of(dying);
+        }
         for &(holder, id, target) in &plan.union_removals {
             if self.is_deleting(holder) || self.union_target(holder, id.first_index()) != Some(target) {
                 continue;

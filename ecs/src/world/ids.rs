@@ -305,6 +305,9 @@ impl World {
         if destination == location.archetype {
             return location.row as usize;
         }
+        if !self.union_holders.is_empty() {
+            self.unindex_union_pairs(entity, location, Some(destination));
+        }
         // SAFETY: `location` is the entity's; the caller initializes the columns
         // the destination adds (id-level adds add at most one, written right after).
         let moved = unsafe {

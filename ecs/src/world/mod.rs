@@ -134,6 +134,9 @@ pub struct World {
     builtin: BuiltinIds,
     /// The entity buffer of despawn cleanup plans, kept between despawns.
     cleanup_scratch: Vec<Entity>,
+    /// The holders of union pairs by target index: `(holder, relationship
+    /// index)` for every row whose union target it is (module `union`).
+    union_holders: union::UnionHolders,
     /// Commands issued by hooks and observers, applied before the structural
     /// change that triggered them returns.
     deferred: CommandQueue,
@@ -217,6 +220,7 @@ impl World {
             internal_count: 0,
             builtin,
             cleanup_scratch: Vec::new(),
+            union_holders: union::UnionHolders::default(),
             deferred: CommandQueue::default(),
             observers: Observers::default(),
         };
@@ -787,6 +791,9 @@ impl World {
     #[inline(always)]
     fn remove_values(&mut self, entity: Entity, record: crate::entity::EntityRecord, panics: &mut PanicSlot) {
         let location = record.location;
+        if !self.union_holders.is_empty() {
+            self.unindex_union_pairs(entity, location, None);
+        }
         // SAFETY: the entity is alive, so its location is a valid, initialized row.
         let swapped = unsafe { self.archetypes.remove_row(location.archetype, location.row as usize, panics) };
         if let Some(swapped) = swapped {
@@ -1567,6 +1574,7 @@ impl World {
     pub fn check_invariants(&self) {
         self.entities.check_invariants();
         self.archetypes.check_invariants(&self.entities);
+        self.check_union_holders();
         self.bundles.check_invariants(&self.archetypes);
         for &entity in self.entities.alive() {
             let location = self.entities.location(entity).expect("alive entities have records");

@@ -20,10 +20,18 @@
 //!   it is (module `cleanup`); despawning `R` applies `on_delete` to every
 //!   holder, as for fragmenting pairs.
 //!
-//! Invariants (checked by `Archetypes::check_invariants`): `(R, *union*)` is
-//! the only id of `R` in an archetype; its column holds an alive target, never
-//! a wildcard or `*union*` itself, for every row. `(R, *union*)` itself is
-//! never added by users: a pair targeting `*union*` is refused.
+//! The world keeps a reverse index, the holders of union pairs by target
+//! ([`UnionHolders`]): `sources` and the cleanup of a dying target read it
+//! instead of scanning rows. It changes where a row's union pair changes: an
+//! add, a retarget, a move that drops `(R, *union*)` (`World::move_entity`),
+//! a despawn (`World::remove_values`); a dying target's entry goes as a whole.
+//!
+//! Invariants (checked by `Archetypes::check_invariants` and
+//! `World::check_invariants`): `(R, *union*)` is the only id of `R` in an
+//! archetype; its column holds an alive target, never a wildcard or `*union*`
+//! itself, for every row; the index lists exactly the `(holder, R)` of every
+//! such row under its target. `(R, *union*)` itself is never added by users: a
+//! pair targeting `*union*` is refused.
 
 use smallvec::SmallVec;
 
@@ -31,7 +39,12 @@ use super::hooks::HookKind;
 use super::{PairError, World};
 use crate::archetype::{ArchetypeId, is_union_id};
 use crate::entity::{Entity, EntityLocation, Id};
-use crate::util::PanicSlot;
+use crate::util::{FxHashMap, PanicSlot};
+
+/// The holders of union pairs by target entity index: `(holder, relationship
+/// index)` per row whose target of that union relationship it is. An entry
+/// exists only while it lists a holder.
+pub(super) type UnionHolders = FxHashMap<u32, Vec<(Entity, u32)>>;
 
 /// The id `(relationship, *union*)`.
 #[inline]
@@ -40,6 +53,85 @@ pub(crate) fn union_id(relationship: u32) -> Id {
 }
 
 impl World {
+    /// Lists `holder`'s pair of the union `relationship` under `target`.
+    fn index_union_pair(&mut self, holder: Entity, relationship: u32, target: Entity) {
+        self.union_holders.entry(target.index()).or_default().push((holder, relationship));
+    }
+
+    /// Takes `holder`'s pair of the union `relationship` off `target`'s list
+    /// (nothing if the list is gone: its target is dying).
+    fn unindex_union_pair(&mut self, holder: Entity, relationship: u32, target: Entity) {
+        let Some(holders) = self.union_holders.get_mut(&target.index()) else { return };
+        if let Some(position) = holders.iter().position(|&listed| listed == (holder, relationship)) {
+            holders.swap_remove(position);
+        }
+        if holders.is_empty() {
+            self.union_holders.remove(&target.index());
+        }
+    }
+
+    /// Before `entity`'s row at `location` leaves its table (for
+    /// `destination`, or for good when `None`): unindexes the union pairs the
+    /// row loses.
+    pub(super) fn unindex_union_pairs(
+        &mut self,
+        entity: Entity,
+        location: EntityLocation,
+        destination: Option<ArchetypeId>,
+    ) {
+        let archetype = &self.archetypes[location.archetype];
+        let lost: SmallVec<[(u32, Entity); 2]> = archetype
+            .ids()
+            .iter()
+            .zip(archetype.column_map())
+            .filter(|&(&id, _)| is_union_id(id))
+            .filter(|&(&id, _)| destination.is_none_or(|destination| !self.archetypes[destination].contains(id)))
+            .map(|(&id, &column)| (id.first_index(), archetype.union_column(column as usize)[location.row as usize]))
+            .collect();
+        for (relationship, target) in lost {
+            self.unindex_union_pair(entity, relationship, target);
+        }
+    }
+
+    /// Forgets the holders listed under the dying `target` (cleanup moves or
+    /// despawns them next; their own unindexing then finds no list).
+    pub(super) fn forget_union_holders_of(&mut self, target: Entity) {
+        if !self.union_holders.is_empty() {
+            self.union_holders.remove(&target.index());
+        }
+    }
+
+    /// The `(holder, relationship index)` of the union pairs targeting `target`.
+    pub(super) fn union_holders_of(&self, target: Entity) -> &[(Entity, u32)] {
+        self.union_holders.get(&target.index()).map_or(&[], Vec::as_slice)
+    }
+
+    /// Verifies that the index lists exactly the union rows under their targets.
+    ///
+    /// # Panics
+    /// Panics describing the first difference.
+    pub(super) fn check_union_holders(&self) {
+        let mut rows = 0;
+        for archetype in self.archetypes.iter() {
+            for (&id, &column) in archetype.ids().iter().zip(archetype.column_map()) {
+                if !is_union_id(id) {
+                    continue;
+                }
+                for (&holder, &target) in archetype.entities().iter().zip(archetype.union_column(column as usize)) {
+                    rows += 1;
+                    assert!(
+                        self.union_holders_of(target).contains(&(holder, id.first_index())),
+                        "the union index lacks {holder:?}'s pair {} under {target:?}",
+                        self.id_name(Id::pair_from_indices(id.first_index(), target.index()))
+                    );
+                }
+            }
+        }
+        let listed: usize = self.union_holders.values().map(Vec::len).sum();
+        assert_eq!(listed, rows, "the union index lists {listed} pairs for {rows} union rows");
+        assert!(self.union_holders.values().all(|holders| !holders.is_empty()), "an empty union index entry");
+    }
+
     /// Whether the relationship with entity index `relationship` is a union.
     #[inline]
     pub(crate) fn is_union_relationship(&self, relationship: u32) -> bool {
@@ -133,6 +225,10 @@ impl World {
             unsafe {
                 self.archetypes.get_mut(location.archetype).set_union_target(column, location.row as usize, target);
             }
+            if !existed {
+                self.unindex_union_pair(entity, relationship, old);
+                self.index_union_pair(entity, relationship, target);
+            }
             self.after_id_insert(entity, id, existed);
             return Ok(());
         }
@@ -147,6 +243,7 @@ impl World {
         // SAFETY: the move left the new column of `(R, *union*)` uninitialized
         // at `row`, the entity's row in `destination`: written here.
         unsafe { self.archetypes.get_mut(destination).set_union_target(column, row, target) };
+        self.index_union_pair(entity, relationship, target);
         self.after_id_insert(entity, id, false);
         panics.resume();
         Ok(())
@@ -183,39 +280,9 @@ impl World {
     }
 
     /// The entities whose pair of the union relationship `relationship` targets
-    /// `target`: a scan of the rows of the archetypes holding
-    /// `(relationship, *union*)` (a union keeps no index by target).
+    /// `target` (from the index of holders by target).
     pub(crate) fn union_sources(&self, relationship: u32, target: Entity) -> impl Iterator<Item = Entity> + '_ {
-        let union = union_id(relationship);
-        let record = self.archetypes.component_index().get(union);
-        record.into_iter().flat_map(|record| record.non_empty().iter()).flat_map(move |entry| {
-            let archetype = &self.archetypes[entry.archetype];
-            let column = archetype.column_map()[entry.position as usize] as usize;
-            archetype
-                .entities()
-                .iter()
-                .zip(archetype.union_column(column))
-                .filter(move |&(_, &row_target)| row_target == target)
-                .map(|(&entity, _)| entity)
-        })
-    }
-
-    /// The archetypes with rows that hold a union id, with the id's position
-    /// and column, for cleanup's scan of union targets.
-    pub(super) fn union_columns(&self) -> SmallVec<[(ArchetypeId, Id, usize); 4]> {
-        let pattern = Id::pair_from_indices(Entity::WILDCARD.index(), Entity::UNION.index());
-        let Some(record) = self.archetypes.component_index().get(pattern) else {
-            return SmallVec::new();
-        };
-        let mut columns = SmallVec::new();
-        for entry in record.non_empty() {
-            let archetype = &self.archetypes[entry.archetype];
-            for (&id, &column) in archetype.ids().iter().zip(archetype.column_map()) {
-                if is_union_id(id) {
-                    columns.push((entry.archetype, id, column as usize));
-                }
-            }
-        }
-        columns
+        let holders = if self.is_alive(target) { self.union_holders_of(target) } else { &[] };
+        holders.iter().filter(move |&&(_, listed)| listed == relationship).map(|&(holder, _)| holder)
     }
 }
