@@ -186,6 +186,25 @@ fn runtime_relationships_can_be_unions_and_bad_traits_are_refused() {
 }
 
 #[test]
+fn one_entity_with_two_union_pairs_to_one_target_keeps_the_index_right() {
+    let mut world = World::new();
+    let target = world.spawn_empty().id();
+    let e = world.spawn(Position(1.0)).add_pair::<Movement>(target).add_pair::<Follows>(target).id();
+    let f = world.spawn(Position(2.0)).add_pair::<Movement>(target).id();
+    world.check_invariants();
+    world.entity_mut(e).remove_pair::<Movement>(target);
+    world.check_invariants();
+    assert_eq!(world.sources::<Movement>(target).collect::<Vec<_>>(), vec![f]);
+    assert_eq!(world.sources::<Follows>(target).collect::<Vec<_>>(), vec![e]);
+    world.entity_mut(e).add_pair::<Movement>(target);
+    world.despawn(f);
+    world.check_invariants();
+    world.despawn(target);
+    world.check_invariants();
+    assert_eq!(world.ids_of(e).unwrap(), &[world.component_id::<Position>().unwrap().id()]);
+}
+
+#[test]
 fn acyclic_unions_refuse_cycles() {
     let mut world = World::new();
     let (a, b, c) = (world.spawn_empty().id(), world.spawn_empty().id(), world.spawn_empty().id());

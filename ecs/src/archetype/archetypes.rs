@@ -249,8 +249,8 @@ impl Archetype {
         (column >= 0).then_some(column as usize)
     }
 
-    /// The targets, by row, of the union relationship whose entity index is
-    /// `relationship`: the column of `(relationship, *union*)` (see
+    /// The cells (targets), by row, of the union relationship whose entity
+    /// index is `relationship`: the column of `(relationship, *union*)` (see
     /// [`Entity::UNION`]); `None` if the archetype lacks that id.
     ///
     /// # Examples
@@ -267,36 +267,37 @@ impl Archetype {
     /// assert_eq!(location.archetype, world.entities().location(b).unwrap().archetype);
     /// let movement = world.component_id::<Movement>().unwrap();
     /// let archetype = &world.archetypes()[location.archetype];
-    /// assert_eq!(archetype.union_targets(movement.index()), Some(&[walking, running][..]));
+    /// let targets: Vec<Entity> = archetype.union_cells(movement.index()).unwrap().iter().map(|cell| cell.target).collect();
+    /// assert_eq!(targets, [walking, running]);
     /// ```
     #[inline]
-    pub fn union_targets(&self, relationship: u32) -> Option<&[Entity]> {
+    pub fn union_cells(&self, relationship: u32) -> Option<&[UnionCell]> {
         let column = self.column_of(Id::pair_from_indices(relationship, Entity::UNION.index()))?;
         Some(self.union_column(column))
     }
 
-    /// The targets stored in `column`, the column of a union id.
+    /// The cells stored in `column`, the column of a union id.
     #[inline]
-    pub(crate) fn union_column(&self, column: usize) -> &[Entity] {
-        let data = self.table.column(column).data_ptr().cast::<Entity>();
-        // SAFETY: the column of a union id stores one initialized `Entity` per
-        // row (written when the row got the id, moved with it): rows
+    pub(crate) fn union_column(&self, column: usize) -> &[UnionCell] {
+        let data = self.table.column(column).data_ptr().cast::<UnionCell>();
+        // SAFETY: the column of a union id stores one initialized `UnionCell`
+        // per row (written when the row got the id, moved with it): rows
         // `0..len()` are initialized, and `&self` keeps them unchanged.
         unsafe { core::slice::from_raw_parts(data.as_ptr(), self.len()) }
     }
 
-    /// Sets row `row`'s target in `column`, the column of a union id.
+    /// Sets row `row`'s cell in `column`, the column of a union id.
     ///
     /// # Safety
     /// `column` is the column of a union id of this archetype and `row` a row
     /// of its table.
     #[inline]
-    pub(crate) unsafe fn set_union_target(&mut self, column: usize, row: usize, target: Entity) {
+    pub(crate) unsafe fn set_union_cell(&mut self, column: usize, row: usize, cell: UnionCell) {
         debug_assert!(row < self.len(), "row {row} of {} rows", self.len());
-        // SAFETY: the column stores `Entity` values (caller) and `row` is in
-        // bounds; an `Entity` has no drop glue, so overwriting (or writing a
+        // SAFETY: the column stores `UnionCell` values (caller) and `row` is in
+        // bounds; a `UnionCell` has no drop glue, so overwriting (or writing a
         // fresh slot) needs no drop.
-        unsafe { self.table.column(column).get_ptr(row).cast::<Entity>().write(target) };
+        unsafe { self.table.column(column).get_ptr(row).cast::<UnionCell>().write(cell) };
     }
 
     fn tag_drop_at(&self, position: usize) -> Option<TagDropFn> {
@@ -456,8 +457,34 @@ impl Default for Archetypes {
     }
 }
 
+/// One row's cell in the table column of a union id `(R, *union*)`: the row's
+/// target and where the row's holder is listed in the world's index of union
+/// holders by target (so unlisting it is O(1)).
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Relationship)]
+/// #[relationship(union)]
+/// struct Movement;
+/// let mut world = World::new();
+/// let walking = world.spawn_empty().id();
+/// let e = world.spawn_empty().add_pair::<Movement>(walking).id();
+/// let movement = world.component_id::<Movement>().unwrap();
+/// let archetype = &world.archetypes()[world.entities().location(e).unwrap().archetype];
+/// assert_eq!(archetype.union_cells(movement.index()).unwrap()[0].target, walking);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
+pub struct UnionCell {
+    /// The row's target.
+    pub target: Entity,
+    /// The row's position in the list of its target's union holders.
+    pub(crate) holder_slot: u32,
+}
+
 /// Whether `id` is the id `(R, Entity::UNION)` of a union relationship `R`,
-/// whose table column holds each row's target (an `Entity`).
+/// whose table column holds each row's target (a [`UnionCell`]).
 ///
 /// # Examples
 /// ```
@@ -482,7 +509,7 @@ enum IdStorage {
 fn id_storage(components: &Components, id: Id) -> IdStorage {
     if is_union_id(id) {
         // `(R, *union*)`: the column of each row's target (see `Entity::UNION`).
-        return IdStorage::Column(Column::untracked(core::alloc::Layout::new::<Entity>(), None));
+        return IdStorage::Column(Column::untracked(core::alloc::Layout::new::<UnionCell>(), None));
     }
     let info = if id.is_pair() {
         components.info_by_index(id.first_index())
@@ -1268,7 +1295,7 @@ impl Archetypes {
                 }
                 let column = archetype.columns[position];
                 assert!(column >= 0, "union id {id:?} of {:?} has no column", archetype.id);
-                for (row, &target) in archetype.union_column(column as usize).iter().enumerate() {
+                for (row, &UnionCell { target, .. }) in archetype.union_column(column as usize).iter().enumerate() {
                     assert!(
                         entities.location(target).is_some() && target != Entity::UNION && !target.id().is_wildcard(),
                         "{:?} row {row}: union {id:?} targets {target:?}, which is not alive or not a target",

@@ -37,6 +37,6 @@ mod component_index;
 mod graph;
 
 pub use crate::entity::ArchetypeId;
-pub use archetypes::{Archetype, ArchetypeFlags, Archetypes, MovePlan, MoveResult, is_union_id};
+pub use archetypes::{Archetype, ArchetypeFlags, Archetypes, MovePlan, MoveResult, UnionCell, is_union_id};
 pub use component_index::{ArchetypeRecord, ComponentIndex, IdRecord};
 pub use graph::Edges;

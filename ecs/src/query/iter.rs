@@ -13,7 +13,7 @@ use core::ops::Range;
 use super::fetch::QueryData;
 use super::filter::QueryFilter;
 use super::state::{MatchedArchetype, UnionRowFilter, union_rows_pass};
-use crate::archetype::{Archetype, Archetypes};
+use crate::archetype::{Archetype, Archetypes, UnionCell};
 use crate::entity::Entity;
 use crate::storage::Tick;
 use crate::world::World;
@@ -31,7 +31,7 @@ pub struct QueryIter<'w, 's, D: QueryData, F: QueryFilter> {
     /// row). Plain references, so the iterator has no drop glue and its
     /// borrow of the world ends with its last use.
     union_filters: &'s [UnionRowFilter],
-    union_rows: (&'w [Entity], Entity),
+    union_rows: (&'w [UnionCell], Entity),
     archetype: Option<&'w Archetype>,
 }
 

@@ -23,7 +23,7 @@ use super::fetch::{QueryData, ReadOnlyQueryData, WorldQuery};
 use super::filter::QueryFilter;
 use super::iter::QueryIter;
 use super::par_iter::QueryParIter;
-use crate::archetype::{Archetype, ArchetypeFlags, ArchetypeId};
+use crate::archetype::{Archetype, ArchetypeFlags, ArchetypeId, UnionCell};
 use crate::entity::{Entity, Id};
 use crate::storage::{LastRun, Tick};
 use crate::world::{World, WorldId};
@@ -151,16 +151,16 @@ impl UnionRowFilter {
     /// The union column `archetype` holds for this filter's relationship
     /// (empty if none: no row passes) and the target rows must have.
     #[inline]
-    pub(crate) fn rows<'w>(&self, archetype: &'w Archetype) -> (&'w [Entity], Entity) {
-        (archetype.union_targets(self.relationship).unwrap_or(&[]), self.target)
+    pub(crate) fn rows<'w>(&self, archetype: &'w Archetype) -> (&'w [UnionCell], Entity) {
+        (archetype.union_cells(self.relationship).unwrap_or(&[]), self.target)
     }
 }
 
 /// Whether `row` passes the per-table union row checks `rows` (pairs of a
 /// union column and the target it must hold).
 #[inline]
-pub(crate) fn union_rows_pass(rows: &[(&[Entity], Entity)], row: usize) -> bool {
-    rows.iter().all(|&(targets, target)| targets.get(row) == Some(&target))
+pub(crate) fn union_rows_pass(rows: &[(&[UnionCell], Entity)], row: usize) -> bool {
+    rows.iter().all(|&(cells, target)| cells.get(row).is_some_and(|cell| cell.target == target))
 }
 
 /// A pair `(R, target)` required at run time.
@@ -606,7 +606,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         unsafe {
             Q::set_archetype(&mut data, &matched.data, archetype);
             F::set_archetype(&mut filter, &matched.filter, archetype);
-            let union_rows: SmallVec<[(&[Entity], Entity); 1]> =
+            let union_rows: SmallVec<[(&[UnionCell], Entity); 1]> =
                 self.union_filters.iter().map(|filter| filter.rows(archetype)).collect();
             if !Q::matches_row(&data, entity, row)
                 || !F::matches_row(&filter, entity, row)

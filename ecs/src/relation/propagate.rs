@@ -129,7 +129,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
                 D::set_archetype(&mut data, &matched.data, archetype);
                 F::set_archetype(&mut filter, &matched.filter, archetype);
             }
-            let union_rows: SmallVec<[(&[Entity], Entity); 1]> =
+            let union_rows: SmallVec<[(&[crate::archetype::UnionCell], Entity); 1]> =
                 self.union_filters().iter().map(|filter| filter.rows(archetype)).collect();
             for (row, &entity) in archetype.entities().iter().enumerate() {
                 // SAFETY: `row` is a row of the current table.

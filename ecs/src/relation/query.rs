@@ -21,7 +21,7 @@ use core::marker::PhantomData;
 use core::ptr::NonNull;
 
 use super::Relationship;
-use crate::archetype::{Archetype, is_union_id};
+use crate::archetype::{Archetype, UnionCell, is_union_id};
 use crate::component::{Component, StorageKind};
 use crate::entity::{Entity, Id};
 use crate::query::{
@@ -70,7 +70,7 @@ fn target_at(world: &World, archetype: &Archetype, position: u16) -> Entity {
 /// The row targets of the pair at `position` of `archetype` if it is a union
 /// id `(R, *union*)` (its column holds one target per row), else `None`.
 #[inline]
-fn union_targets_at(archetype: &Archetype, position: u16) -> Option<NonNull<Entity>> {
+fn union_targets_at(archetype: &Archetype, position: u16) -> Option<NonNull<UnionCell>> {
     let id = archetype.ids()[position as usize];
     if !is_union_id(id) {
         return None;
@@ -86,10 +86,10 @@ fn union_targets_at(archetype: &Archetype, position: u16) -> Option<NonNull<Enti
 /// `targets`, when set, is the union column of the current table and `row`
 /// one of its rows.
 #[inline(always)]
-unsafe fn row_target<R: Relationship>(targets: Option<NonNull<Entity>>, target: Entity, row: usize) -> Entity {
+unsafe fn row_target<R: Relationship>(targets: Option<NonNull<UnionCell>>, target: Entity, row: usize) -> Entity {
     match targets {
         // SAFETY: the union column holds an initialized target per row (caller).
-        Some(targets) if R::TRAITS.union => unsafe { *targets.add(row).as_ref() },
+        Some(targets) if R::TRAITS.union => unsafe { targets.add(row).as_ref().target },
         _ => target,
     }
 }
@@ -239,7 +239,7 @@ pub struct TargetFetch<'w> {
     target: Entity,
     /// The union column of the current table (a union relationship's rows
     /// each have their own target).
-    union_targets: Option<NonNull<Entity>>,
+    union_targets: Option<NonNull<UnionCell>>,
 }
 
 // SAFETY: reads only archetype types and the entity index.
@@ -293,7 +293,7 @@ pub struct PairRefFetch<'w, R> {
     world: &'w World,
     target: Entity,
     column: NonNull<R>,
-    union_targets: Option<NonNull<Entity>>,
+    union_targets: Option<NonNull<UnionCell>>,
 }
 
 impl<R> Clone for PairRefFetch<'_, R> {
@@ -373,7 +373,7 @@ pub struct PairMutFetch<'w, R> {
     added: NonNull<TickCell>,
     changed: NonNull<TickCell>,
     has_ticks: bool,
-    union_targets: Option<NonNull<Entity>>,
+    union_targets: Option<NonNull<UnionCell>>,
     last_run: Tick,
     this_run: Tick,
 }

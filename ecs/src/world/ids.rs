@@ -784,7 +784,7 @@ impl World {
             Some(location) if crate::archetype::is_union_id(id) => {
                 let archetype = &self.archetypes()[location.archetype];
                 let column = archetype.column_of(id)?;
-                Some(archetype.union_column(column)[location.row as usize])
+                Some(archetype.union_column(column)[location.row as usize].target)
             }
             _ => self.entity_at(id.second_index()),
         })

@@ -37,12 +37,13 @@ use smallvec::SmallVec;
 
 use super::hooks::HookKind;
 use super::{PairError, World};
-use crate::archetype::{ArchetypeId, is_union_id};
+use crate::archetype::{ArchetypeId, UnionCell, is_union_id};
 use crate::entity::{Entity, EntityLocation, Id};
 use crate::util::{FxHashMap, PanicSlot};
 
 /// The holders of union pairs by target entity index: `(holder, relationship
-/// index)` per row whose target of that union relationship it is. An entry
+/// index)` per row whose target of that union relationship it is; the row's
+/// [`UnionCell`] remembers its position in the list (O(1) unlisting). An entry
 /// exists only while it lists a holder.
 pub(super) type UnionHolders = FxHashMap<u32, Vec<(Entity, u32)>>;
 
@@ -53,20 +54,33 @@ pub(crate) fn union_id(relationship: u32) -> Id {
 }
 
 impl World {
-    /// Lists `holder`'s pair of the union `relationship` under `target`.
-    fn index_union_pair(&mut self, holder: Entity, relationship: u32, target: Entity) {
-        self.union_holders.entry(target.index()).or_default().push((holder, relationship));
+    /// Lists `holder`'s pair of the union `relationship` under `target`; the
+    /// cell to write into its row.
+    fn index_union_pair(&mut self, holder: Entity, relationship: u32, target: Entity) -> UnionCell {
+        let holders = self.union_holders.entry(target.index()).or_default();
+        holders.push((holder, relationship));
+        UnionCell { target, holder_slot: (holders.len() - 1) as u32 }
     }
 
-    /// Takes `holder`'s pair of the union `relationship` off `target`'s list
-    /// (nothing if the list is gone: its target is dying).
-    fn unindex_union_pair(&mut self, holder: Entity, relationship: u32, target: Entity) {
-        let Some(holders) = self.union_holders.get_mut(&target.index()) else { return };
-        if let Some(position) = holders.iter().position(|&listed| listed == (holder, relationship)) {
-            holders.swap_remove(position);
-        }
+    /// Takes `holder`'s pair of the union `relationship`, whose row cell is
+    /// `cell`, off its target's list (nothing if the list is gone: the target
+    /// is dying); the holder moved into its slot gets its cell updated.
+    fn unindex_union_pair(&mut self, holder: Entity, relationship: u32, cell: UnionCell) {
+        let Some(holders) = self.union_holders.get_mut(&cell.target.index()) else { return };
+        let slot = cell.holder_slot as usize;
+        debug_assert_eq!(holders.get(slot), Some(&(holder, relationship)), "stale union holder slot");
+        holders.swap_remove(slot);
+        let moved = holders.get(slot).copied();
         if holders.is_empty() {
-            self.union_holders.remove(&target.index());
+            self.union_holders.remove(&cell.target.index());
+        }
+        if let Some((moved, moved_relationship)) = moved {
+            let location = self.entities.location(moved).expect("listed union holders are alive");
+            let column = self.union_column_at(location, moved_relationship).expect("listed holders hold the pair");
+            let cell = UnionCell { target: cell.target, holder_slot: slot as u32 };
+            // SAFETY: `column` is the union column of `moved`'s archetype and its
+            // row is `moved`'s.
+            unsafe { self.archetypes.get_mut(location.archetype).set_union_cell(column, location.row as usize, cell) };
         }
     }
 
@@ -80,7 +94,7 @@ impl World {
         destination: Option<ArchetypeId>,
     ) {
         let archetype = &self.archetypes[location.archetype];
-        let lost: SmallVec<[(u32, Entity); 2]> = archetype
+        let lost: SmallVec<[(u32, UnionCell); 2]> = archetype
             .ids()
             .iter()
             .zip(archetype.column_map())
@@ -88,8 +102,8 @@ impl World {
             .filter(|&(&id, _)| destination.is_none_or(|destination| !self.archetypes[destination].contains(id)))
             .map(|(&id, &column)| (id.first_index(), archetype.union_column(column as usize)[location.row as usize]))
             .collect();
-        for (relationship, target) in lost {
-            self.unindex_union_pair(entity, relationship, target);
+        for (relationship, cell) in lost {
+            self.unindex_union_pair(entity, relationship, cell);
         }
     }
 
@@ -117,12 +131,14 @@ impl World {
                 if !is_union_id(id) {
                     continue;
                 }
-                for (&holder, &target) in archetype.entities().iter().zip(archetype.union_column(column as usize)) {
+                for (&holder, cell) in archetype.entities().iter().zip(archetype.union_column(column as usize)) {
                     rows += 1;
-                    assert!(
-                        self.union_holders_of(target).contains(&(holder, id.first_index())),
-                        "the union index lacks {holder:?}'s pair {} under {target:?}",
-                        self.id_name(Id::pair_from_indices(id.first_index(), target.index()))
+                    assert_eq!(
+                        self.union_holders_of(cell.target).get(cell.holder_slot as usize),
+                        Some(&(holder, id.first_index())),
+                        "the union index lacks {holder:?}'s pair {} under {:?} at its slot",
+                        self.id_name(Id::pair_from_indices(id.first_index(), cell.target.index())),
+                        cell.target
                     );
                 }
             }
@@ -150,7 +166,7 @@ impl World {
     pub(crate) fn union_target(&self, entity: Entity, relationship: u32) -> Option<Entity> {
         let location = self.entities.location(entity)?;
         let column = self.union_column_at(location, relationship)?;
-        Some(self.archetypes[location.archetype].union_column(column)[location.row as usize])
+        Some(self.archetypes[location.archetype].union_column(column)[location.row as usize].target)
     }
 
     /// `id` as the pair it stands for in `entity`'s row: a union id
@@ -177,11 +193,11 @@ impl World {
         let wanted = pattern.second_index();
         if pattern.first_index() == Entity::WILDCARD.index() || pattern.first_index() == Entity::ANY.index() {
             return archetype.ids().iter().zip(archetype.column_map()).any(|(&id, &column)| {
-                is_union_id(id) && archetype.union_column(column as usize)[row].index() == wanted
+                is_union_id(id) && archetype.union_column(column as usize)[row].target.index() == wanted
             });
         }
         self.union_column_at(location, pattern.first_index())
-            .is_some_and(|column| archetype.union_column(column)[row].index() == wanted)
+            .is_some_and(|column| archetype.union_column(column)[row].target.index() == wanted)
     }
 
     /// The union ids of `entity`'s archetype whose row target is `target`
@@ -193,7 +209,9 @@ impl World {
             .ids()
             .iter()
             .zip(archetype.column_map())
-            .filter(|&(&id, &column)| is_union_id(id) && archetype.union_column(column as usize)[row].index() == target)
+            .filter(|&(&id, &column)| {
+                is_union_id(id) && archetype.union_column(column as usize)[row].target.index() == target
+            })
             .map(|(&id, _)| id)
             .collect()
     }
@@ -207,7 +225,8 @@ impl World {
         let target = self.entity_at(id.second_index()).ok_or(PairError::NotAlive(entity))?;
         let relationship = id.first_index();
         if let Some(column) = self.union_column_at(location, relationship) {
-            let old = self.archetypes[location.archetype].union_column(column)[location.row as usize];
+            let old_cell = self.archetypes[location.archetype].union_column(column)[location.row as usize];
+            let old = old_cell.target;
             let existed = old == target;
             if self.observers().has_lifecycle_observers() {
                 if existed {
@@ -220,14 +239,16 @@ impl World {
             }
             // Observers cannot move the entity (their commands wait).
             let location = self.entities.location(entity).expect("observers cannot despawn (their commands wait)");
-            // SAFETY: `column` is the column of `(R, *union*)` in the entity's
-            // archetype (observers did not move it) and `row` its row.
-            unsafe {
-                self.archetypes.get_mut(location.archetype).set_union_target(column, location.row as usize, target);
-            }
             if !existed {
-                self.unindex_union_pair(entity, relationship, old);
-                self.index_union_pair(entity, relationship, target);
+                self.unindex_union_pair(entity, relationship, old_cell);
+                let cell = self.index_union_pair(entity, relationship, target);
+                // Unlisting may have updated another row, never this one's
+                // location: observers did not move the entity.
+                // SAFETY: `column` is the column of `(R, *union*)` in the
+                // entity's archetype and `row` its row.
+                unsafe {
+                    self.archetypes.get_mut(location.archetype).set_union_cell(column, location.row as usize, cell);
+                }
             }
             self.after_id_insert(entity, id, existed);
             return Ok(());
@@ -240,10 +261,10 @@ impl World {
         let mut panics = PanicSlot::default();
         let row = self.move_entity(entity, location, destination, &mut panics);
         let column = self.archetypes[destination].column_of(union).expect("a union id has a column");
+        let cell = self.index_union_pair(entity, relationship, target);
         // SAFETY: the move left the new column of `(R, *union*)` uninitialized
         // at `row`, the entity's row in `destination`: written here.
-        unsafe { self.archetypes.get_mut(destination).set_union_target(column, row, target) };
-        self.index_union_pair(entity, relationship, target);
+        unsafe { self.archetypes.get_mut(destination).set_union_cell(column, row, cell) };
         self.after_id_insert(entity, id, false);
         panics.resume();
         Ok(())
@@ -261,7 +282,7 @@ impl World {
         let Some(column) = self.union_column_at(location, relationship) else {
             return false;
         };
-        let target = self.archetypes[location.archetype].union_column(column)[location.row as usize];
+        let target = self.archetypes[location.archetype].union_column(column)[location.row as usize].target;
         if !is_union_id(id) && target.index() != id.second_index() {
             return false;
         }
