@@ -236,6 +236,10 @@ fn pair_terms_yield_each_rows_target() {
     let mut with = world.query_filtered::<Entity, WithPair<Movement>>();
     assert_eq!(with.iter(&world).count(), 3);
     assert_eq!(q.get(&world, b), Ok((b, running)));
+    // A union is not traversable: `Up` finds no ancestor through it.
+    world.entity_mut(walking).insert(Position(9.0));
+    let mut up = world.query::<Up<Movement, &Position>>();
+    assert_eq!(up.iter(&world).count(), 0);
 }
 
 #[test]

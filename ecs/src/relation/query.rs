@@ -586,6 +586,11 @@ pub(super) fn find_up_with_source<T: Component>(
     archetype: &Archetype,
 ) -> Option<(Entity, NonNull<T>)> {
     let first = archetype.pair_positions(relationship.index()).next()?;
+    if is_union_id(archetype.ids()[first]) {
+        // A union relationship is never traversable: its targets differ per
+        // row, and this walk resolves one ancestor per table.
+        return None;
+    }
     let mut current = world.entity_at(archetype.ids()[first].second_index())?;
     for _ in 0..=world.entities().alive_count() {
         if let Some(value) = component_of::<T>(world, component, current) {
