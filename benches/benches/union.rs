@@ -39,8 +39,12 @@ fn setup<R: Relationship>() -> (World, [Entity; 2], Vec<Entity>) {
     let mut world = World::new();
     let targets = [world.spawn_empty().id(), world.spawn_empty().id()];
     let entities: Vec<Entity> = world.spawn_batch((0..ENTITIES).map(|_| (Position([0.0; 3]),))).collect();
-    for &entity in &entities {
-        world.add_pair::<R>(entity, targets[0]);
+    // Both targets once, so that a fragmenting relationship's two archetypes
+    // (and the edge between them) exist before the measurement.
+    for target in [targets[1], targets[0]] {
+        for &entity in &entities {
+            world.add_pair::<R>(entity, target);
+        }
     }
     (world, targets, entities)
 }
