@@ -9,6 +9,11 @@
 //!   children through `ChildOf`'s `on_delete_target = "delete"` policy. Every
 //!   parent's children share a table of their own (pairs fragment), which the
 //!   despawn deletes again.
+//! * `ecs_union`: the same links as a union relationship (`ParentLink`:
+//!   `#[relationship(union, on_delete_target = "delete")]`), the parent
+//!   pointer as a non-fragmenting pair: every child sits in one table whatever
+//!   its parent, so no per-parent archetype is created and deleted. `ChildOf`
+//!   itself stays fragmenting.
 //! * `bevy_ecs`: its built-in `ChildOf(parent)` relationship component, whose
 //!   hooks keep the parent's `Children` list; `World::despawn(parent)` despawns
 //!   the `Children` (a linked spawn).
@@ -54,6 +59,25 @@ fn ecs_build(world: &mut World, parents: &mut Vec<Entity>) {
 fn ecs_despawn(world: &mut World, parents: &[Entity]) {
     for &parent in parents {
         assert!(world.despawn(parent));
+    }
+}
+
+/// The parent link of `ecs_union`: a union (non-fragmenting) relationship
+/// whose children are deleted with their parent.
+#[derive(Relationship)]
+#[relationship(union, on_delete_target = "delete")]
+struct ParentLink;
+
+/// Builds the hierarchy with the union `ParentLink`, leaving the parents in
+/// `parents`.
+fn ecs_union_build(world: &mut World, parents: &mut Vec<Entity>) {
+    parents.clear();
+    for _ in 0..PARENTS {
+        let parent = world.spawn_empty().id();
+        for _ in 0..CHILDREN_PER_PARENT {
+            world.spawn_empty().add_pair::<ParentLink>(parent);
+        }
+        parents.push(parent);
     }
 }
 
@@ -231,6 +255,24 @@ fn bench(c: &mut Criterion) {
 
         b.iter(|| {
             ecs_build(&mut world, &mut parents);
+            ecs_despawn(&mut world, black_box(&parents));
+        });
+        assert_eq!(world.entity_count(), 0);
+    });
+
+    group.bench_function("ecs_union", |b| {
+        let mut world = World::new();
+        let mut parents = Vec::with_capacity(PARENTS);
+        ecs_union_build(&mut world, &mut parents);
+        assert_eq!(world.entity_count(), TOTAL);
+        assert!(parents.iter().all(|&parent| world.sources::<ParentLink>(parent).count() == CHILDREN_PER_PARENT));
+        let children: Vec<Entity> = world.sources::<ParentLink>(parents[0]).collect();
+        ecs_despawn(&mut world, &parents);
+        assert_eq!(world.entity_count(), 0);
+        assert!(children.iter().all(|&child| !world.is_alive(child)));
+
+        b.iter(|| {
+            ecs_union_build(&mut world, &mut parents);
             ecs_despawn(&mut world, black_box(&parents));
         });
         assert_eq!(world.entity_count(), 0);

@@ -8,7 +8,7 @@
 //! ```text
 //! impl ::ecs::relation::Relationship for DockedTo {
 //!     const TRAITS: ::ecs::component::RelationshipTraits = ::ecs::component::RelationshipTraits {
-//!         exclusive: true, traversable: false, acyclic: false, transitive: false,
+//!         exclusive: true, traversable: false, acyclic: false, transitive: false, union: false,
 //!         on_delete: ::ecs::component::CleanupPolicy::Remove,
 //!         on_delete_target: ::ecs::component::CleanupPolicy::Delete,
 //!     };
@@ -20,8 +20,13 @@
 //! ```
 //!
 //! Keys of `#[relationship(...)]`: the flags `exclusive`, `traversable`,
-//! `acyclic`, `transitive`, and `on_delete` / `on_delete_target` = `"remove"` | `"delete"` |
+//! `acyclic`, `transitive`, `union`, and `on_delete` / `on_delete_target` = `"remove"` | `"delete"` |
 //! `"panic"`; each at most once.
+//!
+//! `union` (non-fragmenting, see `RelationshipTraits::union`) implies
+//! `exclusive`. It is refused on a type that is not a struct without fields
+//! (its pairs would carry values, which a union's target column cannot hold)
+//! and next to `traversable` or `transitive` (both read one target per table).
 
 use proc_macro2::{Span, TokenStream as TokenStream2};
 use quote::{ToTokens, quote};
@@ -31,7 +36,7 @@ use syn::{DeriveInput, Ident, LitStr};
 use crate::component::component_impl;
 
 /// The keys `#[relationship(...)]` accepts.
-const KEYS: &str = "`exclusive`, `traversable`, `acyclic`, `transitive`, `on_delete`, `on_delete_target`";
+const KEYS: &str = "`exclusive`, `traversable`, `acyclic`, `transitive`, `union`, `on_delete`, `on_delete_target`";
 
 /// What `#[relationship(...)]` said.
 #[derive(Default)]
@@ -40,6 +45,7 @@ struct RelationshipAttrs {
     traversable: Option<bool>,
     acyclic: Option<bool>,
     transitive: Option<bool>,
+    union: Option<Span>,
     on_delete: Option<Ident>,
     on_delete_target: Option<Ident>,
 }
@@ -66,6 +72,16 @@ impl RelationshipAttrs {
             "traversable" => &mut self.traversable,
             "acyclic" => &mut self.acyclic,
             "transitive" => &mut self.transitive,
+            "union" => {
+                if self.union.is_some() {
+                    return Err(duplicate());
+                }
+                if meta.input.peek(syn::Token![=]) {
+                    return Err(meta.error("`union` is a flag: write `union`, without a value"));
+                }
+                self.union = Some(syn::spanned::Spanned::span(&meta.path));
+                return Ok(());
+            }
             "on_delete" | "on_delete_target" => {
                 let slot = if key == "on_delete" { &mut self.on_delete } else { &mut self.on_delete_target };
                 if slot.is_some() {
@@ -116,6 +132,38 @@ fn parse_policy(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Ident> {
     Ok(Ident::new(variant, Span::call_site()))
 }
 
+/// Refuses `union` where it cannot work: on a type whose pairs would carry a
+/// value (anything but a struct without fields) and next to `traversable` or
+/// `transitive`.
+fn check_union(input: &DeriveInput, span: Span, traversable: bool, transitive: bool) -> syn::Result<()> {
+    let fieldless = match &input.data {
+        syn::Data::Struct(data) => data.fields.is_empty(),
+        _ => false,
+    };
+    if !fieldless {
+        return Err(syn::Error::new(
+            span,
+            format!(
+                "`union` relationships carry no data: `{}` must be a struct without fields (a union keeps one \
+                 target per row and no pair value); drop `union` to store values in fragmenting pairs",
+                input.ident
+            ),
+        ));
+    }
+    for (set, key) in [(traversable, "traversable"), (transitive, "transitive")] {
+        if set {
+            return Err(syn::Error::new(
+                span,
+                format!(
+                    "`union` cannot be combined with `{key}`: traversal and transitive matching read one target \
+                     per table, and a union's targets differ per row"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Builds the impls for `input`, or a spanned error.
 pub(crate) fn derive_relationship(input: DeriveInput) -> syn::Result<TokenStream2> {
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("component")) {
@@ -132,8 +180,14 @@ pub(crate) fn derive_relationship(input: DeriveInput) -> syn::Result<TokenStream
     }
     let attrs = RelationshipAttrs::parse(&input)?;
     let flag = |value: Option<bool>| value.unwrap_or(false);
-    let (exclusive, traversable, acyclic) = (flag(attrs.exclusive), flag(attrs.traversable), flag(attrs.acyclic));
+    let (traversable, acyclic) = (flag(attrs.traversable), flag(attrs.acyclic));
     let transitive = flag(attrs.transitive);
+    let union = attrs.union.is_some();
+    // A union is exclusive: one target per entity, kept in the row.
+    let exclusive = flag(attrs.exclusive) || union;
+    if let Some(span) = attrs.union {
+        check_union(&input, span, traversable, transitive)?;
+    }
     let remove = Ident::new("Remove", Span::call_site());
     let on_delete = attrs.on_delete.unwrap_or_else(|| remove.clone());
     let on_delete_target = attrs.on_delete_target.unwrap_or(remove);
@@ -143,6 +197,7 @@ pub(crate) fn derive_relationship(input: DeriveInput) -> syn::Result<TokenStream
             traversable: #traversable,
             acyclic: #acyclic,
             transitive: #transitive,
+            union: #union,
             on_delete: ::ecs::component::CleanupPolicy::#on_delete,
             on_delete_target: ::ecs::component::CleanupPolicy::#on_delete_target,
         }
@@ -207,5 +262,22 @@ mod tests {
         assert!(err("#[relationship(exclusive = true)] struct R;").contains("is a flag"));
         assert!(err(r#"#[component(storage = "sparse")] struct R;"#).contains("`storage` cannot be set"));
         assert!(err("struct G<T>(T);").starts_with("#[derive(Relationship)] does not support generic types"));
+    }
+
+    #[test]
+    fn union_is_exclusive_and_refused_where_it_cannot_work() {
+        let out = expand("#[relationship(union)] struct Movement;").unwrap();
+        assert!(out.contains("union : true") && out.contains("exclusive : true"), "{out}");
+        assert!(expand("struct Likes;").unwrap().contains("union : false"));
+        let err = |src: &str| expand(src).unwrap_err().to_string();
+        assert!(
+            err("#[relationship(union)] struct Eats { amount: u32 }").contains("`union` relationships carry no data")
+        );
+        assert!(err("#[relationship(union)] struct Eats(u32);").contains("must be a struct without fields"));
+        assert!(err("#[relationship(union)] enum Mode { A, B }").contains("carry no data"));
+        assert!(err("#[relationship(union, traversable)] struct R;").contains("cannot be combined with `traversable`"));
+        assert!(err("#[relationship(transitive, union)] struct R;").contains("cannot be combined with `transitive`"));
+        assert!(err("#[relationship(union, union)] struct R;").starts_with("duplicate #[relationship] key `union`"));
+        assert!(err("#[relationship(union = true)] struct R;").contains("is a flag"));
     }
 }

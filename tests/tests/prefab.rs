@@ -403,3 +403,31 @@ fn toggled_components_on_prefabs() {
     world.entity_mut(inst).insert(Thrust(2.0)).disable::<Thrust>();
     assert_eq!(world.query_filtered::<Entity, Without<Thrust>>().iter(&world).count(), 1);
 }
+
+#[derive(Relationship)]
+#[relationship(union)]
+struct Movement;
+
+#[test]
+fn a_union_relationship_on_an_instance() {
+    let mut world = World::new();
+    let (walking, flying) = (world.spawn_empty().id(), world.spawn_empty().id());
+    let ship = world.spawn((Prefab, MaxSpeed(3.0))).id();
+    world.entity_mut(ship).add_pair::<Movement>(walking);
+    let inst = world.instantiate(ship);
+    assert_eq!(world.target::<Movement>(inst), None, "pairs are not inherited");
+    world.entity_mut(inst).add_pair::<Movement>(walking);
+    let archetype = world.entity(inst).archetype();
+    world.entity_mut(inst).add_pair::<Movement>(flying);
+    assert_eq!(world.entity(inst).archetype(), archetype, "retargeting a union pair never moves");
+    assert_eq!(world.target::<Movement>(inst), Some(flying));
+    assert_eq!(world.target::<Movement>(ship), Some(walking), "the prefab keeps its own target");
+    assert_eq!(world.get::<MaxSpeed>(inst), Some(&MaxSpeed(3.0)), "inherited values survive the union table");
+    let rows: Vec<(Entity, Entity, f32)> =
+        world.query::<(Entity, Pair<Movement>, &MaxSpeed)>().iter(&world).map(|(e, t, s)| (e, t, s.0)).collect();
+    assert_eq!(rows, vec![(inst, flying, 3.0)]);
+    world.despawn(flying);
+    assert_eq!(world.target::<Movement>(inst), None, "the default cleanup removes the pair");
+    assert_eq!(world.get::<MaxSpeed>(inst), Some(&MaxSpeed(3.0)));
+    world.check_invariants();
+}

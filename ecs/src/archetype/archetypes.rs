@@ -288,6 +288,57 @@ impl Archetype {
         (column >= 0).then_some(column as usize)
     }
 
+    /// The cells (targets), by row, of the union relationship whose entity
+    /// index is `relationship`: the column of `(relationship, *union*)` (see
+    /// [`Entity::UNION`]); `None` if the archetype lacks that id.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Relationship)]
+    /// #[relationship(union)]
+    /// struct Movement;
+    /// let mut world = World::new();
+    /// let (walking, running) = (world.spawn_empty().id(), world.spawn_empty().id());
+    /// let a = world.spawn_empty().add_pair::<Movement>(walking).id();
+    /// let b = world.spawn_empty().add_pair::<Movement>(running).id();
+    /// let location = world.entities().location(a).unwrap();
+    /// assert_eq!(location.archetype, world.entities().location(b).unwrap().archetype);
+    /// let movement = world.component_id::<Movement>().unwrap();
+    /// let archetype = &world.archetypes()[location.archetype];
+    /// let targets: Vec<Entity> = archetype.union_cells(movement.index()).unwrap().iter().map(|cell| cell.target).collect();
+    /// assert_eq!(targets, [walking, running]);
+    /// ```
+    #[inline]
+    pub fn union_cells(&self, relationship: u32) -> Option<&[UnionCell]> {
+        let column = self.column_of(Id::pair_from_indices(relationship, Entity::UNION.index()))?;
+        Some(self.union_column(column))
+    }
+
+    /// The cells stored in `column`, the column of a union id.
+    #[inline]
+    pub(crate) fn union_column(&self, column: usize) -> &[UnionCell] {
+        let data = self.table.column(column).data_ptr().cast::<UnionCell>();
+        // SAFETY: the column of a union id stores one initialized `UnionCell`
+        // per row (written when the row got the id, moved with it): rows
+        // `0..len()` are initialized, and `&self` keeps them unchanged.
+        unsafe { core::slice::from_raw_parts(data.as_ptr(), self.len()) }
+    }
+
+    /// Sets row `row`'s cell in `column`, the column of a union id.
+    ///
+    /// # Safety
+    /// `column` is the column of a union id of this archetype and `row` a row
+    /// of its table.
+    #[inline]
+    pub(crate) unsafe fn set_union_cell(&mut self, column: usize, row: usize, cell: UnionCell) {
+        debug_assert!(row < self.len(), "row {row} of {} rows", self.len());
+        // SAFETY: the column stores `UnionCell` values (caller) and `row` is in
+        // bounds; a `UnionCell` has no drop glue, so overwriting (or writing a
+        // fresh slot) needs no drop.
+        unsafe { self.table.column(column).get_ptr(row).cast::<UnionCell>().write(cell) };
+    }
+
     fn tag_drop_at(&self, position: usize) -> Option<TagDropFn> {
         self.tag_drops.iter().find(|(at, _, _)| *at as usize == position).map(|&(_, drop, align)| (drop, align))
     }
@@ -447,6 +498,49 @@ impl Default for Archetypes {
     }
 }
 
+/// One row's cell in the table column of a union id `(R, *union*)`: the row's
+/// target and where the row's holder is listed in the world's index of union
+/// holders by target (so unlisting it is O(1)).
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Relationship)]
+/// #[relationship(union)]
+/// struct Movement;
+/// let mut world = World::new();
+/// let walking = world.spawn_empty().id();
+/// let e = world.spawn_empty().add_pair::<Movement>(walking).id();
+/// let movement = world.component_id::<Movement>().unwrap();
+/// let archetype = &world.archetypes()[world.entities().location(e).unwrap().archetype];
+/// assert_eq!(archetype.union_cells(movement.index()).unwrap()[0].target, walking);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
+pub struct UnionCell {
+    /// The row's target.
+    pub target: Entity,
+    /// The row's position in the list of its target's union holders.
+    pub(crate) holder_slot: u32,
+}
+
+/// Whether `id` is the id `(R, Entity::UNION)` of a union relationship `R`,
+/// whose table column holds each row's target (a [`UnionCell`]).
+///
+/// # Examples
+/// ```
+/// use ecs::archetype::is_union_id;
+/// use ecs::entity::{Entity, Id};
+/// let movement = Entity::from_raw(40, 0);
+/// assert!(is_union_id(Id::pair(movement, Entity::UNION)));
+/// assert!(!is_union_id(Id::pair(movement, Entity::from_raw(41, 0))));
+/// assert!(!is_union_id(Entity::UNION.id()));
+/// ```
+#[inline]
+pub fn is_union_id(id: Id) -> bool {
+    id.is_pair() && id.second_index() == Entity::UNION.index()
+}
+
 /// How an id is stored in a table.
 enum IdStorage {
     Column(Column),
@@ -454,6 +548,10 @@ enum IdStorage {
 }
 
 fn id_storage(components: &Components, id: Id) -> IdStorage {
+    if is_union_id(id) {
+        // `(R, *union*)`: the column of each row's target (see `Entity::UNION`).
+        return IdStorage::Column(Column::untracked(core::alloc::Layout::new::<UnionCell>(), None));
+    }
     let info = if id.is_pair() {
         components.info_by_index(id.first_index())
     } else {
@@ -1336,6 +1434,21 @@ impl Archetypes {
                     "stale inherited ids of {:?}",
                     archetype.id
                 );
+            }
+            // Union columns name an alive target in every row.
+            for (position, &id) in archetype.ids.iter().enumerate() {
+                if !is_union_id(id) {
+                    continue;
+                }
+                let column = archetype.columns[position];
+                assert!(column >= 0, "union id {id:?} of {:?} has no column", archetype.id);
+                for (row, &UnionCell { target, .. }) in archetype.union_column(column as usize).iter().enumerate() {
+                    assert!(
+                        entities.location(target).is_some() && target != Entity::UNION && !target.id().is_wildcard(),
+                        "{:?} row {row}: union {id:?} targets {target:?}, which is not alive or not a target",
+                        archetype.id
+                    );
+                }
             }
             for (row, &entity) in archetype.entities().iter().enumerate() {
                 let expected = EntityLocation { archetype: archetype.id, row: row as u32 };

@@ -2,7 +2,9 @@
 //!
 //! * An [`Archetype`] is the sorted list of its ids and the [`Table`] holding the
 //!   rows of its entities. Ids with data get a column; zero-sized components and
-//!   tag pairs do not (the column map says -1).
+//!   tag pairs do not (the column map says -1). The id `(R, *union*)` of a
+//!   union relationship `R` has a column of `Entity`: each row's target (the
+//!   side array of the table), moved, swap-removed and cleared with the row.
 //! * The graph: every archetype caches `add[id]` and `remove[id]` edges (a flat
 //!   array for low ids, a hash map above), so moving an entity by one id is one
 //!   lookup once the edge exists. Creating an edge also creates its reverse.
@@ -42,6 +44,6 @@ mod graph;
 mod inheritance;
 
 pub use crate::entity::ArchetypeId;
-pub use archetypes::{Archetype, ArchetypeFlags, Archetypes, MovePlan, MoveResult};
+pub use archetypes::{Archetype, ArchetypeFlags, Archetypes, MovePlan, MoveResult, UnionCell, is_union_id};
 pub use component_index::{ArchetypeRecord, ComponentIndex, IdRecord};
 pub use graph::Edges;

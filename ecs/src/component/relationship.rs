@@ -7,6 +7,14 @@
 //! builds the typed API on top. A typed relationship carries its traits in
 //! `Component::RELATIONSHIP` (set by `#[derive(Relationship)]`); a relationship
 //! created at run time gets them from `World::set_relationship_traits`.
+//!
+//! A *union* relationship (`union`) is exclusive and does not fragment: every
+//! entity holding one of its pairs sits in an archetype with the one id
+//! `(R, Entity::UNION)`, whatever its target, and the target lives in that
+//! id's column of the table (one `Entity` per row). Union relationships are
+//! tags (their pairs carry no value) and are neither traversable nor
+//! transitive: traversal and transitive matching read one target per table,
+//! and a union's targets differ per row.
 
 /// What happens to the pairs `(R, T)` of an entity when `R` (for
 /// [`RelationshipTraits::on_delete`]) or `T` (for
@@ -70,6 +78,11 @@ pub struct RelationshipTraits {
     /// runtime query term `(LocatedIn, Earth)` matches an entity located in a
     /// city located in a country located on Earth (Flecs' `Transitive`).
     pub transitive: bool,
+    /// Non-fragmenting (implies `exclusive`): an entity's pair lives in its
+    /// archetype as the one id `(R, Entity::UNION)` and its target in that
+    /// id's column, so changing the target never moves the entity. Only for
+    /// tag relationships that are neither traversable nor transitive.
+    pub union: bool,
     /// When the relationship entity `R` itself is despawned.
     pub on_delete: CleanupPolicy,
     /// When a target `T` is despawned.
@@ -89,6 +102,7 @@ impl RelationshipTraits {
         traversable: false,
         acyclic: false,
         transitive: false,
+        union: false,
         on_delete: CleanupPolicy::Remove,
         on_delete_target: CleanupPolicy::Remove,
     };
@@ -130,6 +144,39 @@ impl RelationshipTraits {
     pub const fn transitive(mut self) -> Self {
         self.transitive = true;
         self
+    }
+
+    /// With `union` set (and so `exclusive`): changing the target of a pair
+    /// rewrites the row's target instead of moving the entity.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::component::RelationshipTraits;
+    /// let traits = RelationshipTraits::DEFAULT.union();
+    /// assert!(traits.union && traits.exclusive);
+    /// assert!(traits.is_valid_union());
+    /// assert!(!traits.traversable().is_valid_union());
+    /// ```
+    pub const fn union(mut self) -> Self {
+        self.union = true;
+        self.exclusive = true;
+        self
+    }
+
+    /// Whether these traits can be a union relationship's: `union` implies
+    /// `exclusive`, and traversable or transitive relationships cannot be
+    /// unions (traversal and transitive matching read one target per table).
+    /// `true` when `union` is not set.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::component::RelationshipTraits;
+    /// assert!(RelationshipTraits::DEFAULT.is_valid_union());
+    /// assert!(RelationshipTraits::DEFAULT.union().acyclic().is_valid_union());
+    /// assert!(!RelationshipTraits::DEFAULT.union().transitive().is_valid_union());
+    /// ```
+    pub const fn is_valid_union(&self) -> bool {
+        !self.union || (self.exclusive && !self.traversable && !self.transitive)
     }
 
     /// With `on_delete` set to `policy`.

@@ -40,6 +40,27 @@ impl Entity {
     pub const WILDCARD: Entity = Entity::from_raw(1, 0);
     /// The wildcard `_` ("any", matched at most once per entity). Reserved: index 2.
     pub const ANY: Entity = Entity::from_raw(2, 0);
+    /// The marker `*union*` of union relationships: an entity holding a pair
+    /// of the union relationship `R` has the one id `(R, UNION)` in its
+    /// archetype whatever its target, and the target in that id's column.
+    /// Reserved: index 3 in every world; never a target of its own (adding a
+    /// pair with it is refused).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::entity::Id;
+    /// #[derive(Relationship)]
+    /// #[relationship(union)]
+    /// struct Movement;
+    /// let mut world = World::new();
+    /// let (walking, e) = (world.spawn_empty().id(), world.spawn_empty().id());
+    /// world.add_pair::<Movement>(e, walking);
+    /// let movement = world.component_id::<Movement>().unwrap();
+    /// assert_eq!(world.ids_of(e), Some(&[Id::pair(movement, Entity::UNION)][..]));
+    /// assert!(world.is_alive(Entity::UNION));
+    /// ```
+    pub const UNION: Entity = Entity::from_raw(3, 0);
     /// A handle that is never alive (the last index with the last generation):
     /// "no entity", e.g. the target of a global event.
     pub const PLACEHOLDER: Entity = Entity::from_raw(u32::MAX, GENERATION_MASK);

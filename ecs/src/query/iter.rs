@@ -7,14 +7,16 @@
 //! toggleable component decides per table, when it enters it, whether its rows
 //! need the enabled-bit check (`MatchedArchetype::rows_all_pass`); a query
 //! without such a term has no toggle check at all (a constant condition).
+//! The row filters of `with_pair` on union relationships (module `state`)
+//! compare each row's target; queries without them never look.
 
 use core::iter::FusedIterator;
 use core::ops::Range;
 
 use super::fetch::QueryData;
 use super::filter::QueryFilter;
-use super::state::MatchedArchetype;
-use crate::archetype::Archetypes;
+use super::state::{MatchedArchetype, UnionRowFilter, union_rows_pass};
+use crate::archetype::{Archetype, Archetypes, UnionCell};
 use crate::entity::Entity;
 use crate::storage::Tick;
 use crate::world::World;
@@ -29,6 +31,13 @@ pub struct QueryIter<'w, 's, D: QueryData, F: QueryFilter> {
     row: usize,
     /// Whether every row of the current table passes without a check.
     rows_all_pass: bool,
+    /// The query's union row filters; per table, the first one's union
+    /// column and target, and the table for the others (rare: looked up per
+    /// row). Plain references, so the iterator has no drop glue and its
+    /// borrow of the world ends with its last use.
+    union_filters: &'s [UnionRowFilter],
+    union_rows: (&'w [UnionCell], Entity),
+    archetype: Option<&'w Archetype>,
 }
 
 impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
@@ -39,6 +48,7 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
         matched: &'s [MatchedArchetype<D::Cache, F::Cache>],
         data_state: &'s D::State,
         filter_state: &'s F::State,
+        union_filters: &'s [UnionRowFilter],
         last_run: Tick,
         this_run: Tick,
     ) -> Self {
@@ -50,6 +60,9 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
             entities: &[],
             row: 0,
             rows_all_pass: D::IS_DENSE && F::IS_DENSE,
+            union_filters,
+            union_rows: (&[], Entity::PLACEHOLDER),
+            archetype: None,
         }
     }
 
@@ -58,17 +71,20 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
     ///
     /// # Safety
     /// As [`QueryIter::new`]; `rows` lie within the table.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) unsafe fn batch(
         world: &'w World,
         matched: &'s [MatchedArchetype<D::Cache, F::Cache>],
         data_state: &'s D::State,
         filter_state: &'s F::State,
+        union_filters: &'s [UnionRowFilter],
         last_run: Tick,
         this_run: Tick,
         rows: Range<usize>,
     ) -> Self {
         // SAFETY: forwarded to the caller.
-        let mut iter = unsafe { QueryIter::new(world, matched, data_state, filter_state, last_run, this_run) };
+        let mut iter =
+            unsafe { QueryIter::new(world, matched, data_state, filter_state, union_filters, last_run, this_run) };
         if iter.next_table() {
             iter.entities = &iter.entities[..rows.end];
             iter.row = rows.start;
@@ -104,6 +120,10 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
                                 && F::matches_every_row(&self.filter, self.entities.len())
                         });
             }
+            if let Some(first) = self.union_filters.first() {
+                self.union_rows = first.rows(archetype);
+                self.archetype = Some(archetype);
+            }
             return true;
         }
         false
@@ -116,11 +136,27 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
         D::IS_DENSE && F::IS_DENSE && (!(D::MAY_TOGGLE || F::MAY_TOGGLE) || self.rows_all_pass)
     }
 
+    /// Whether `row` passes the terms' row checks (not the union filters).
     #[inline(always)]
-    fn row_passes(&self, entity: Entity, row: usize) -> bool {
+    fn terms_pass(&self, entity: Entity, row: usize) -> bool {
         // SAFETY: `row` is a row of the current table.
         self.table_rows_all_pass()
             || unsafe { D::matches_row(&self.data, entity, row) && F::matches_row(&self.filter, entity, row) }
+    }
+
+    #[inline(always)]
+    fn row_passes(&self, entity: Entity, row: usize) -> bool {
+        self.terms_pass(entity, row) && (self.union_filters.is_empty() || self.union_filters_pass(row))
+    }
+
+    /// Whether `row` has the target of every union row filter.
+    #[inline]
+    fn union_filters_pass(&self, row: usize) -> bool {
+        union_rows_pass(&[self.union_rows], row)
+            && self.union_filters[1..].iter().all(|filter| match self.archetype {
+                Some(archetype) => union_rows_pass(&[filter.rows(archetype)], row),
+                None => false,
+            })
     }
 }
 
@@ -156,7 +192,8 @@ impl<'w, D: QueryData, F: QueryFilter> Iterator for QueryIter<'w, '_, D, F> {
         let mut accumulator = init;
         loop {
             let entities = self.entities;
-            if self.table_rows_all_pass() {
+            // The union filters are decided per table, out of the row loop.
+            if self.table_rows_all_pass() && self.union_filters.is_empty() {
                 for (row, &entity) in entities.iter().enumerate().skip(self.row) {
                     // SAFETY: as in `next`; every row of the table passes.
                     accumulator = func(accumulator, unsafe { D::fetch(&mut self.data, entity, row) });
@@ -178,7 +215,7 @@ impl<'w, D: QueryData, F: QueryFilter> Iterator for QueryIter<'w, '_, D, F> {
 
     fn size_hint(&self) -> (usize, Option<usize>) {
         let current = self.entities.len() - self.row;
-        if D::IS_DENSE && F::IS_DENSE && !(D::MAY_TOGGLE || F::MAY_TOGGLE) {
+        if D::IS_DENSE && F::IS_DENSE && !(D::MAY_TOGGLE || F::MAY_TOGGLE) && self.union_filters.is_empty() {
             let rest: usize = self.matched.clone().map(|matched| self.archetypes[matched.archetype].len()).sum();
             (current + rest, Some(current + rest))
         } else {

@@ -45,6 +45,6 @@ pub use filter::{Added, Changed, Or, QueryFilter, With, Without};
 pub use iter::QueryIter;
 pub use many::{QueryCombinationIter, QueryCombinationIterMut};
 pub use par_iter::QueryParIter;
-pub(crate) use state::ArchetypeDepths;
+pub(crate) use state::{ArchetypeDepths, union_rows_pass};
 pub use state::{QueryError, QuerySingleError, QueryState};
 pub use term::{Term, TermAccess, TermMatch, TermOper, TermRef, Traversal};

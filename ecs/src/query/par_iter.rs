@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use super::fetch::QueryData;
 use super::filter::QueryFilter;
 use super::iter::QueryIter;
-use super::state::MatchedArchetype;
+use super::state::{MatchedArchetype, UnionRowFilter};
 use crate::storage::Tick;
 use crate::world::World;
 
@@ -35,6 +35,7 @@ pub struct QueryParIter<'w, 's, D: QueryData, F: QueryFilter> {
     matched: &'s [MatchedArchetype<D::Cache, F::Cache>],
     data_state: &'s D::State,
     filter_state: &'s F::State,
+    union_filters: &'s [UnionRowFilter],
     last_run: Tick,
     this_run: Tick,
     batch_size: Option<usize>,
@@ -56,10 +57,11 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryParIter<'w, 's, D, F> {
         matched: &'s [MatchedArchetype<D::Cache, F::Cache>],
         data_state: &'s D::State,
         filter_state: &'s F::State,
+        union_filters: &'s [UnionRowFilter],
         last_run: Tick,
         this_run: Tick,
     ) -> Self {
-        QueryParIter { world, matched, data_state, filter_state, last_run, this_run, batch_size: None }
+        QueryParIter { world, matched, data_state, filter_state, union_filters, last_run, this_run, batch_size: None }
     }
 
     /// Sets the most rows one batch holds (at least 1); by default the rows are
@@ -130,6 +132,7 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryParIter<'w, 's, D, F> {
                 matched,
                 self.data_state,
                 self.filter_state,
+                self.union_filters,
                 self.last_run,
                 self.this_run,
                 batch.start..batch.end,

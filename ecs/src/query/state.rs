@@ -26,7 +26,7 @@ use super::fetch::{QueryData, ReadOnlyQueryData, WorldQuery};
 use super::filter::QueryFilter;
 use super::iter::QueryIter;
 use super::par_iter::QueryParIter;
-use crate::archetype::{Archetype, ArchetypeFlags, ArchetypeId};
+use crate::archetype::{Archetype, ArchetypeFlags, ArchetypeId, UnionCell};
 use crate::entity::{Entity, Id};
 use crate::storage::{LastRun, Tick};
 use crate::world::{World, WorldId};
@@ -151,6 +151,9 @@ pub struct QueryState<D: QueryData, F: QueryFilter = ()> {
     /// matched by `Archetype::matches_id`); `None` when one cannot exist (its
     /// relationship is not registered or its target is dead): nothing matches.
     runtime_ids: Option<SmallVec<[Id; 2]>>,
+    /// The row filters of the `with_pair` requirements whose relationship is a
+    /// union (their archetypes hold `(R, *union*)`; the target is per row).
+    union_filters: SmallVec<[UnionRowFilter; 1]>,
     /// The relationship whose depth orders the matched tables
     /// ([`QueryState::cascade`]).
     cascade: Option<ComponentIdFn>,
@@ -191,6 +194,32 @@ fn refuse_prefab_writes(world: &World, access: &QueryAccess, query: &str) {
 
 /// Looks a component type's id up in a world (`World::component_id::<T>`).
 pub(crate) type ComponentIdFn = fn(&World) -> Option<Entity>;
+
+/// The row filter of `with_pair::<R>(target)` for a union relationship `R`:
+/// rows whose target of `R` (the union column of `(R, *union*)`) is `target`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct UnionRowFilter {
+    /// `R`'s entity index.
+    pub(crate) relationship: u32,
+    /// The target rows must have.
+    pub(crate) target: Entity,
+}
+
+impl UnionRowFilter {
+    /// The union column `archetype` holds for this filter's relationship
+    /// (empty if none: no row passes) and the target rows must have.
+    #[inline]
+    pub(crate) fn rows<'w>(&self, archetype: &'w Archetype) -> (&'w [UnionCell], Entity) {
+        (archetype.union_cells(self.relationship).unwrap_or(&[]), self.target)
+    }
+}
+
+/// Whether `row` passes the per-table union row checks `rows` (pairs of a
+/// union column and the target it must hold).
+#[inline]
+pub(crate) fn union_rows_pass(rows: &[(&[UnionCell], Entity)], row: usize) -> bool {
+    rows.iter().all(|&(cells, target)| cells.get(row).is_some_and(|cell| cell.target == target))
+}
 
 /// A pair `(R, target)` required at run time.
 #[derive(Clone, Copy)]
@@ -252,6 +281,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
             reused_seen: 0,
             runtime_pairs: SmallVec::new(),
             runtime_ids: Some(SmallVec::new()),
+            union_filters: SmallVec::new(),
             cascade: None,
             non_empty: 0,
             positions: crate::util::FxHashMap::default(),
@@ -405,16 +435,28 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
     }
 
     /// Re-resolves the `with_pair` requirements; if they changed (a target died,
-    /// the relationship got registered), the matches are rebuilt.
+    /// the relationship got registered), the matches are rebuilt. A concrete
+    /// pair of a union relationship requires `(R, *union*)` of the archetype
+    /// and becomes a row filter.
     fn resolve_runtime_pairs(&mut self, world: &World) {
+        let mut union_filters = SmallVec::new();
         let ids: Option<SmallVec<[Id; 2]>> = self
             .runtime_pairs
             .iter()
             .map(|pair| {
                 let relationship = (pair.relationship)(world)?;
-                world.is_alive(pair.target).then(|| Id::pair(relationship, pair.target).any_as_wildcard())
+                if !world.is_alive(pair.target) {
+                    return None;
+                }
+                let id = Id::pair(relationship, pair.target).any_as_wildcard();
+                if !id.is_wildcard() && world.components().relationship_traits(relationship.index()).union {
+                    union_filters.push(UnionRowFilter { relationship: relationship.index(), target: pair.target });
+                    return Some(Id::pair(relationship, Entity::UNION));
+                }
+                Some(id)
             })
             .collect();
+        self.union_filters = union_filters;
         if ids != self.runtime_ids {
             self.runtime_ids = ids;
             self.matched.clear();
@@ -503,6 +545,12 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
     /// ```
     pub fn archetypes_with_rows(&self) -> impl Iterator<Item = ArchetypeId> + '_ {
         self.matches_with_rows().iter().map(|matched| matched.archetype)
+    }
+
+    /// The row filters of `with_pair` on union relationships (rows whose
+    /// target of the relationship is not the filter's do not match).
+    pub(crate) fn union_filters(&self) -> &[UnionRowFilter] {
+        &self.union_filters
     }
 
     /// The archetypes this query matched so far.
@@ -624,7 +672,15 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
     {
         // SAFETY: forwarded to the caller.
         unsafe {
-            QueryParIter::new(world, self.matches_with_rows(), &self.data_state, &self.filter_state, last_run, this_run)
+            QueryParIter::new(
+                world,
+                self.matches_with_rows(),
+                &self.data_state,
+                &self.filter_state,
+                &self.union_filters,
+                last_run,
+                this_run,
+            )
         }
     }
 
@@ -644,7 +700,15 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
     {
         // SAFETY: forwarded to the caller.
         unsafe {
-            QueryIter::new(world, self.matches_with_rows(), &self.data_state, &self.filter_state, last_run, this_run)
+            QueryIter::new(
+                world,
+                self.matches_with_rows(),
+                &self.data_state,
+                &self.filter_state,
+                &self.union_filters,
+                last_run,
+                this_run,
+            )
         }
     }
 
@@ -706,7 +770,12 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         unsafe {
             Q::set_archetype(&mut data, &matched.data, archetype);
             F::set_archetype(&mut filter, &matched.filter, archetype);
-            if !Q::matches_row(&data, entity, row) || !F::matches_row(&filter, entity, row) {
+            let union_rows: SmallVec<[(&[UnionCell], Entity); 1]> =
+                self.union_filters.iter().map(|filter| filter.rows(archetype)).collect();
+            if !Q::matches_row(&data, entity, row)
+                || !F::matches_row(&filter, entity, row)
+                || !union_rows_pass(&union_rows, row)
+            {
                 return Err(QueryError::QueryDoesNotMatch(entity));
             }
             Ok(Q::fetch(&mut data, entity, row))

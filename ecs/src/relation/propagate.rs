@@ -27,11 +27,13 @@
 
 use core::ptr::NonNull;
 
+use smallvec::SmallVec;
+
 use super::Relationship;
 use super::query::find_up_with_source;
 use crate::component::Component;
 use crate::entity::Entity;
-use crate::query::{ArchetypeDepths, QueryData, QueryFilter, QueryState};
+use crate::query::{ArchetypeDepths, QueryData, QueryFilter, QueryState, union_rows_pass};
 use crate::storage::Tick;
 use crate::world::World;
 
@@ -127,10 +129,13 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
                 D::set_archetype(&mut data, &matched.data, archetype);
                 F::set_archetype(&mut filter, &matched.filter, archetype);
             }
+            let union_rows: SmallVec<[(&[crate::archetype::UnionCell], Entity); 1]> =
+                self.union_filters().iter().map(|filter| filter.rows(archetype)).collect();
             for (row, &entity) in archetype.entities().iter().enumerate() {
                 // SAFETY: `row` is a row of the current table.
-                let passes = matched.rows_all_pass::<D, F>()
-                    || unsafe { D::matches_row(&data, entity, row) && F::matches_row(&filter, entity, row) };
+                let passes = (matched.rows_all_pass::<D, F>()
+                    || unsafe { D::matches_row(&data, entity, row) && F::matches_row(&filter, entity, row) })
+                    && union_rows_pass(&union_rows, row);
                 if !passes {
                     continue;
                 }

@@ -7,6 +7,11 @@
 //! variant are contiguous: a query yields all entities for the first pair of
 //! each archetype, then for the second, and so on.
 //!
+//! For a union relationship (`#[relationship(union)]`) an archetype holds the
+//! one id `(R, *union*)` whatever its entities' targets: `Pair<R>` matches it
+//! once and reads each row's target from that id's column, and
+//! `QueryState::with_pair::<R>(t)` keeps the rows whose target is `t`.
+//!
 //! `Up<R, &T>` and `Fixed<&T>` resolve the entity they read from when the query
 //! moves to a new table, at iteration time: nothing traversal finds is cached
 //! across runs, so changes to the hierarchy are always seen.
@@ -16,7 +21,7 @@ use core::marker::PhantomData;
 use core::ptr::NonNull;
 
 use super::Relationship;
-use crate::archetype::Archetype;
+use crate::archetype::{Archetype, UnionCell, is_union_id};
 use crate::component::{Component, StorageKind};
 use crate::entity::{Entity, Id};
 use crate::query::{
@@ -60,6 +65,33 @@ fn wildcard_pair(relationship: Entity) -> Id {
 fn target_at(world: &World, archetype: &Archetype, position: u16) -> Entity {
     let id = archetype.ids()[position as usize];
     world.entity_at(id.second_index()).unwrap_or(Entity::WILDCARD)
+}
+
+/// The row targets of the pair at `position` of `archetype` if it is a union
+/// id `(R, *union*)` (its column holds one target per row), else `None`.
+#[inline]
+fn union_targets_at(archetype: &Archetype, position: u16) -> Option<NonNull<UnionCell>> {
+    let id = archetype.ids()[position as usize];
+    if !is_union_id(id) {
+        return None;
+    }
+    let column = archetype.column_map()[position as usize];
+    Some(archetype.table().column(column as usize).data_ptr().cast())
+}
+
+/// The target of `row`: from the union column `targets` if there is one, else
+/// the table's `target`.
+///
+/// # Safety
+/// `targets`, when set, is the union column of the current table and `row`
+/// one of its rows.
+#[inline(always)]
+unsafe fn row_target<R: Relationship>(targets: Option<NonNull<UnionCell>>, target: Entity, row: usize) -> Entity {
+    match targets {
+        // SAFETY: the union column holds an initialized target per row (caller).
+        Some(targets) if R::TRAITS.union => unsafe { targets.add(row).as_ref().target },
+        _ => target,
+    }
 }
 
 /// The variant-th `(R, *)` position of `archetype`.
@@ -205,6 +237,9 @@ pub struct PairTarget<R>(PhantomData<R>);
 pub struct TargetFetch<'w> {
     world: &'w World,
     target: Entity,
+    /// The union column of the current table (a union relationship's rows
+    /// each have their own target).
+    union_targets: Option<NonNull<UnionCell>>,
 }
 
 // SAFETY: reads only archetype types and the entity index.
@@ -223,19 +258,23 @@ unsafe impl<R: Relationship> WorldQuery for PairTarget<R> {
     pair_matching!();
     #[inline]
     fn init_fetch<'w>(world: &'w World, _state: &Entity, _last_run: Tick, _this_run: Tick) -> TargetFetch<'w> {
-        TargetFetch { world, target: Entity::WILDCARD }
+        TargetFetch { world, target: Entity::WILDCARD, union_targets: None }
     }
     #[inline]
     unsafe fn set_archetype<'w>(fetch: &mut TargetFetch<'w>, cache: &u16, archetype: &'w Archetype) {
         fetch.target = target_at(fetch.world, archetype, *cache);
+        if R::TRAITS.union {
+            fetch.union_targets = union_targets_at(archetype, *cache);
+        }
     }
     #[inline]
     unsafe fn matches_row(_fetch: &TargetFetch<'_>, _entity: Entity, _row: usize) -> bool {
         true
     }
     #[inline]
-    unsafe fn fetch<'w>(fetch: &mut Self::Fetch<'w>, _entity: Entity, _row: usize) -> Self::Item<'w> {
-        fetch.target
+    unsafe fn fetch<'w>(fetch: &mut Self::Fetch<'w>, _entity: Entity, row: usize) -> Self::Item<'w> {
+        // SAFETY: `union_targets` was set for the current table, `row` is its.
+        unsafe { row_target::<R>(fetch.union_targets, fetch.target, row) }
     }
 }
 
@@ -254,18 +293,21 @@ pub struct PairRefFetch<'w, R> {
     world: &'w World,
     target: Entity,
     column: NonNull<R>,
+    union_targets: Option<NonNull<UnionCell>>,
 }
 
 impl<R> Clone for PairRefFetch<'_, R> {
     fn clone(&self) -> Self {
-        PairRefFetch { world: self.world, target: self.target, column: self.column }
+        PairRefFetch { world: self.world, target: self.target, column: self.column, union_targets: self.union_targets }
     }
 }
 
-/// The start of column `column` of `archetype` (dangling for tag pairs).
+/// The start of column `column` of `archetype` (dangling for tag pairs and
+/// for a union id, whose column holds targets, not values).
 #[inline]
 fn pair_column<R>(archetype: &Archetype, position: u16) -> (NonNull<R>, i32) {
     let column = archetype.column_map()[position as usize];
+    let column = if is_union_id(archetype.ids()[position as usize]) { -1 } else { column };
     let start =
         if column >= 0 { archetype.table().column(column as usize).data_ptr().cast() } else { NonNull::dangling() };
     (start, column)
@@ -289,12 +331,15 @@ unsafe impl<R: Relationship> WorldQuery for PairRef<R> {
     pair_matching!();
     #[inline]
     fn init_fetch<'w>(world: &'w World, _state: &Entity, _last_run: Tick, _this_run: Tick) -> Self::Fetch<'w> {
-        PairRefFetch { world, target: Entity::WILDCARD, column: NonNull::dangling() }
+        PairRefFetch { world, target: Entity::WILDCARD, column: NonNull::dangling(), union_targets: None }
     }
     #[inline]
     unsafe fn set_archetype<'w>(fetch: &mut Self::Fetch<'w>, cache: &u16, archetype: &'w Archetype) {
         fetch.target = target_at(fetch.world, archetype, *cache);
         fetch.column = pair_column::<R>(archetype, *cache).0;
+        if R::TRAITS.union {
+            fetch.union_targets = union_targets_at(archetype, *cache);
+        }
     }
     #[inline]
     unsafe fn matches_row(_fetch: &Self::Fetch<'_>, _entity: Entity, _row: usize) -> bool {
@@ -303,8 +348,9 @@ unsafe impl<R: Relationship> WorldQuery for PairRef<R> {
     #[inline]
     unsafe fn fetch<'w>(fetch: &mut Self::Fetch<'w>, _entity: Entity, row: usize) -> Self::Item<'w> {
         // SAFETY: `row` is a row of the current table, whose pair column stores `R`
-        // (or `R` is zero-sized and the pointer dangling but aligned).
-        (fetch.target, unsafe { fetch.column.add(row).as_ref() })
+        // (or `R` is zero-sized and the pointer dangling but aligned); the union
+        // column, if any, is the current table's.
+        unsafe { (row_target::<R>(fetch.union_targets, fetch.target, row), fetch.column.add(row).as_ref()) }
     }
 }
 
@@ -327,6 +373,7 @@ pub struct PairMutFetch<'w, R> {
     added: NonNull<TickCell>,
     changed: NonNull<TickCell>,
     has_ticks: bool,
+    union_targets: Option<NonNull<UnionCell>>,
     last_run: Tick,
     this_run: Tick,
 }
@@ -365,6 +412,7 @@ unsafe impl<R: Relationship> WorldQuery for PairMut<R> {
             added: NonNull::dangling(),
             changed: NonNull::dangling(),
             has_ticks: false,
+            union_targets: None,
             last_run,
             this_run,
         }
@@ -375,6 +423,9 @@ unsafe impl<R: Relationship> WorldQuery for PairMut<R> {
         let (start, column) = pair_column::<R>(archetype, *cache);
         fetch.column = start;
         fetch.has_ticks = column >= 0;
+        if R::TRAITS.union {
+            fetch.union_targets = union_targets_at(archetype, *cache);
+        }
         if column >= 0 {
             let column = archetype.table().column(column as usize);
             fetch.added = column.added_ptr();
@@ -400,7 +451,7 @@ unsafe impl<R: Relationship> WorldQuery for PairMut<R> {
             } else {
                 Mut::new(value, Tick::default(), None, fetch.last_run, fetch.this_run)
             };
-            (fetch.target, item)
+            (row_target::<R>(fetch.union_targets, fetch.target, row), item)
         }
     }
 }
@@ -540,6 +591,11 @@ pub(super) fn find_up_with_source<T: Component>(
     archetype: &Archetype,
 ) -> Option<(Entity, NonNull<T>)> {
     let first = archetype.pair_positions(relationship.index()).next()?;
+    if is_union_id(archetype.ids()[first]) {
+        // A union relationship is never traversable: its targets differ per
+        // row, and this walk resolves one ancestor per table.
+        return None;
+    }
     let mut current = world.entity_at(archetype.ids()[first].second_index())?;
     for _ in 0..=world.entities().alive_count() {
         if let Some(value) = component_of::<T>(world, component, current) {

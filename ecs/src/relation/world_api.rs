@@ -277,11 +277,15 @@ impl World {
     /// ```
     pub fn sources<R: Relationship>(&self, target: Entity) -> impl Iterator<Item = Entity> + '_ {
         let id = self.existing_pair_id::<R>(target);
-        let record = id.and_then(|id| self.archetypes().component_index().get(id));
-        record
+        // A union relationship's holders of one target share a table with the
+        // others: their rows are found by target.
+        let union = id.filter(|id| !id.is_wildcard() && self.is_union_relationship(id.first_index()));
+        let record = id.filter(|_| union.is_none()).and_then(|id| self.archetypes().component_index().get(id));
+        let fragmenting = record
             .into_iter()
             .flat_map(|record| record.non_empty().iter())
-            .flat_map(|entry| self.archetypes()[entry.archetype].entities().iter().copied())
+            .flat_map(|entry| self.archetypes()[entry.archetype].entities().iter().copied());
+        fragmenting.chain(union.into_iter().flat_map(move |id| self.union_sources(id.first_index(), target)))
     }
 
     /// The children of `parent` (the entities with `(ChildOf, parent)`).

@@ -31,6 +31,13 @@
 //! The world's own built-in components (and the wildcards) are `PERMANENT`:
 //! never despawned.
 //!
+//! Union relationships (module `union`) keep their targets in table rows, not
+//! in archetype types: despawning `x` also scans the rows of the archetypes
+//! holding a union id `(R, *union*)` for the target `x`, and applies `R`'s
+//! `on_delete_target` to those rows only (`Remove`: the holder moves out of
+//! the union archetype; `Delete`: it is despawned; `Panic`: refused). Their
+//! archetypes survive (they name no dying entity).
+//!
 //! Only entities flagged `IS_TARGET` or `IS_COMPONENT` (set when they are first
 //! used in a pair or as an id) pay for this; a plain despawn never looks.
 //!
@@ -94,6 +101,9 @@ enum Holders {
     Archetype(ArchetypeId),
     /// The entities of the sparse set of a dying sparse component.
     Sparse(Entity),
+    /// The holders of the union relationship (by index) whose pair targets
+    /// the entity.
+    Union(u32, Entity),
 }
 
 /// A `Panic` policy met while planning; it refuses the despawn only if some
@@ -115,6 +125,9 @@ struct CleanupPlan {
     removals: FxHashMap<ArchetypeId, SmallVec<[Id; 2]>>,
     /// Dying sparse components whose surviving holders lose their value.
     sparse_removals: SmallVec<[Entity; 1]>,
+    /// Holders that lose a union pair `(R, *union*)` because its row's target
+    /// (the second `Entity`) dies.
+    union_removals: Vec<(Entity, Id, Entity)>,
     panics: Vec<PanicCheck>,
 }
 
@@ -177,8 +190,15 @@ impl World {
     /// `#[derive(Relationship)]`). The traits apply to pairs added from now on
     /// (exclusivity is encoded in graph edges built on first use).
     ///
+    /// A union relationship ([`RelationshipTraits::union`]) must be neither
+    /// traversable nor transitive, and whether a relationship is a union can
+    /// only change while no entity holds one of its pairs (the two store their
+    /// pairs differently).
+    ///
     /// # Panics
-    /// Panics if `relationship` is a registered component.
+    /// Panics if `relationship` is a registered component, if `traits` is an
+    /// invalid union ([`RelationshipTraits::is_valid_union`]), or if it would
+    /// change whether `relationship` is a union while entities hold its pairs.
     ///
     /// # Examples
     /// ```
@@ -192,7 +212,28 @@ impl World {
     /// world.despawn(owns); // deleting the relationship deletes what holds its pairs
     /// assert!(!world.is_alive(book));
     /// ```
+    ///
+    /// [`RelationshipTraits::union`]: crate::component::RelationshipTraits::union
+    /// [`RelationshipTraits::is_valid_union`]: crate::component::RelationshipTraits::is_valid_union
+    #[track_caller]
     pub fn set_relationship_traits(&mut self, relationship: Entity, traits: crate::component::RelationshipTraits) {
+        assert!(
+            traits.is_valid_union(),
+            "set_relationship_traits({relationship:?}): a union relationship must be exclusive and neither \
+             traversable nor transitive (traversal reads one target per table, a union's targets differ per row)"
+        );
+        let was_union = self.components.relationship_traits(relationship.index()).union;
+        if was_union != traits.union {
+            let pairs = Id::pair_from_indices(relationship.index(), Entity::WILDCARD.index());
+            let held =
+                self.archetypes.component_index().get(pairs).is_some_and(|record| !record.non_empty().is_empty());
+            assert!(
+                !held,
+                "set_relationship_traits({relationship:?}): cannot make {} a union relationship or a fragmenting one \
+                 while entities hold its pairs; remove them first",
+                self.id_name(relationship.id())
+            );
+        }
         self.components.set_relationship_traits(relationship, traits);
         // Despawning it must forget the traits (cleanup runs for flagged entities).
         self.flag(relationship, EntityFlags::IS_COMPONENT);
@@ -232,6 +273,7 @@ impl World {
             let flags = self.entities.get(dying).map(|record| record.flags).unwrap_or_default();
             if flags.contains(EntityFlags::IS_TARGET) {
                 self.plan_for_pattern(&mut plan, dying, Id::pair_from_indices(wildcard, dying.index()), true);
+                self.plan_for_union_targets(&mut plan, dying);
             }
             if flags.contains(EntityFlags::IS_COMPONENT) {
                 self.plan_for_pattern(&mut plan, dying, dying.id(), false);
@@ -275,6 +317,38 @@ impl World {
         }
     }
 
+    /// Applies `on_delete_target` to the holders of union pairs targeting
+    /// `dying` (from the world's index of them; see the module docs).
+    fn plan_for_union_targets(&mut self, plan: &mut CleanupPlan, dying: Entity) {
+        if self.union_holders_of(dying).is_empty() {
+            return;
+        }
+        let holders: Vec<(Entity, u32)> = self.union_holders_of(dying).to_vec();
+        let mut refused: SmallVec<[u32; 1]> = SmallVec::new();
+        for (holder, relationship) in holders {
+            let id = super::union::union_id(relationship);
+            match self.components.relationship_traits(relationship).on_delete_target {
+                CleanupPolicy::Remove => plan.union_removals.push((holder, id, dying)),
+                CleanupPolicy::Panic if !refused.contains(&relationship) => {
+                    refused.push(relationship);
+                    plan.panics.push(PanicCheck {
+                        holders: Holders::Union(relationship, dying),
+                        id: Id::pair_from_indices(relationship, dying.index()),
+                        despawned: dying,
+                        as_target: true,
+                    });
+                }
+                CleanupPolicy::Panic => {}
+                CleanupPolicy::Delete => {
+                    if !self.plan_delete(plan, holder) {
+                        // Permanent entities are never despawned: they lose the pair.
+                        plan.union_removals.push((holder, id, dying));
+                    }
+                }
+            }
+        }
+    }
+
     /// The error of the first `Panic` policy in `plan` that some surviving
     /// holder triggers.
     fn refusal(&self, plan: &CleanupPlan) -> Result<(), CleanupError> {
@@ -282,11 +356,19 @@ impl World {
             if check.id.is_pair() { check.id.first_index() } else { check.despawned.index() }
         };
         let survivors = |check: &PanicCheck| {
-            let holders = match check.holders {
-                Holders::Archetype(archetype) => self.archetypes[archetype].entities(),
-                Holders::Sparse(component) => self.sparse_sets.of(component).map_or(&[][..], |set| set.entities()),
+            let (holders, union): (&[Entity], &[(Entity, u32)]) = match check.holders {
+                Holders::Archetype(archetype) => (self.archetypes[archetype].entities(), &[]),
+                Holders::Sparse(component) => {
+                    (self.sparse_sets.of(component).map_or(&[][..], |set| set.entities()), &[])
+                }
+                Holders::Union(_, target) => (&[], self.union_holders_of(target)),
             };
-            holders.iter().copied().filter(|&holder| !self.is_deleting(holder))
+            let relationship = match check.holders {
+                Holders::Union(relationship, _) => relationship,
+                _ => u32::MAX,
+            };
+            let union = union.iter().filter(move |&&(_, listed)| listed == relationship).map(|&(holder, _)| holder);
+            holders.iter().copied().chain(union).filter(|&holder| !self.is_deleting(holder))
         };
         if let Some(refusal) = plan.panics.iter().find(|check| survivors(check).next().is_some()) {
             // Name the holders of every archetype refusing for the same reason.
@@ -410,6 +492,25 @@ impl World {
                     });
                 }
             }
+        }
+        // 1c. Surviving holders of union pairs targeting a dying entity lose
+        // them. The dying targets' index entries go first, as a whole (each
+        // holder's own unindexing then has nothing to search).
+        for &dying in &plan.delete {
+            self.forget_union_holders_of(dying);
+        }
+        for &(holder, id, target) in &plan.union_removals {
+            if self.is_deleting(holder) || self.union_target(holder, id.first_index()) != Some(target) {
+                continue;
+            }
+            let pair = [Id::pair_from_indices(id.first_index(), target.index())];
+            panics.catch(|| {
+                self.ids_lifecycle(HookKind::Replace, holder, &pair);
+                self.ids_lifecycle(HookKind::Remove, holder, &pair);
+            });
+            let location = self.entities.location(holder).expect("holders are alive");
+            let destination = self.archetypes.remove_edge(location.archetype, id, &self.components);
+            self.move_entity(holder, location, destination, panics);
         }
         // 2. The dying entities go; remember the archetypes that name them.
         let wildcard = Entity::WILDCARD.index();

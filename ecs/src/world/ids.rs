@@ -74,6 +74,15 @@ pub enum PairError {
     /// The pair is `(ChildOf, parent)`, the entity is named, and a child of
     /// `parent` has its name (names are unique among siblings).
     NameTaken(super::NameError),
+    /// The pair targets the union marker [`Entity::UNION`], which only the
+    /// world places in archetypes (as `(R, *union*)` for a union
+    /// relationship `R`): add `(R, target)` instead.
+    UnionMarker {
+        /// The id's name, such as `(Movement, *union*)`.
+        id: String,
+        /// The entity it was to be added to.
+        entity: Entity,
+    },
 }
 
 impl fmt::Display for PairError {
@@ -96,6 +105,11 @@ impl fmt::Display for PairError {
                  (wildcards match ids in has_pair, remove_pair, with_pair and queries)"
             ),
             PairError::NameTaken(clash) => write!(f, "{clash}"),
+            PairError::UnionMarker { id, entity } => write!(
+                f,
+                "{id} targets the union marker *union*, which the world manages: it cannot be added to \
+                 {entity:?}; add the pair with its real target instead"
+            ),
         }
     }
 }
@@ -301,6 +315,9 @@ impl World {
         if destination == location.archetype {
             return location.row as usize;
         }
+        if !self.union_holders.is_empty() {
+            self.unindex_union_pairs(entity, location, Some(destination));
+        }
         // SAFETY: `location` is the entity's; the caller initializes the columns
         // the destination adds (id-level adds add at most one, written right after).
         let moved = unsafe {
@@ -388,6 +405,9 @@ impl World {
         if let Some(component) = self.sparse_component_of_id(id) {
             return self.add_sparse_tag(entity, component);
         }
+        if id.is_pair() && self.is_union_relationship(id.first_index()) {
+            return self.add_union_pair(entity, id);
+        }
         let location = self.prepare_add(entity, id)?;
         let destination = self.archetypes.add_edge(location.archetype, id, &self.components);
         let existed = self.before_id_change(entity, location.archetype, destination, id);
@@ -420,10 +440,14 @@ impl World {
         }
     }
 
-    /// [`PairError::Wildcard`] if `id` is a wildcard pattern.
+    /// [`PairError::Wildcard`] if `id` is a wildcard pattern,
+    /// [`PairError::UnionMarker`] if it targets [`Entity::UNION`].
     fn refuse_wildcard(&self, entity: Entity, id: Id) -> Result<(), PairError> {
         if id.is_wildcard() {
             return Err(PairError::Wildcard { id: self.id_name(id), entity });
+        }
+        if crate::archetype::is_union_id(id) {
+            return Err(PairError::UnionMarker { id: self.id_name(id), entity });
         }
         Ok(())
     }
@@ -515,6 +539,13 @@ impl World {
     pub(crate) fn insert_id_value<T: Component>(&mut self, entity: Entity, id: Id, value: T) -> Result<(), PairError> {
         debug_assert!(self.components.id_of::<T>().is_some_and(|c| c.index() == id.first_index()));
         self.refuse_wildcard(entity, id)?;
+        if id.is_pair() && self.is_union_relationship(id.first_index()) {
+            // A union relationship is a tag (its value is zero-sized): only the
+            // target is kept.
+            self.add_union_pair(entity, id)?;
+            drop(value);
+            return Ok(());
+        }
         let location = self.prepare_add(entity, id)?;
         let destination = self.archetypes.add_edge(location.archetype, id, &self.components);
         let existed = self.before_id_change(entity, location.archetype, destination, id);
@@ -600,6 +631,9 @@ impl World {
         if let Some(component) = self.sparse_component_of_id(id) {
             return self.remove_sparse_id(entity, component);
         }
+        if id.is_pair() && self.is_union_relationship(id.first_index()) {
+            return self.remove_union_pair(entity, id);
+        }
         let Some(location) = self.entities.location(entity) else {
             return false;
         };
@@ -637,6 +671,10 @@ impl World {
         };
         let mut matched: SmallVec<[Id; 4]> =
             self.archetypes[location.archetype].ids().iter().copied().filter(|&id| pattern.matches(id)).collect();
+        if pattern.is_pair() && pattern.second_index() != Entity::WILDCARD.index() {
+            // `(*, t)`: the union pairs whose row targets `t`.
+            matched.extend(self.union_ids_targeting(location, pattern.second_index()));
+        }
         let table_ids = matched.len();
         if pattern == Entity::WILDCARD.id() {
             matched.extend(self.sparse_components_of(entity).into_iter().map(Entity::id));
@@ -644,8 +682,10 @@ impl World {
         if matched.is_empty() {
             return false;
         }
+        // Events name a union's concrete pair `(R, target)`, not `(R, *union*)`.
+        let events: SmallVec<[Id; 4]> = matched.iter().map(|&id| self.concrete_pair(entity, id)).collect();
         for kind in [HookKind::Replace, HookKind::Remove] {
-            self.ids_lifecycle(kind, entity, &matched);
+            self.ids_lifecycle(kind, entity, &events);
         }
         // Hooks and observers cannot move or despawn it (their commands wait).
         let location = self.entities.location(entity).expect("hooks cannot despawn (their commands wait)");
@@ -715,11 +755,18 @@ impl World {
         };
         let archetype = &self.archetypes[location.archetype];
         if id.is_wildcard() {
+            let id = id.any_as_wildcard();
             return archetype.matches_id(id)
-                || (id.any_as_wildcard() == Entity::WILDCARD.id() && !self.sparse_components_of(entity).is_empty());
+                || (id == Entity::WILDCARD.id() && !self.sparse_components_of(entity).is_empty())
+                || (id.is_pair()
+                    && id.second_index() != Entity::WILDCARD.index()
+                    && self.has_union_pair(location, id));
         }
         if archetype.contains(id) {
             return true;
+        }
+        if id.is_pair() && self.is_union_relationship(id.first_index()) {
+            return self.has_union_pair(location, id);
         }
         self.sparse_component_of_id(id)
             .and_then(|component| self.sparse_sets.of(component))
@@ -730,6 +777,10 @@ impl World {
     /// the entity lacks `id` or `id` has no column; the cells are `None` when
     /// the component has no change detection).
     pub(crate) fn id_value(&self, entity: Entity, id: Id) -> Option<(NonNull<u8>, Option<TickCells<'_>>)> {
+        if crate::archetype::is_union_id(id) {
+            // Its column holds targets, not values of the relationship.
+            return None;
+        }
         let location = self.entities.location(entity)?;
         let archetype = &self.archetypes[location.archetype];
         let column = archetype.table().column(archetype.column_of(id)?);
@@ -739,15 +790,24 @@ impl World {
     }
 
     /// The targets of `entity`'s `(relationship, *)` pairs (by index).
+    /// A union relationship's target is its row's.
     pub(crate) fn targets_of(&self, entity: Entity, relationship: Option<u32>) -> impl Iterator<Item = Entity> + '_ {
-        let ids = match (relationship, self.entities().location(entity)) {
+        let location = self.entities().location(entity);
+        let ids = match (relationship, location) {
             (Some(relationship), Some(location)) => {
                 let archetype = &self.archetypes()[location.archetype];
                 &archetype.ids()[archetype.pair_positions(relationship)]
             }
             _ => &[],
         };
-        ids.iter().filter_map(|id| self.entity_at(id.second_index()))
+        ids.iter().filter_map(move |&id| match location {
+            Some(location) if crate::archetype::is_union_id(id) => {
+                let archetype = &self.archetypes()[location.archetype];
+                let column = archetype.column_of(id)?;
+                Some(archetype.union_column(column)[location.row as usize].target)
+            }
+            _ => self.entity_at(id.second_index()),
+        })
     }
 
     /// The ids of `entity`'s archetype (its components and pairs, sorted).

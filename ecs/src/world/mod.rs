@@ -46,6 +46,7 @@ mod observers;
 mod resource;
 mod spawn_batch;
 mod toggle;
+mod union;
 
 use core::any::type_name;
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -143,6 +144,9 @@ pub struct World {
     builtin: BuiltinIds,
     /// The entity buffer of despawn cleanup plans, kept between despawns.
     cleanup_scratch: Vec<Entity>,
+    /// The holders of union pairs by target index: `(holder, relationship
+    /// index)` for every row whose union target it is (module `union`).
+    union_holders: union::UnionHolders,
     /// Commands issued by hooks and observers, applied before the structural
     /// change that triggered them returns.
     deferred: CommandQueue,
@@ -194,7 +198,7 @@ impl core::fmt::Debug for World {
 }
 
 impl World {
-    /// An empty world (with its built-in entities: the wildcards and the
+    /// An empty world (with its built-in entities: the wildcards, the union marker and the
     /// component entities of `ComponentInfo`, `Name`, `Internal` and
     /// `ObserverMarker`, all permanent).
     ///
@@ -206,7 +210,8 @@ impl World {
         let mut entities = EntityIndex::default();
         let wildcard = entities.alloc();
         let any = entities.alloc();
-        debug_assert_eq!((wildcard, any), (Entity::WILDCARD, Entity::ANY));
+        let union = entities.alloc();
+        debug_assert_eq!((wildcard, any, union), (Entity::WILDCARD, Entity::ANY, Entity::UNION));
         let mut components = Components::default();
         let builtin = BuiltinIds {
             component_info: components.register::<ComponentInfo>(&mut entities),
@@ -241,6 +246,7 @@ impl World {
             internal_count: 0,
             builtin,
             cleanup_scratch: Vec::new(),
+            union_holders: union::UnionHolders::default(),
             deferred: CommandQueue::default(),
             observers: Observers::default(),
             name_check_deferred: None,
@@ -250,7 +256,7 @@ impl World {
         for builtin in [builtin.component_info, builtin.name, builtin.internal, builtin.observer] {
             world.flag(builtin, EntityFlags::PERMANENT);
         }
-        for (wildcard, name) in [(wildcard, "*"), (any, "_")] {
+        for (wildcard, name) in [(wildcard, "*"), (any, "_"), (union, "*union*")] {
             world.mark_internal(wildcard);
             world.flag(wildcard, EntityFlags::PERMANENT);
             let bundle_id = world.register_bundle::<(Name, Internal)>();
@@ -952,6 +958,9 @@ impl World {
     #[inline(always)]
     fn remove_values(&mut self, entity: Entity, record: crate::entity::EntityRecord, panics: &mut PanicSlot) {
         let location = record.location;
+        if !self.union_holders.is_empty() {
+            self.unindex_union_pairs(entity, location, None);
+        }
         // SAFETY: the entity is alive, so its location is a valid, initialized row.
         let swapped = unsafe { self.archetypes.remove_row(location.archetype, location.row as usize, panics) };
         if let Some(swapped) = swapped {
@@ -1813,6 +1822,7 @@ impl World {
     pub fn check_invariants(&self) {
         self.entities.check_invariants();
         self.archetypes.check_invariants(&self.entities);
+        self.check_union_holders();
         self.bundles.check_invariants(&self.archetypes);
         for &entity in self.entities.alive() {
             let location = self.entities.location(entity).expect("alive entities have records");

@@ -254,8 +254,15 @@ impl Harness {
                     Ok(()) => self.model_add_pair(*entity, *rel, *target, *amount),
                     Err(PairError::NeedsValue { .. }) => return Err("Owes"),
                     Err(PairError::Cycle { .. }) => return Err("cyclic"),
-                    Err(error @ (PairError::NotAlive(_) | PairError::Wildcard { .. } | PairError::NameTaken(_))) => {
-                        unreachable!("both are alive, targets are never wildcards, nothing is named, yet {error:?}")
+                    Err(
+                        error @ (PairError::NotAlive(_)
+                        | PairError::Wildcard { .. }
+                        | PairError::NameTaken(_)
+                        | PairError::UnionMarker { .. }),
+                    ) => {
+                        unreachable!(
+                            "both are alive, targets are never wildcards or *union*, nothing is named, yet {error:?}"
+                        )
                     }
                 }
             }

@@ -8,6 +8,14 @@
 //! A toggleable component is decided per row too on `$this` (its column's
 //! enabled bits, even for `!`), and on another entity by that entity's bit:
 //! a disabled value counts as absent.
+//!
+//! A union relationship's pairs (`(R, *union*)` in the table, the target in
+//! each row) are per-row too: on `$this`, `(R, t)` is a hit checked per row
+//! (the row's target must be `t`) and `(R, *)` a hit whose target is read per
+//! row; on another entity (a fixed source, a variable's entity, an ancestor)
+//! the pair is that entity's, read directly. A variable as the target of a
+//! union pair on `$this` binds nothing per table, so that term does not match
+//! union holders (their targets differ per row).
 //! The search binds variables from hits and undoes the bindings on the way
 //! back; every complete assignment is one *frame* (variables + one hit or none
 //! per term).
@@ -18,7 +26,7 @@
 use smallvec::SmallVec;
 
 use super::compile::{Compiled, CompiledTerm, DataAccess, Half, Pattern, Source, Step};
-use crate::archetype::{Archetype, ArchetypeFlags};
+use crate::archetype::{Archetype, ArchetypeFlags, is_union_id};
 use crate::component::{OnInstantiate, StorageKind};
 use crate::entity::{Entity, Id};
 use crate::query::term::TermOper;
@@ -36,6 +44,9 @@ pub(crate) struct Hit {
     pub(crate) column: i32,
     /// A sparse component of the row's entity, checked per row.
     pub(crate) sparse: Option<Entity>,
+    /// A union pair of the row's entity: `Some(t)` must target `t` (checked
+    /// per row); `Some(*)` any target, read per row (`id`, `pair_target`).
+    pub(crate) union_row: Option<Entity>,
 }
 
 /// Variables bound by one hit.
@@ -46,6 +57,15 @@ type Bindings = SmallVec<[(usize, Entity); 2]>;
 pub(crate) struct Frame {
     pub(crate) vars: SmallVec<[Option<Entity>; 4]>,
     pub(crate) hits: SmallVec<[Option<Hit>; 8]>,
+}
+
+impl Hit {
+    /// Whether the hit is a union pair of the row's entity whose target is
+    /// checked per row.
+    #[inline]
+    pub(crate) fn checks_union_target(&self) -> bool {
+        self.union_row.is_some_and(|target| target != Entity::WILDCARD)
+    }
 }
 
 impl Frame {
@@ -110,7 +130,10 @@ impl<'w> Evaluator<'w, '_> {
                 };
                 let pattern = term.alternatives[0];
                 let indexed = term.alternatives.len() == 1 && term.include_self && term.up.is_none();
-                let record = indexed.then(|| archetypes.component_index().get(pattern.index_id(&frame.vars))).flatten();
+                let id = pattern.index_id(&frame.vars);
+                // A union pair's holders are not in the record of `(R, t)` or `(*, t)`.
+                let indexed = indexed && !union_may_match(self.world, id);
+                let record = indexed.then(|| archetypes.component_index().get(id)).flatten();
                 match record {
                     Some(record) if !self.is_sparse(pattern) => {
                         for entry in record.archetypes() {
@@ -154,9 +177,10 @@ impl<'w> Evaluator<'w, '_> {
         };
         let mut hits: SmallVec<[(Hit, Bindings); 2]> = SmallVec::new();
         self.term_hits(term, place, &frame.vars, &mut hits);
-        // A sparse or toggleable component on `$this` is decided per row,
-        // whatever the operator.
-        let per_row = hits.len() == 1 && (hits[0].0.sparse.is_some() || toggled_on_this(place, &hits[0].0));
+        // A sparse or toggleable component, or a union pair's target, on
+        // `$this` is decided per row, whatever the operator.
+        let per_row = hits.len() == 1
+            && (hits[0].0.sparse.is_some() || toggled_on_this(place, &hits[0].0) || hits[0].0.checks_union_target());
         if term.oper == TermOper::Not && !per_row && !hits.is_empty() {
             frame.hits[index] = None;
             return;
@@ -309,13 +333,25 @@ impl<'w> Evaluator<'w, '_> {
                 if self.is_sparse(Pattern { first: Half::Entity(component), second: None }) {
                     match place.entity {
                         None => hits.push((
-                            Hit { id: component.id(), source: None, column: -1, sparse: Some(component) },
+                            Hit {
+                                id: component.id(),
+                                source: None,
+                                column: -1,
+                                sparse: Some(component),
+                                union_row: None,
+                            },
                             Bindings::new(),
                         )),
                         Some(entity) => {
                             if self.world.sparse_sets().of(component).is_some_and(|set| set.contains(entity)) {
                                 hits.push((
-                                    Hit { id: component.id(), source: place.entity, column: -1, sparse: None },
+                                    Hit {
+                                        id: component.id(),
+                                        source: place.entity,
+                                        column: -1,
+                                        sparse: None,
+                                        union_row: None,
+                                    },
                                     Bindings::new(),
                                 ));
                             }
@@ -324,7 +360,7 @@ impl<'w> Evaluator<'w, '_> {
                 } else if let Some(position) = archetype.position_of(component.id()) {
                     let column = archetype.column_map()[position];
                     hits.push((
-                        Hit { id: component.id(), source: place.entity, column, sparse: None },
+                        Hit { id: component.id(), source: place.entity, column, sparse: None, union_row: None },
                         Bindings::new(),
                     ));
                 }
@@ -338,7 +374,7 @@ impl<'w> Evaluator<'w, '_> {
                     bindings.push((var, entity));
                 }
                 let column = archetype.column_map()[position];
-                hits.push((Hit { id, source: place.entity, column, sparse: None }, bindings));
+                hits.push((Hit { id, source: place.entity, column, sparse: None, union_row: None }, bindings));
                 if once {
                     return;
                 }
@@ -354,6 +390,16 @@ impl<'w> Evaluator<'w, '_> {
         };
         for position in range {
             let id = archetype.ids()[position];
+            if is_union_id(id) {
+                let matched = self.union_hit(id, place, (first, target), (pattern.first, second), vars);
+                if let Some(hit) = matched {
+                    hits.push(hit);
+                    if once {
+                        return;
+                    }
+                }
+                continue;
+            }
             if !id.is_pair() || !pattern_id.matches(id) {
                 continue;
             }
@@ -373,7 +419,7 @@ impl<'w> Evaluator<'w, '_> {
                 bindings.push((var, entity));
             }
             let column = archetype.column_map()[position];
-            hits.push((Hit { id, source: place.entity, column, sparse: None }, bindings));
+            hits.push((Hit { id, source: place.entity, column, sparse: None, union_row: None }, bindings));
             if once {
                 return;
             }
@@ -395,7 +441,55 @@ impl<'w> Evaluator<'w, '_> {
         let Some(base_place) = self.entity_place(base) else { return };
         let Some(position) = base_place.archetype.position_of(component.id()) else { return };
         let column = base_place.archetype.column_map()[position];
-        hits.push((Hit { id: component.id(), source: Some(base), column, sparse: None }, Bindings::new()));
+        hits.push((
+            Hit { id: component.id(), source: Some(base), column, sparse: None, union_row: None },
+            Bindings::new(),
+        ));
+    }
+
+    /// The hit of the pair pattern (`resolved` halves, `halves` as written) on
+    /// the union id `(R, *union*)` at `place`: see the module docs.
+    fn union_hit(
+        &self,
+        id: Id,
+        place: Place<'w>,
+        resolved: (Option<Entity>, Option<Entity>),
+        halves: (Half, Half),
+        vars: &[Option<Entity>],
+    ) -> Option<(Hit, Bindings)> {
+        let relationship = self.world.entity_at(id.first_index())?;
+        if resolved.0.is_some_and(|first| first != relationship) {
+            return None;
+        }
+        let unbound = |half: Half| match half {
+            Half::Var(var) if vars[var].is_none() => Some(var),
+            _ => None,
+        };
+        let mut bindings = Bindings::new();
+        if let Some(var) = unbound(halves.0) {
+            bindings.push((var, relationship));
+        }
+        let hit =
+            |id: Id, union_row: Option<Entity>| Hit { id, source: place.entity, column: -1, sparse: None, union_row };
+        let Some(entity) = place.entity else {
+            // The rows of a table: each its own target.
+            return match (resolved.1, unbound(halves.1)) {
+                (Some(target), _) => Some((hit(Id::pair(relationship, target), Some(target)), bindings)),
+                (None, Some(_)) => None,
+                (None, None) => Some((hit(id, Some(Entity::WILDCARD)), bindings)),
+            };
+        };
+        let target = self.world.union_target(entity, relationship.index())?;
+        if resolved.1.is_some_and(|wanted| wanted != target) {
+            return None;
+        }
+        if let Some(var) = unbound(halves.1) {
+            if bindings.first().is_some_and(|&(same, bound)| same == var && bound != target) {
+                return None;
+            }
+            bindings.push((var, target));
+        }
+        Some((hit(Id::pair(relationship, target), None), bindings))
     }
 
     /// `(R, t)` with `R` transitive: `t` a direct target, or reached from one
@@ -421,7 +515,7 @@ impl<'w> Evaluator<'w, '_> {
             let Some(entity) = self.world.entity_at(id.second_index()) else { continue };
             if target == Some(entity) {
                 let column = archetype.column_map()[position];
-                hits.push((Hit { id, source: place.entity, column, sparse: None }, Bindings::new()));
+                hits.push((Hit { id, source: place.entity, column, sparse: None, union_row: None }, Bindings::new()));
                 return;
             }
             if target.is_none() {
@@ -430,7 +524,10 @@ impl<'w> Evaluator<'w, '_> {
                     Half::Var(var) => var,
                     _ => return,
                 };
-                hits.push((Hit { id, source: place.entity, column, sparse: None }, smallvec::smallvec![(var, entity)]));
+                hits.push((
+                    Hit { id, source: place.entity, column, sparse: None, union_row: None },
+                    smallvec::smallvec![(var, entity)],
+                ));
             }
             reached.push(entity);
         }
@@ -448,12 +545,15 @@ impl<'w> Evaluator<'w, '_> {
                 let id = Id::pair(relationship, entity);
                 match (target, second) {
                     (Some(target), _) if target == entity => {
-                        hits.push((Hit { id, source: place.entity, column: -1, sparse: None }, Bindings::new()));
+                        hits.push((
+                            Hit { id, source: place.entity, column: -1, sparse: None, union_row: None },
+                            Bindings::new(),
+                        ));
                         return;
                     }
                     (None, Half::Var(var)) => {
                         hits.push((
-                            Hit { id, source: place.entity, column: -1, sparse: None },
+                            Hit { id, source: place.entity, column: -1, sparse: None, union_row: None },
                             smallvec::smallvec![(var, entity)],
                         ));
                     }
@@ -478,6 +578,20 @@ fn toggled_on_this(place: Place<'_>, hit: &Hit) -> bool {
 fn first_target(world: &World, archetype: &Archetype, relationship: Entity) -> Option<Entity> {
     let position = archetype.pair_positions(relationship.index()).next()?;
     world.entity_at(archetype.ids()[position].second_index())
+}
+
+/// Whether the pair pattern `id` with a concrete target may match a union
+/// pair (`(R, t)` of a union `R`, or `(*, t)` while union pairs exist), whose
+/// holders the component index lists under `(R, *union*)` only.
+fn union_may_match(world: &World, id: Id) -> bool {
+    let wildcard = Entity::WILDCARD.index();
+    if !id.is_pair() || id.second_index() == wildcard {
+        return false;
+    }
+    if id.first_index() == wildcard {
+        return world.archetypes().component_index().get(Id::pair(Entity::WILDCARD, Entity::UNION)).is_some();
+    }
+    world.is_union_relationship(id.first_index())
 }
 
 /// Whether `pattern` is a concrete sparse component (not in tables, nor in

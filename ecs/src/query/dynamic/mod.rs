@@ -674,15 +674,25 @@ fn name_error(error: QueryBuildError, world: &World) -> QueryBuildError {
 /// The archetypes `$this` may be in ([`Archetypes::candidates`](crate::archetype::Archetypes::candidates),
 /// the matcher's first step shared with typed queries): through the
 /// component-index records of the required table-level terms (sparse
-/// components and `(*, *)` have none), from archetype `since` on.
+/// components and `(*, *)` have none), from archetype `since` on. A union
+/// relationship's `(R, t)` requires `(R, *union*)` (the target is per row);
+/// `(*, t)` requires nothing while union pairs exist (a row's union target
+/// may be `t`).
 fn candidate_archetypes(world: &World, compiled: &Compiled, since: usize, non_empty: bool) -> Vec<ArchetypeId> {
     let no_vars: SmallVec<[Option<Entity>; 4]> = smallvec::smallvec![None; compiled.var_names.len()];
+    let wildcard = Entity::WILDCARD.index();
+    let unions_exist = world.archetypes().component_index().get(Id::pair(Entity::WILDCARD, Entity::UNION)).is_some();
     let required = compiled.plan.selectors.iter().filter_map(|&term| {
         let pattern = compiled.terms[term].alternatives[0];
-        let id = pattern.index_id(&no_vars);
+        let mut id = pattern.index_id(&no_vars);
         let sparse = eval::is_sparse(world, pattern);
         let any_pair = pattern.second.is_some() && id == Id::pair(Entity::WILDCARD, Entity::WILDCARD);
-        (!sparse && !any_pair).then_some(id)
+        let concrete_target = id.is_pair() && id.second_index() != wildcard;
+        if concrete_target && id.first_index() != wildcard && world.is_union_relationship(id.first_index()) {
+            id = Id::pair_from_indices(id.first_index(), Entity::UNION.index());
+        }
+        let union_rows = unions_exist && concrete_target && id.first_index() == wildcard;
+        (!sparse && !any_pair && !union_rows).then_some(id)
     });
     world.archetypes().candidates(required, since, non_empty)
 }

@@ -76,6 +76,8 @@ pub(crate) enum RowCheck {
     Sparse(Entity),
     /// A toggleable component's value in the row's table is enabled.
     Toggle(DisabledBits),
+    /// Its pair of the union relationship (by entity index) targets this entity.
+    UnionTarget(u32, Entity),
 }
 
 /// One solution: a table (or none), and where its terms' slots start in the
@@ -86,9 +88,37 @@ pub(crate) struct Solution {
     pub(super) vars: SmallVec<[Option<Entity>; 4]>,
     /// The first of its slots in the pools (one per term).
     pub(super) start: usize,
-    /// Sparse and toggleable components of `$this`, checked per row, with
-    /// their terms' operators.
+    /// Terms on `$this` checked per row (sparse and toggleable components,
+    /// union targets), with their operators.
     pub(super) per_row: SmallVec<[(RowCheck, TermOper); 1]>,
+}
+
+impl RowCheck {
+    /// Whether `entity`, at `row` of the solution's table, passes the check.
+    ///
+    /// # Safety
+    /// For a [`RowCheck::Toggle`], `row` is a row of the table its bits
+    /// belong to, which is borrowed unchanged.
+    unsafe fn holds(self, world: &World, entity: Entity, row: usize) -> bool {
+        match self {
+            RowCheck::Sparse(component) => world.sparse_sets().of(component).is_some_and(|set| set.contains(entity)),
+            RowCheck::UnionTarget(relationship, target) => world.union_target(entity, relationship) == Some(target),
+            // SAFETY: guaranteed by the caller.
+            RowCheck::Toggle(bits) => !unsafe { bits.is_disabled(row) },
+        }
+    }
+
+    /// The check a hit on `$this` needs per row for a sparse component or a
+    /// union target, if any (toggle checks come from the row's table).
+    fn of(hit: &Hit) -> Option<RowCheck> {
+        match (hit.sparse, hit.union_row) {
+            (Some(component), _) => Some(RowCheck::Sparse(component)),
+            (None, Some(target)) if hit.checks_union_target() => {
+                Some(RowCheck::UnionTarget(hit.id.first_index(), target))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// The solutions of one iteration, their slots pooled (one allocation for
@@ -189,8 +219,8 @@ fn slot(
             FastSlot::SLOW,
         );
     };
-    if let Some(component) = hit.sparse {
-        per_row.push((RowCheck::Sparse(component), term.oper));
+    if let Some(check) = RowCheck::of(&hit) {
+        per_row.push((check, term.oper));
     }
     // A toggleable component in the row's own table: decided per row.
     let disabled = match archetype {
@@ -391,9 +421,10 @@ impl<'q> RowBase<'q> {
             (None, _) => false,
             // SAFETY: the bits belong to the row's table, and `row` is below its length.
             (Some(_), _) if slot.disabled.is_some_and(|bits| unsafe { bits.is_disabled(self.row) }) => false,
-            (Some(hit), _) if hit.sparse.is_some() => {
-                let (Some(component), Some(entity)) = (hit.sparse, self.this()) else { return false };
-                self.world().sparse_sets().of(component).is_some_and(|set| set.contains(entity))
+            (Some(hit), _) if RowCheck::of(&hit).is_some() => {
+                let (Some(check), Some(entity)) = (RowCheck::of(&hit), self.this()) else { return false };
+                // SAFETY: `RowCheck::of` gives no toggle check.
+                unsafe { check.holds(self.world(), entity, self.row) }
             }
             _ => true,
         }
@@ -401,7 +432,19 @@ impl<'q> RowBase<'q> {
 
     fn id(&self, term: usize) -> Id {
         let slot = self.slot(term).unwrap_or_else(|error| panic!("{error}"));
-        slot.hit.map_or(slot.pattern, |hit| hit.id)
+        match slot.hit {
+            // A union pair of any target: the row's own.
+            Some(hit) if hit.union_row == Some(Entity::WILDCARD) => self
+                .union_row_target(&hit)
+                .map_or(hit.id, |target| Id::pair_from_indices(hit.id.first_index(), target.index())),
+            Some(hit) => hit.id,
+            None => slot.pattern,
+        }
+    }
+
+    /// The row's target of the union pair `hit` (of any target) matched.
+    fn union_row_target(&self, hit: &Hit) -> Option<Entity> {
+        self.world().union_target(self.this()?, hit.id.first_index())
     }
 
     fn source(&self, term: usize) -> Entity {
@@ -410,7 +453,11 @@ impl<'q> RowBase<'q> {
     }
 
     fn pair_target(&self, term: usize) -> Option<Entity> {
-        let id = self.slot(term).ok()?.hit?.id;
+        let hit = self.slot(term).ok()?.hit?;
+        if hit.union_row == Some(Entity::WILDCARD) {
+            return self.union_row_target(&hit);
+        }
+        let id = hit.id;
         id.is_pair().then(|| self.world().entity_at(id.second_index())).flatten()
     }
 
@@ -771,15 +818,12 @@ impl<'q> DynIterMut<'q> {
 }
 
 /// Whether `entity`, at `row` of `solution`'s table, passes the per-row
-/// (sparse, toggleable) terms of `solution`.
+/// (sparse, toggleable, union-target) terms of `solution`.
 pub(super) fn per_row_matches(world: &World, solution: &Solution, entity: Entity, row: usize) -> bool {
     solution.per_row.iter().all(|&(check, oper)| {
-        let present = match check {
-            RowCheck::Sparse(component) => world.sparse_sets().of(component).is_some_and(|set| set.contains(entity)),
-            // SAFETY: the bits belong to the solution's table, which the
-            // iteration borrows unchanged, and `row` is one of its rows.
-            RowCheck::Toggle(bits) => !unsafe { bits.is_disabled(row) },
-        };
+        // SAFETY: toggle bits belong to the solution's table, which the
+        // iteration borrows unchanged, and `row` is one of its rows.
+        let present = unsafe { check.holds(world, entity, row) };
         match oper {
             TermOper::And => present,
             TermOper::Not => !present,
