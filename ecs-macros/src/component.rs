@@ -36,7 +36,8 @@ use syn::meta::ParseNestedMeta;
 use syn::{Data, DeriveInput, Fields, LitBool, LitStr, Path};
 
 /// The keys `#[component(...)]` accepts, in the order error messages list them.
-const KEYS: &str = "`storage`, `change_detection`, `on_add`, `on_insert`, `on_replace`, `on_remove`, `toggle`";
+const KEYS: &str =
+    "`storage`, `change_detection`, `on_add`, `on_insert`, `on_replace`, `on_remove`, `on_instantiate`, `toggle`";
 
 /// Builds the `Component` impl for `input`, or a spanned error.
 pub(crate) fn derive_component(input: DeriveInput) -> syn::Result<TokenStream2> {
@@ -89,6 +90,23 @@ pub(crate) fn component_impl(input: &DeriveInput, derive: &str, extra: TokenStre
         }
     });
 
+    let on_instantiate = attrs.on_instantiate.map(|policy| {
+        let variant = policy.variant();
+        // `override` copies values into instances: its clone function names
+        // `Clone`, so a type without it fails to compile right here.
+        let clone = matches!(policy, OnInstantiate::Override).then(|| {
+            quote! {
+                const CLONE: ::core::option::Option<::ecs::component::CloneFn> =
+                    ::core::option::Option::Some(::ecs::component::clone_value::<Self>);
+            }
+        });
+        quote! {
+            const ON_INSTANTIATE: ::ecs::component::OnInstantiate =
+                ::ecs::component::OnInstantiate::#variant;
+            #clone
+        }
+    });
+
     // Only a struct without fields has its one value made from nothing (an
     // enum may have no variant at all: no value to make).
     let fieldless = matches!(&input.data, Data::Struct(data) if matches!(&data.fields, Fields::Unit)
@@ -119,6 +137,7 @@ pub(crate) fn component_impl(input: &DeriveInput, derive: &str, extra: TokenStre
             #storage
             #change_detection
             #hooks
+            #on_instantiate
             #fieldless
             #toggle
             #extra
@@ -191,8 +210,34 @@ struct ComponentAttrs {
     change_detection: Option<bool>,
     /// The hook keys.
     hooks: Hooks,
+    /// The `on_instantiate` key, if given.
+    on_instantiate: Option<OnInstantiate>,
     /// The bare `toggle` key, if given (its span, for the sparse error).
     toggle: Option<proc_macro2::Span>,
+}
+
+/// What instances of a prefab get of a component, as chosen by
+/// `on_instantiate = "..."`.
+#[derive(Clone, Copy)]
+enum OnInstantiate {
+    /// `"override"`: copied into each instance.
+    Override,
+    /// `"inherit"`: shared from the prefab.
+    Inherit,
+    /// `"dont_inherit"`: neither.
+    DontInherit,
+}
+
+impl OnInstantiate {
+    /// The variant of `::ecs::component::OnInstantiate`.
+    fn variant(self) -> proc_macro2::Ident {
+        let name = match self {
+            OnInstantiate::Override => "Override",
+            OnInstantiate::Inherit => "Inherit",
+            OnInstantiate::DontInherit => "DontInherit",
+        };
+        proc_macro2::Ident::new(name, proc_macro2::Span::call_site())
+    }
 }
 
 impl ComponentAttrs {
@@ -225,6 +270,11 @@ impl ComponentAttrs {
             Some("change_detection") => {
                 reject_duplicate(meta, self.change_detection.is_some())?;
                 self.change_detection = Some(parse_bool(meta)?);
+                return Ok(());
+            }
+            Some("on_instantiate") => {
+                reject_duplicate(meta, self.on_instantiate.is_some())?;
+                self.on_instantiate = Some(parse_on_instantiate(meta)?);
                 return Ok(());
             }
             Some("toggle") => {
@@ -280,6 +330,22 @@ fn parse_storage(meta: &ParseNestedMeta<'_>) -> syn::Result<Storage> {
         other => {
             Err(syn::Error::new_spanned(&lit, format!("unknown storage {other:?}: expected \"table\" or \"sparse\"")))
         }
+    }
+}
+
+/// Parses `= "override"`, `= "inherit"` or `= "dont_inherit"`.
+fn parse_on_instantiate(meta: &ParseNestedMeta<'_>) -> syn::Result<OnInstantiate> {
+    const EXPECTED: &str = "expected \"override\", \"inherit\" or \"dont_inherit\"";
+    let value = meta.value()?;
+    if !value.peek(LitStr) {
+        return Err(value.error(format!("expected a string literal: `on_instantiate = \"...\"`, {EXPECTED}")));
+    }
+    let lit: LitStr = value.parse()?;
+    match lit.value().as_str() {
+        "override" => Ok(OnInstantiate::Override),
+        "inherit" => Ok(OnInstantiate::Inherit),
+        "dont_inherit" => Ok(OnInstantiate::DontInherit),
+        other => Err(syn::Error::new_spanned(&lit, format!("unknown on_instantiate {other:?}: {EXPECTED}"))),
     }
 }
 
@@ -447,8 +513,23 @@ mod tests {
         assert_eq!(
             err,
             "unknown #[component] key `on_spawn`: expected one of `storage`, `change_detection`, `on_add`, \
-             `on_insert`, `on_replace`, `on_remove`, `toggle`"
+             `on_insert`, `on_replace`, `on_remove`, `on_instantiate`, `toggle`"
         );
+    }
+
+    #[test]
+    fn on_instantiate_policies() {
+        let out = expand(r#"#[component(on_instantiate = "override")] struct S;"#);
+        assert!(out.contains("OnInstantiate :: Override"), "{out}");
+        assert!(out.contains("clone_value :: < Self >"), "{out}");
+        let out = expand(r#"#[component(on_instantiate = "inherit")] struct S;"#);
+        assert!(out.contains("OnInstantiate :: Inherit") && !out.contains("CLONE"), "{out}");
+        let out = expand(r#"#[component(on_instantiate = "dont_inherit")] struct S;"#);
+        assert!(out.contains("OnInstantiate :: DontInherit"), "{out}");
+        let err = expand_err(r#"#[component(on_instantiate = "copy")] struct S;"#);
+        assert_eq!(err, r#"unknown on_instantiate "copy": expected "override", "inherit" or "dont_inherit""#);
+        let err = expand_err("#[component(on_instantiate = override)] struct S;");
+        assert!(err.starts_with("expected a string literal"), "{err}");
     }
 
     #[test]

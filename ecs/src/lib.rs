@@ -59,13 +59,13 @@ pub struct ReadmeDoctests;
 pub mod prelude {
     pub use crate::bundle::Bundle;
     pub use crate::component::{Component, Disabled, HookContext, Name, Prefab};
-    pub use crate::entity::Entity;
+    pub use crate::entity::{Entity, RemoteEntities, SpawnError};
     pub use crate::observer::{Event, OnAdd, OnDespawn, OnInsert, OnRemove, OnReplace, RemovedComponents, Trigger};
     pub use crate::query::{
         Added, Changed, DslError, Has, Or, QueryData, QueryError, QueryFilter, QuerySingleError, QueryState, With,
         Without,
     };
-    pub use crate::relation::{ChildOf, Fixed, Pair, Relationship, Up, WithPair};
+    pub use crate::relation::{ChildOf, Fixed, IsA, Pair, Relationship, Up, WithPair};
     pub use crate::schedule::{
         ApplyDeferred, Condition, IntoCondition, IntoSystemConfigs, IntoSystemSetConfigs, Schedule, SystemSet,
         any_with_component, not, on_message, resource_added, resource_changed, resource_exists, run_once,

@@ -62,3 +62,130 @@ fn the_dsl_resolves_and_prints_paths() {
     assert_eq!(rows, [(tank, Some(40))]);
     assert_eq!(q.to_dsl(), "Fuel(station::tank)");
 }
+
+// ----- sibling names are unique ----------------------------------------------------
+
+use ecs::system::CommandQueue;
+use ecs::world::{NameError, PairError};
+use ecs_tests::panic_message;
+
+/// The expected clash message.
+fn clash(entity: Entity, name: &str, sibling: Entity) -> String {
+    NameError::Taken { entity, name: name.to_owned(), sibling }.to_string()
+}
+
+#[test]
+fn set_name_refuses_a_name_a_sibling_has() {
+    let mut world = World::new();
+    let station = world.spawn(Name::new("station")).id();
+    let dock = world.spawn((Name::new("dock"), ChildOf.pair(station))).id();
+    let other = world.spawn(ChildOf.pair(station)).id();
+    let error = world.set_name(other, "dock").unwrap_err();
+    assert_eq!(error, NameError::Taken { entity: other, name: "dock".into(), sibling: dock });
+    let message = error.to_string();
+    assert!(message.contains(&format!("{other:?}")) && message.contains(&format!("{dock:?}")), "{message}");
+    assert!(world.get::<Name>(other).is_none(), "nothing changes on an error");
+    // Among roots too.
+    let root = world.spawn_empty().id();
+    assert_eq!(world.set_name(root, "station").unwrap_err().to_string(), clash(root, "station", station));
+    // Free names, renames and the same name elsewhere are fine.
+    world.set_name(other, "crane").unwrap();
+    world.set_name(other, "crane").unwrap();
+    world.set_name(dock, "pier").unwrap();
+    world.set_name(root, "dock").unwrap();
+    assert_eq!(world.lookup("station::crane"), Some(other));
+    world.despawn(root);
+    assert_eq!(world.set_name(root, "x"), Err(NameError::NotAlive(root)));
+    world.check_invariants();
+}
+
+#[test]
+fn inserting_a_clashing_name_panics_and_keeps_the_old_one() {
+    let mut world = World::new();
+    let a = world.spawn(Name::new("tank")).id();
+    let b = world.spawn(Name::new("pump")).id();
+    let message = panic_message(|| world.entity_mut(b).insert(Name::new("tank")).id());
+    assert_eq!(message, clash(b, "tank", a));
+    assert_eq!(world.get::<Name>(b), Some(&Name::new("pump")));
+    let unnamed = world.spawn(Fuel(1)).id();
+    let message = panic_message(|| world.insert(unnamed, (Name::new("tank"), Fuel(2))));
+    assert_eq!(message, clash(unnamed, "tank", a));
+    assert_eq!(world.get::<Name>(unnamed), None);
+    assert_eq!(world.get::<Fuel>(unnamed), Some(&Fuel(2)), "the rest of the bundle stays");
+    assert_eq!(world.lookup("tank"), Some(a));
+    world.check_invariants();
+}
+
+#[test]
+fn a_bundle_bringing_a_clashing_name_and_parent_is_undone_whole() {
+    let mut world = World::new();
+    let (a, b) = (world.spawn(Name::new("a")).id(), world.spawn(Name::new("b")).id());
+    let moved = world.spawn((Name::new("x"), ChildOf.pair(a))).id();
+    let taken = world.spawn((Name::new("y"), ChildOf.pair(b))).id();
+    let message = panic_message(|| world.insert(moved, (Name::new("y"), ChildOf.pair(b))));
+    assert_eq!(message, clash(moved, "y", taken));
+    assert_eq!(world.get::<Name>(moved), Some(&Name::new("x")));
+    assert_eq!(world.parent(moved), Some(a));
+    // The same bundle with a free name moves it in one go.
+    world.insert(moved, (Name::new("z"), ChildOf.pair(b)));
+    assert_eq!(world.lookup("b::z"), Some(moved));
+    world.check_invariants();
+}
+
+#[test]
+fn spawning_a_clashing_sibling_panics_and_spawns_nothing() {
+    let mut world = World::new();
+    let station = world.spawn(Name::new("station")).id();
+    let dock = world.spawn((Name::new("dock"), ChildOf.pair(station))).id();
+    let count = world.entity_count();
+    let message = panic_message(|| world.spawn((Name::new("dock"), ChildOf.pair(station))).id());
+    assert!(message.contains(&format!("cannot be named \"dock\": its sibling {dock:?}")), "{message}");
+    assert_eq!(world.entity_count(), count);
+    let message = panic_message(|| world.spawn(Name::new("station")).id());
+    assert!(message.contains(&format!("its sibling {station:?}")), "{message}");
+    let message = panic_message(|| world.spawn_batch([(Name::new("a"),), (Name::new("a"),)]).count());
+    assert!(message.contains("\"a\""), "{message}");
+    assert_eq!(world.entity_count(), count + 1, "the first of the batch stays");
+    // A root named like a child, or like a component, is fine.
+    world.spawn(Name::new("dock"));
+    world.register_component::<Fuel>();
+    world.spawn(Name::new("Fuel"));
+    world.check_invariants();
+}
+
+#[test]
+fn adding_or_removing_a_parent_that_would_clash_is_refused() {
+    let mut world = World::new();
+    let station = world.spawn(Name::new("station")).id();
+    let dock = world.spawn((Name::new("dock"), ChildOf.pair(station))).id();
+    let loose = world.spawn(Name::new("dock")).id();
+    let error = world.try_add_pair::<ChildOf>(loose, station).unwrap_err();
+    assert_eq!(error, PairError::NameTaken(NameError::Taken { entity: loose, name: "dock".into(), sibling: dock }));
+    let message = panic_message(|| world.entity_mut(loose).add_pair::<ChildOf>(station).id());
+    assert!(message.contains(&clash(loose, "dock", dock)), "{message}");
+    assert_eq!(world.parent(loose), None);
+    // Leaving the parent would make `dock` a second root "dock".
+    let message = panic_message(|| world.entity_mut(dock).remove_pair::<ChildOf>(station).id());
+    assert!(message.contains(&clash(dock, "dock", loose)), "{message}");
+    assert_eq!(world.parent(dock), Some(station));
+    // Once the name is free, both work.
+    world.set_name(loose, "spare").unwrap();
+    world.entity_mut(loose).add_pair::<ChildOf>(station);
+    assert_eq!(world.lookup("station::spare"), Some(loose));
+    world.entity_mut(dock).remove_pair::<ChildOf>(station);
+    assert_eq!(world.lookup("dock"), Some(dock));
+    world.check_invariants();
+}
+
+#[test]
+fn commands_naming_a_clashing_sibling_panic_when_applied() {
+    let mut world = World::new();
+    let first = world.spawn(Name::new("probe")).id();
+    let second = world.spawn_empty().id();
+    let mut queue = CommandQueue::default();
+    Commands::new(&mut queue, &world).entity(second).insert(Name::new("probe"));
+    let message = panic_message(|| queue.apply(&mut world));
+    assert_eq!(message, clash(second, "probe", first));
+    assert_eq!(world.get::<Name>(second), None);
+    world.check_invariants();
+}

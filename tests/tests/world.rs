@@ -483,17 +483,17 @@ fn stale_entities_are_rejected_by_every_method() {
     world.check_invariants();
 }
 
-// In a fresh world indices 1..=9 are the wildcards and the built-in component
+// In a fresh world indices 1..=10 are the wildcards and the built-in component
 // entities (ComponentInfo, Name, Internal, ObserverMarker, ChildOf, Disabled,
-// Prefab), so the first user entity is 10v0 and its recycled successor 10v1.
+// Prefab, IsA), so the first user entity is 11v0 and its recycled successor 11v1.
 #[test]
-#[should_panic(expected = "entity 10v0 is not alive")]
+#[should_panic(expected = "entity 11v0 is not alive")]
 fn entity_of_a_stale_handle_panics() {
     let mut world = World::new();
     let e = world.spawn_empty().id();
     world.despawn(e);
     let reused = world.spawn_empty().id();
-    assert_eq!(format!("{reused:?}"), "10v1");
+    assert_eq!(format!("{reused:?}"), "11v1");
     world.entity(e);
 }
 
@@ -512,7 +512,7 @@ fn entity_panics_name_the_entity() {
 }
 
 #[test]
-#[should_panic(expected = "entity 10v0 is not alive")]
+#[should_panic(expected = "entity 11v0 is not alive")]
 fn entity_mut_of_a_stale_handle_panics() {
     let mut world = World::new();
     let e = world.spawn_empty().id();

@@ -6,6 +6,7 @@ use smallvec::SmallVec;
 
 use super::component_index::ComponentIndex;
 use super::graph::Edges;
+use super::inheritance::Inheritance;
 use crate::component::{Components, StorageKind};
 use crate::entity::{ArchetypeId, Entity, EntityIndex, EntityLocation, Id};
 use crate::storage::{Column, Table};
@@ -131,6 +132,9 @@ pub struct Archetype {
     /// its age in collections is `epoch - empty_since`, with no per-call
     /// counter to bump. Meaningless while it has rows.
     empty_since: u32,
+    /// The ids its entities inherit through `(IsA, base)` pairs, each with the
+    /// base holding the value, sorted by id (see `archetype::inheritance`).
+    pub(super) inherited: Vec<(Id, Entity)>,
 }
 
 impl Archetype {
@@ -195,6 +199,41 @@ impl Archetype {
     #[inline]
     pub fn entities(&self) -> &[Entity] {
         self.table.entities()
+    }
+
+    /// The ids the archetype's entities inherit through their `(IsA, base)`
+    /// pairs, each with the base holding the value, sorted by id; empty
+    /// without such pairs. The ids are every plain id of the bases (nearer
+    /// bases first, then in type order); whether a component is actually read
+    /// through the pair is up to its `OnInstantiate` policy.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct MaxSpeed(f32);
+    /// let mut world = World::new();
+    /// let ship = world.spawn((Prefab, MaxSpeed(10.0))).id();
+    /// let fighter = world.instantiate(ship);
+    /// let speed = world.component_id::<MaxSpeed>().unwrap();
+    /// let archetype = &world.archetypes()[world.entity(fighter).archetype()];
+    /// assert_eq!(archetype.inherited_from(speed.id()), Some(ship));
+    /// assert!(!archetype.contains(speed.id()));
+    /// ```
+    #[inline]
+    pub fn inherited(&self) -> &[(Id, Entity)] {
+        &self.inherited
+    }
+
+    /// The base the archetype's entities inherit `id` from, if any (see
+    /// [`Archetype::inherited`]).
+    #[inline]
+    pub fn inherited_from(&self, id: Id) -> Option<Entity> {
+        if self.inherited.is_empty() {
+            return None;
+        }
+        let position = self.inherited.binary_search_by_key(&id, |&(inherited, _)| inherited).ok()?;
+        Some(self.inherited[position].1)
     }
 
     /// The position of `id` in the type.
@@ -398,6 +437,8 @@ pub struct Archetypes {
     emptiness_log: std::collections::VecDeque<ArchetypeId>,
     /// The sequence number of the log's first entry.
     emptiness_log_start: u64,
+    /// Bases and the archetypes that inherit from them.
+    inheritance: Inheritance,
 }
 
 impl Default for Archetypes {
@@ -451,6 +492,7 @@ impl Archetypes {
             gc_epoch: 0,
             emptiness_log: std::collections::VecDeque::new(),
             emptiness_log_start: 0,
+            inheritance: Inheritance::default(),
         };
         let empty = archetypes.get_or_create(&[], &Components::default());
         debug_assert_eq!(empty, ArchetypeId::EMPTY);
@@ -595,12 +637,23 @@ impl Archetypes {
                 }
             }
         }
+        let list = |record: &super::IdRecord| -> Vec<ArchetypeId> {
+            let entries = if non_empty { record.non_empty() } else { record.archetypes() };
+            entries.iter().map(|entry| entry.archetype).collect()
+        };
         let mut candidates: Vec<ArchetypeId> = match rarest {
             Some(None) => Vec::new(),
-            Some(Some(record)) if non_empty => record.non_empty().iter().map(|entry| entry.archetype).collect(),
-            Some(Some(record)) => record.archetypes().iter().map(|entry| entry.archetype).collect(),
+            Some(Some(record)) => list(record),
             None => (since..self.archetypes.len()).map(ArchetypeId::new).collect(),
         };
+        // Archetypes that inherit may match without holding a required id.
+        if rarest.is_some()
+            && let Some(record) = self.inheritance.isa_wildcard().and_then(|pattern| self.index.get(pattern))
+        {
+            candidates.extend(list(record));
+            candidates.sort_unstable();
+            candidates.dedup();
+        }
         if non_empty {
             candidates.retain(|&archetype| !self.archetypes[archetype.index()].is_empty());
         }
@@ -671,13 +724,78 @@ impl Archetypes {
             replacement_sources: SmallVec::new(),
             empty_since: self.gc_epoch,
             flags: ArchetypeFlags(hidden.0 | if hooked { ArchetypeFlags::HAS_HOOKS.0 } else { 0 }),
+            inherited: Vec::new(),
         };
+        let inherits = self.inheritance.holds_isa(&archetype.ids);
         if id.index() == self.archetypes.len() {
             self.archetypes.push(archetype);
         } else {
             self.archetypes[id.index()] = archetype;
         }
+        if inherits {
+            let inherited = self.inheritance.compute(&self.archetypes[id.index()].ids, &self.archetypes);
+            self.archetypes[id.index()].inherited = inherited;
+            self.inheritance.archetypes.push(id);
+        }
         id
+    }
+
+    /// Makes `relationship` the `IsA` relationship (the world's built-in).
+    pub(crate) fn set_inheritance_relationship(&mut self, relationship: Entity) {
+        self.inheritance.set_relationship(relationship);
+    }
+
+    /// Registers `base`, which lives in `archetype`, as a base: entities with
+    /// `(IsA, base)` inherit its ids. The world calls it before the first such
+    /// pair is added.
+    pub(crate) fn register_base(&mut self, base: Entity, archetype: ArchetypeId) {
+        let previous = self.inheritance.bases.insert(base.index(), (base, archetype));
+        if previous != Some((base, archetype)) {
+            self.refresh_inheritance();
+        }
+    }
+
+    /// Whether `entity` is registered as a base.
+    #[inline]
+    pub fn is_base(&self, entity: Entity) -> bool {
+        self.inheritance.bases.get(&entity.index()).is_some_and(|&(base, _)| base == entity)
+    }
+
+    /// A counter that changes whenever the inherited ids of an existing
+    /// archetype may have changed ([`Archetype::inherited`]: a base gained or
+    /// lost ids, died, or was registered): query caches that match inherited
+    /// components rebuild when it changes.
+    #[inline]
+    pub fn inheritance_epoch(&self) -> usize {
+        self.inheritance.epoch
+    }
+
+    /// Recomputes the inherited ids of every archetype with `(IsA, _)` pairs.
+    fn refresh_inheritance(&mut self) {
+        self.inheritance.epoch += 1;
+        for position in 0..self.inheritance.archetypes.len() {
+            let id = self.inheritance.archetypes[position];
+            let inherited = self.inheritance.compute(&self.archetypes[id.index()].ids, &self.archetypes);
+            self.archetypes[id.index()].inherited = inherited;
+        }
+    }
+
+    /// After `entity` moved to `destination` (or died, `None`): a base's new
+    /// ids change what its instances inherit.
+    #[inline]
+    fn base_moved(&mut self, entity: Entity, destination: Option<ArchetypeId>) {
+        if self.inheritance.bases.is_empty() || !self.is_base(entity) {
+            return;
+        }
+        match destination {
+            Some(archetype) => {
+                self.inheritance.bases.insert(entity.index(), (entity, archetype));
+            }
+            None => {
+                self.inheritance.bases.remove(&entity.index());
+            }
+        }
+        self.refresh_inheritance();
     }
 
     /// How many archetype slots were reused so far (a generation for caches:
@@ -992,6 +1110,8 @@ impl Archetypes {
         }
         self.by_ids.remove(&ids);
         self.index.unregister_archetype(id, &ids);
+        self.archetypes[id.index()].inherited = Vec::new();
+        self.inheritance.archetypes.retain(|&inheriting| inheriting != id);
         self.deleted += 1;
         self.free.push(id);
     }
@@ -1095,6 +1215,7 @@ impl Archetypes {
             if emptied {
                 self.table_emptied(source_id);
             }
+            self.base_moved(entity, Some(destination_id));
             MoveResult { row: new_row, swapped }
         }
     }
@@ -1108,12 +1229,14 @@ impl Archetypes {
     pub unsafe fn remove_row(&mut self, archetype: ArchetypeId, row: usize, panics: &mut PanicSlot) -> Option<Entity> {
         let id = archetype;
         let archetype = &mut self.archetypes[id.index()];
+        let entity = archetype.table.entities()[row];
         archetype.drop_tags(panics);
         // SAFETY: forwarded to the caller.
         let swapped = unsafe { archetype.table.swap_remove_drop_catching(row, panics) };
         if archetype.table.is_empty() {
             self.table_emptied(id);
         }
+        self.base_moved(entity, None);
         swapped
     }
 
@@ -1141,6 +1264,13 @@ impl Archetypes {
     /// # Panics
     /// Panics describing the first violation.
     pub fn check_invariants(&self, entities: &EntityIndex) {
+        for &(base, archetype) in self.inheritance.bases.values() {
+            assert_eq!(
+                entities.location(base).map(|location| location.archetype),
+                Some(archetype),
+                "base {base:?} is not where the inheritance map says"
+            );
+        }
         for archetype in &self.archetypes {
             if archetype.is_dead() {
                 assert!(
@@ -1191,6 +1321,21 @@ impl Archetypes {
                         archetype.id
                     );
                 }
+            }
+            let inherits = self.inheritance.holds_isa(&archetype.ids);
+            assert_eq!(
+                self.inheritance.archetypes.contains(&archetype.id),
+                inherits,
+                "inheriting archetypes list wrong about {:?}",
+                archetype.id
+            );
+            if inherits {
+                assert_eq!(
+                    archetype.inherited,
+                    self.inheritance.compute(&archetype.ids, &self.archetypes),
+                    "stale inherited ids of {:?}",
+                    archetype.id
+                );
             }
             for (row, &entity) in archetype.entities().iter().enumerate() {
                 let expected = EntityLocation { archetype: archetype.id, row: row as u32 };

@@ -18,6 +18,12 @@
 //!   first row or loses its last (O(1) per record), and stamp when it became
 //!   empty ([`Archetype::empty_for`], for garbage collection).
 //!
+//! * Inheritance: an archetype whose type holds `(IsA, base)` pairs lists the
+//!   ids its entities inherit and the base holding each
+//!   ([`Archetype::inherited`]); the store tracks every base's archetype and
+//!   recomputes the lists when a base moves or dies
+//!   ([`Archetypes::inheritance_epoch`]).
+//!
 //! Invariants (checked by [`Archetypes::check_invariants`]): archetype types are
 //! sorted and unique, `by_ids` maps every type to its archetype, the component
 //! index lists exactly the archetypes that contain each id, and each record's
@@ -33,6 +39,7 @@
 mod archetypes;
 mod component_index;
 mod graph;
+mod inheritance;
 
 pub use crate::entity::ArchetypeId;
 pub use archetypes::{Archetype, ArchetypeFlags, Archetypes, MovePlan, MoveResult};

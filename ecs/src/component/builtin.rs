@@ -1,10 +1,10 @@
 //! Built-in components every world registers at creation: [`Name`], [`Internal`],
-//! [`ChildOf`], [`Disabled`], [`Prefab`]
+//! [`ChildOf`], [`Disabled`], [`Prefab`], [`IsA`]
 //! (plus [`ComponentInfo`](super::ComponentInfo), carried by component entities).
 
 use std::borrow::Cow;
 
-use super::info::Component;
+use super::info::{Component, OnInstantiate};
 use crate::util::component_type_id;
 
 /// A human-readable name. Component entities carry their type's short name.
@@ -50,6 +50,7 @@ impl core::fmt::Display for Name {
 impl Component for Name {
     const NAME: &'static str = "Name";
     const ID: u64 = component_type_id("ecs::component", "Name");
+    const ON_INSTANTIATE: OnInstantiate = OnInstantiate::DontInherit;
 }
 
 /// Marks internal entities (components, wildcards, observers): they are not
@@ -73,6 +74,7 @@ impl Component for Internal {
     const NAME: &'static str = "Internal";
     const ID: u64 = component_type_id("ecs::component", "Internal");
     const FIELDLESS: bool = true;
+    const ON_INSTANTIATE: OnInstantiate = OnInstantiate::DontInherit;
 }
 
 /// The built-in hierarchy relationship: `(ChildOf, parent)`. Exclusive (one
@@ -101,6 +103,7 @@ impl Component for ChildOf {
     const ID: u64 = component_type_id("ecs::relation", "ChildOf");
     const RELATIONSHIP: Option<super::RelationshipTraits> = Some(super::RelationshipTraits::CHILD_OF);
     const FIELDLESS: bool = true;
+    const ON_INSTANTIATE: OnInstantiate = OnInstantiate::DontInherit;
 }
 
 /// The built-in tag of disabled entities: every query (typed or runtime) and
@@ -130,6 +133,9 @@ impl Component for Disabled {
     const NAME: &'static str = "Disabled";
     const ID: u64 = component_type_id("ecs::component", "Disabled");
     const FIELDLESS: bool = true;
+    // Copied to new instances: an instance of a disabled prefab starts disabled.
+    const ON_INSTANTIATE: OnInstantiate = OnInstantiate::Override;
+    const CLONE: Option<super::CloneFn> = Some(super::clone_value::<Disabled>);
 }
 
 /// The built-in tag of prefabs (templates for instances): queries skip
@@ -153,4 +159,35 @@ impl Component for Prefab {
     const NAME: &'static str = "Prefab";
     const ID: u64 = component_type_id("ecs::component", "Prefab");
     const FIELDLESS: bool = true;
+    const ON_INSTANTIATE: OnInstantiate = OnInstantiate::DontInherit;
+}
+
+/// The built-in inheritance relationship: `(IsA, base)` makes an entity an
+/// instance of `base` (usually a [`Prefab`]). Transitive (an instance of an
+/// instance of `base` is one of `base`), traversable, acyclic, not exclusive
+/// (several bases: multiple inheritance). Adding it (or
+/// `World::instantiate`) applies each component's
+/// [`OnInstantiate`] policy and instantiates the base's children; components
+/// with the default policy are then read through the pair.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component, Debug, PartialEq)]
+/// struct MaxSpeed(f32);
+/// let mut world = World::new();
+/// let ship = world.spawn((Prefab, MaxSpeed(10.0))).id();
+/// let fighter = world.spawn_empty().add_pair::<IsA>(ship).id();
+/// assert_eq!(world.get::<MaxSpeed>(fighter), Some(&MaxSpeed(10.0)));
+/// assert_eq!(world.query::<&MaxSpeed>().iter(&world).count(), 1); // the prefab is hidden
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct IsA;
+
+impl Component for IsA {
+    const NAME: &'static str = "IsA";
+    const ID: u64 = component_type_id("ecs::component", "IsA");
+    const RELATIONSHIP: Option<super::RelationshipTraits> = Some(super::RelationshipTraits::IS_A);
+    const FIELDLESS: bool = true;
+    const ON_INSTANTIATE: OnInstantiate = OnInstantiate::DontInherit;
 }

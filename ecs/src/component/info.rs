@@ -30,6 +30,82 @@ pub enum StorageKind {
     Sparse,
 }
 
+/// What instances of a prefab get of a component (Flecs' `OnInstantiate`
+/// trait), chosen with `#[component(on_instantiate = "...")]`.
+///
+/// The default, [`OnInstantiate::Inherit`], needs no bound on the type: an
+/// instance reads the prefab's value until it gets its own.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// use ecs::component::OnInstantiate;
+/// #[derive(Component, Clone, Debug, PartialEq)]
+/// #[component(on_instantiate = "override")]
+/// struct Health(u32);
+/// #[derive(Component)]
+/// struct MaxSpeed(f32);
+/// assert_eq!(<Health as Component>::ON_INSTANTIATE, OnInstantiate::Override);
+/// assert_eq!(<MaxSpeed as Component>::ON_INSTANTIATE, OnInstantiate::Inherit);
+/// let mut world = World::new();
+/// let prefab = world.spawn((Prefab, Health(10), MaxSpeed(3.0))).id();
+/// let instance = world.instantiate(prefab);
+/// world.get_mut::<Health>(instance).unwrap().0 = 5; // its own copy
+/// assert_eq!(world.get::<Health>(prefab), Some(&Health(10)));
+/// assert_eq!(world.get::<MaxSpeed>(instance).map(|s| s.0), Some(3.0)); // shared
+/// assert!(world.get_mut::<MaxSpeed>(instance).is_none()); // never handed out mutably
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum OnInstantiate {
+    /// `"override"`: the prefab's value is cloned into each new instance
+    /// (needs `Clone`); later edits of the prefab do not reach the copies.
+    Override,
+    /// `"inherit"` (the default): instances share the prefab's value, read
+    /// through `IsA` by `get` and by `&T`, `Has<T>`, `With<T>` and
+    /// `Without<T>` query terms; inserting a value gives an instance its own.
+    #[default]
+    Inherit,
+    /// `"dont_inherit"`: instances get nothing.
+    DontInherit,
+}
+
+/// Clones the value at a type-erased pointer into uninitialized memory (the
+/// `override` policy's copy).
+///
+/// # Safety
+/// The first pointer points to a valid value of the component's type, the
+/// second to memory for one value of it, suitably aligned and not initialized.
+pub type CloneFn = unsafe fn(*const u8, *mut u8);
+
+/// The [`CloneFn`] of `T`: what `#[component(on_instantiate = "override")]`
+/// puts in [`Component::CLONE`] (so a type without `Clone` does not compile).
+///
+/// # Safety
+/// `source` points to a valid `T`; `destination` to uninitialized memory for
+/// one `T`, suitably aligned.
+///
+/// # Examples
+/// ```
+/// let source = 7u32;
+/// let mut destination = core::mem::MaybeUninit::<u32>::uninit();
+/// // SAFETY: a valid `u32` and room for one.
+/// unsafe { ecs::component::clone_value::<u32>(&source as *const u32 as *const u8, destination.as_mut_ptr().cast()) };
+/// assert_eq!(unsafe { destination.assume_init() }, 7);
+/// ```
+pub unsafe fn clone_value<T: Clone>(source: *const u8, destination: *mut u8) {
+    // SAFETY: guaranteed by the caller.
+    unsafe { destination.cast::<T>().write((*source.cast::<T>()).clone()) }
+}
+
+/// Whether `T` is read through `IsA` from a base: its policy is
+/// [`OnInstantiate::Inherit`], its values live in tables, and it is not
+/// toggleable (an enabled bit is per entity: toggleable components are
+/// copied with `override`, or not at all).
+#[inline]
+pub(crate) const fn is_inherited<T: Component>() -> bool {
+    matches!(T::ON_INSTANTIATE, OnInstantiate::Inherit) && matches!(T::STORAGE, StorageKind::Table) && !T::TOGGLE
+}
+
 /// A type-erased hook function pointer. Built by `Hook::new` (in the `world`
 /// module, which owns the hook signature `fn(DeferredWorld, HookContext)`).
 #[derive(Clone, Copy, Debug)]
@@ -130,6 +206,12 @@ pub trait Component: Send + Sync + 'static {
     /// zero-sized type may have no value at all, like `enum Never {}`, or one
     /// that only its module may make).
     const FIELDLESS: bool = false;
+    /// What instances of a prefab get ([`OnInstantiate`]); the derive sets it
+    /// from `#[component(on_instantiate = "...")]`.
+    const ON_INSTANTIATE: OnInstantiate = OnInstantiate::Inherit;
+    /// How to clone a value, for [`OnInstantiate::Override`] (the derive
+    /// fills it in with [`clone_value`], which needs `Clone`).
+    const CLONE: Option<CloneFn> = None;
     /// Whether values can be disabled per entity without a move
     /// (`#[component(toggle)]`, which also implements [`Toggleable`]): every
     /// table column of the component carries one enabled bit per row, and a
@@ -206,6 +288,11 @@ pub struct ComponentDescriptor {
     /// Whether the Rust type is a struct without fields
     /// ([`Component::FIELDLESS`]); ignored without a Rust type.
     pub fieldless: bool,
+    /// What instances of a prefab get ([`Component::ON_INSTANTIATE`]).
+    pub on_instantiate: OnInstantiate,
+    /// How to clone a value ([`Component::CLONE`]); an `Override` component
+    /// without one is copied only when it is a tag.
+    pub clone: Option<CloneFn>,
     /// Whether table columns of the component carry an enabled bit per row
     /// ([`Component::TOGGLE`]); ignored for sparse components.
     pub toggle: bool,
@@ -235,6 +322,8 @@ impl ComponentDescriptor {
             relationship: T::RELATIONSHIP,
             change_detection: T::CHANGE_DETECTION,
             fieldless: T::FIELDLESS,
+            on_instantiate: T::ON_INSTANTIATE,
+            clone: T::CLONE,
             toggle: T::TOGGLE,
         }
     }
@@ -295,6 +384,33 @@ impl ComponentInfo {
     #[inline]
     pub fn has_change_detection(&self) -> bool {
         self.descriptor.change_detection
+    }
+
+    /// What instances of a prefab get of this component
+    /// ([`Component::ON_INSTANTIATE`]).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::component::OnInstantiate;
+    /// #[derive(Component)]
+    /// struct MaxSpeed(f32);
+    /// let mut world = World::new();
+    /// let id = world.register_component::<MaxSpeed>();
+    /// assert_eq!(world.component_info(id).unwrap().on_instantiate(), OnInstantiate::Inherit);
+    /// let name = world.component_id::<Name>().unwrap();
+    /// assert_eq!(world.component_info(name).unwrap().on_instantiate(), OnInstantiate::DontInherit);
+    /// ```
+    #[inline]
+    pub fn on_instantiate(&self) -> OnInstantiate {
+        self.descriptor.on_instantiate
+    }
+
+    /// How to clone one value, if the component can be copied into instances
+    /// ([`Component::CLONE`]).
+    #[inline]
+    pub fn clone_fn(&self) -> Option<CloneFn> {
+        self.descriptor.clone
     }
 
     /// Whether values can be disabled per entity ([`Component::TOGGLE`]): its
@@ -427,4 +543,5 @@ impl ComponentInfo {
 impl Component for ComponentInfo {
     const NAME: &'static str = "ComponentInfo";
     const ID: u64 = crate::util::component_type_id("ecs::component", "ComponentInfo");
+    const ON_INSTANTIATE: OnInstantiate = OnInstantiate::DontInherit;
 }

@@ -23,9 +23,11 @@ mod info;
 mod registry;
 mod relationship;
 
-pub use builtin::{ChildOf, Disabled, Internal, Name, Prefab};
+pub use builtin::{ChildOf, Disabled, Internal, IsA, Name, Prefab};
+pub(crate) use info::is_inherited;
 pub use info::{
-    Component, ComponentDescriptor, ComponentHooks, ComponentInfo, Hook, HookContext, StorageKind, Toggleable,
+    CloneFn, Component, ComponentDescriptor, ComponentHooks, ComponentInfo, Hook, HookContext, OnInstantiate,
+    StorageKind, Toggleable, clone_value,
 };
 pub use registry::{ComponentRegistrar, Components};
 pub use relationship::{CleanupPolicy, RelationshipTraits};

@@ -60,7 +60,9 @@ impl Components {
         {
             return id;
         }
-        let id = entities.alloc();
+        // Low indices whatever the entity range: tables here and in the storage
+        // layers are indexed by component index.
+        let id = entities.alloc_low();
         if let Some(flags) = entities.flags_mut(id) {
             *flags |= EntityFlags::IS_COMPONENT | EntityFlags::INTERNAL;
         }

@@ -98,6 +98,10 @@ impl RelationshipTraits {
     pub const CHILD_OF: RelationshipTraits =
         RelationshipTraits::DEFAULT.exclusive().traversable().acyclic().on_delete_target(CleanupPolicy::Delete);
 
+    /// The traits of the built-in `IsA`: transitive, traversable, acyclic
+    /// (and not exclusive: an entity may have several bases).
+    pub const IS_A: RelationshipTraits = RelationshipTraits::DEFAULT.transitive().traversable().acyclic();
+
     /// With `exclusive` set.
     pub const fn exclusive(mut self) -> Self {
         self.exclusive = true;

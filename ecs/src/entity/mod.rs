@@ -11,10 +11,16 @@
 //!   `alive_count`. Invariants: every dense slot's record points back at it; an
 //!   entity is alive iff its record's dense slot is below `alive_count` and holds
 //!   the same generation; index 0 is never handed out. Allocation and freeing
-//!   are O(1).
+//!   are O(1). New indices come from an active range; [`EntityIndex::alloc_at`]
+//!   makes a given id alive ([`SpawnError`] says why not).
+//! * [`RemoteEntities`]: reserves fresh ids from other threads, lock-free,
+//!   through a counter shared with the index; the index makes them alive at its
+//!   next flush.
 
 mod id;
 mod index;
+mod remote;
 
 pub use id::{ArchetypeId, Entity, EntityLocation, Id};
-pub use index::{EntityFlags, EntityIndex, EntityRecord};
+pub use index::{EntityFlags, EntityIndex, EntityRecord, SpawnError};
+pub use remote::RemoteEntities;

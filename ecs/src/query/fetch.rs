@@ -211,17 +211,23 @@ unsafe impl ReadOnlyQueryData for Entity {}
 
 // ----- &T ------------------------------------------------------------------------------
 
-/// The fetch of `&T`: the current column, or the sparse set.
+/// The fetch of `&T`: the current column, the one value the current table
+/// inherits (`row_mask` 0: every row reads the one value), or the sparse set.
 pub struct ReadFetch<'w, T> {
     column: NonNull<T>,
+    /// `usize::MAX` for a column, 0 for a shared value: row `r` reads
+    /// `column + (r & row_mask)`, one `and` instead of a branch per row.
+    row_mask: usize,
     sparse: Option<&'w SparseSet>,
+    world: &'w World,
+    component: Entity,
     /// The column's enabled bits (toggleable `T` only).
     disabled: Option<DisabledBits>,
 }
 
 impl<T> Clone for ReadFetch<'_, T> {
     fn clone(&self) -> Self {
-        ReadFetch { column: self.column, sparse: self.sparse, disabled: self.disabled }
+        ReadFetch { ..*self }
     }
 }
 
@@ -248,8 +254,12 @@ impl<T> Clone for ReadFetch<'_, T> {
 /// let cache = <&Health as WorldQuery>::match_archetype(&id, archetype).unwrap();
 /// assert!(cache.has_column());
 /// ```
+///
+/// For `&T` on an archetype whose entities inherit `T` through `IsA`, the
+/// column is the base's and [`ColumnCache::inherited_from`] names the base:
+/// every row reads the base's one value.
 #[derive(Clone, Copy, Debug)]
-pub struct ColumnCache(Option<NonNull<Column>>);
+pub struct ColumnCache(Option<NonNull<Column>>, Option<Entity>);
 
 // SAFETY: a pointer to a column of the world's tables, only read while a query
 // holds its borrow of that world (as `&Column` is `Send`).
@@ -265,8 +275,15 @@ impl ColumnCache {
         self.0.is_some()
     }
 
+    /// The base whose value the archetype's entities read (through `IsA`),
+    /// if the component is inherited rather than owned.
+    #[inline]
+    pub fn inherited_from(self) -> Option<Entity> {
+        self.1
+    }
+
     /// The cache of an archetype without a column of the component.
-    pub(crate) const NONE: ColumnCache = ColumnCache(None);
+    pub(crate) const NONE: ColumnCache = ColumnCache(None, None);
 
     /// The column.
     ///
@@ -287,10 +304,42 @@ pub(crate) fn match_component<T: Component>(id: Entity, archetype: &Archetype) -
     if is_table::<T>() {
         let position = archetype.position_of(id.id())?;
         let column = usize::try_from(archetype.column_map()[position]).ok();
-        Some(ColumnCache(column.map(|index| NonNull::from(archetype.table().column(index)))))
+        Some(ColumnCache(column.map(|index| NonNull::from(archetype.table().column(index))), None))
     } else {
-        Some(ColumnCache(None))
+        Some(ColumnCache(None, None))
     }
+}
+
+/// Matches `archetype` for component `id` of type `T`, owned or (for a
+/// component read through `IsA`) inherited from a base, which the cache names.
+#[inline]
+pub(crate) fn match_read<T: Component>(id: Entity, archetype: &Archetype) -> Option<ColumnCache> {
+    match_component::<T>(id, archetype).or_else(|| {
+        if crate::component::is_inherited::<T>() {
+            archetype.inherited_from(id.id()).map(|base| ColumnCache(None, Some(base)))
+        } else {
+            None
+        }
+    })
+}
+
+/// The address of `base`'s own value of component `id` (a dangling, aligned
+/// one for a tag), for a table inheriting it.
+///
+/// # Panics
+/// Panics if `base` is dead or lacks the component: query caches rebuild
+/// when a base moves or dies, so a matched base always holds it.
+fn inherited_value<T>(world: &World, id: Entity, base: Entity) -> NonNull<T> {
+    let found = world.entities().location(base).and_then(|location| {
+        let archetype = &world.archetypes()[location.archetype];
+        let position = archetype.position_of(id.id())?;
+        Some(match usize::try_from(archetype.column_map()[position]) {
+            // SAFETY: `row` is the base's row of this table.
+            Ok(column) => unsafe { archetype.table().column(column).get_ptr(location.row as usize).cast::<T>() },
+            Err(_) => NonNull::dangling(),
+        })
+    });
+    found.unwrap_or_else(|| panic!("base {base:?} of a matched table no longer holds component {id:?}"))
 }
 
 /// The enabled bits of `column` when `T` is toggleable (`None` otherwise).
@@ -330,12 +379,19 @@ unsafe impl<T: Component> WorldQuery for &T {
     }
     #[inline]
     fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<ColumnCache> {
-        match_component::<T>(*state, archetype)
+        match_read::<T>(*state, archetype)
     }
     #[inline]
     fn init_fetch<'w>(world: &'w World, state: &Entity, _last_run: Tick, _this_run: Tick) -> ReadFetch<'w, T> {
         let sparse = if is_table::<T>() { None } else { sparse_set_of(world, *state) };
-        ReadFetch { column: NonNull::dangling(), sparse, disabled: None }
+        ReadFetch {
+            column: NonNull::dangling(),
+            row_mask: usize::MAX,
+            sparse,
+            world,
+            component: *state,
+            disabled: None,
+        }
     }
     #[inline]
     fn checks_toggles(state: &Entity, archetype: &Archetype) -> bool {
@@ -344,11 +400,16 @@ unsafe impl<T: Component> WorldQuery for &T {
     #[inline]
     unsafe fn set_archetype<'w>(fetch: &mut ReadFetch<'w, T>, cache: &ColumnCache, _archetype: &'w Archetype) {
         if is_table::<T>() {
-            // SAFETY: `match_archetype` made `cache` for this archetype, which the
-            // iteration's borrow of the world keeps alive.
-            let column = unsafe { cache.column() };
-            fetch.column = column_start(column);
-            fetch.disabled = disabled_bits_of::<T>(column);
+            fetch.row_mask = if cache.1.is_some() { 0 } else { usize::MAX };
+            fetch.column = match cache.1 {
+                Some(base) => inherited_value(fetch.world, fetch.component, base),
+                // SAFETY: `match_archetype` made `cache` for this archetype, which the
+                // iteration's borrow of the world keeps alive.
+                None => column_start(unsafe { cache.column() }),
+            };
+            // SAFETY: as above (toggleable components are never inherited, so
+            // their cache is always the table's own column).
+            fetch.disabled = disabled_bits_of::<T>(unsafe { cache.column() });
         }
     }
     #[inline]
@@ -368,8 +429,12 @@ unsafe impl<T: Component> WorldQuery for &T {
     unsafe fn fetch<'w>(fetch: &mut Self::Fetch<'w>, entity: Entity, row: usize) -> Self::Item<'w> {
         if is_table::<T>() {
             // SAFETY: `row` is a row of the current table, whose column stores `T`
-            // (or `T` is zero-sized and the pointer is dangling but aligned).
-            unsafe { fetch.column.add(row).as_ref() }
+            // (or `T` is zero-sized and the pointer is dangling but aligned); a
+            // shared value is the base's, valid while the world is borrowed.
+            unsafe {
+                let row = if crate::component::is_inherited::<T>() { row & fetch.row_mask } else { row };
+                fetch.column.add(row).as_ref()
+            }
         } else {
             // SAFETY: `matches_row` checked the entity has a value in this set of `T`s.
             unsafe { crate::util::debug_unwrap(fetch.sparse.and_then(|set| set.get(entity))).cast::<T>().as_ref() }
@@ -752,9 +817,11 @@ unsafe impl<T: Component> WorldQuery for Has<T> {
     fn required_ids(_state: &Entity, _ids: &mut impl FnMut(Id)) {}
     #[inline]
     fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<(bool, ColumnCache)> {
-        let present = is_table::<T>() && archetype.contains(state.id());
-        let column = if is_toggle::<T>() && present { match_component::<T>(*state, archetype) } else { None };
-        Some((present, column.unwrap_or(ColumnCache::NONE)))
+        let owned = is_table::<T>() && archetype.contains(state.id());
+        let inherited =
+            is_table::<T>() && crate::component::is_inherited::<T>() && archetype.inherited_from(state.id()).is_some();
+        let column = if is_toggle::<T>() && owned { match_component::<T>(*state, archetype) } else { None };
+        Some((owned || inherited, column.unwrap_or(ColumnCache::NONE)))
     }
     #[inline]
     fn init_fetch<'w>(world: &'w World, state: &Entity, _last_run: Tick, _this_run: Tick) -> Self::Fetch<'w> {

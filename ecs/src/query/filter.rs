@@ -103,7 +103,9 @@ macro_rules! impl_presence_filter {
                 if is_toggle::<T>() && toggled_in::<T>(*state, archetype) {
                     return match_component::<T>(*state, archetype);
                 }
-                (archetype.contains(state.id()) == $wanted).then_some(ColumnCache::NONE)
+                let has = archetype.contains(state.id())
+                    || (crate::component::is_inherited::<T>() && archetype.inherited_from(state.id()).is_some());
+                (has == $wanted).then_some(ColumnCache::NONE)
             }
             #[inline]
             fn checks_toggles(state: &Entity, archetype: &Archetype) -> bool {

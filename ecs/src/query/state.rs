@@ -1,8 +1,11 @@
 //! [`QueryState`]: a query's resolved ids and its cache of matched archetypes.
 //!
 //! Invariants:
-//! * `matched` holds, in archetype order, every archetype with id below
-//!   `archetype_generation` that both `D` and `F` match, with their caches;
+//! * `matched` holds every archetype with id below `archetype_generation`
+//!   that both `D` and `F` match, with their caches, after an update those
+//!   whose table has rows first (`matched[..non_empty]`, kept in step with
+//!   the world's emptiness log in O(1) per change; a cascade order instead
+//!   orders all by depth and iterations check lengths);
 //!   hidden archetypes only when the query requires their marker: internal
 //!   ones (`Internal`, `ComponentInfo`, `ObserverMarker`), disabled entities
 //!   (`Disabled`) and prefabs (`Prefab`), see `ArchetypeFlags::HIDDEN`;
@@ -133,6 +136,9 @@ pub struct QueryState<D: QueryData, F: QueryFilter = ()> {
     /// by other flags (internal entities, `Disabled`, `Prefab`) are skipped.
     allowed: ArchetypeFlags,
     last_run: LastRun,
+    /// `Archetypes::inheritance_epoch` when the archetypes were last matched:
+    /// what archetypes inherit changed since if it differs (rematch all).
+    inheritance_seen: usize,
     /// `Archetypes::deleted_count` when dead archetypes were last pruned.
     deleted_seen: usize,
     /// `Archetypes::reused_count` when the archetypes were last matched: a reused
@@ -148,6 +154,39 @@ pub struct QueryState<D: QueryData, F: QueryFilter = ()> {
     /// The relationship whose depth orders the matched tables
     /// ([`QueryState::cascade`]).
     cascade: Option<ComponentIdFn>,
+    /// `matched[..non_empty]` are the entries whose table has rows (all of
+    /// them with a cascade order, which the split would break).
+    non_empty: usize,
+    /// Where each archetype's entries are in `matched` (several for wildcard
+    /// terms: one per way it matches).
+    positions: crate::util::FxHashMap<ArchetypeId, SmallVec<[u32; 1]>>,
+    /// How far the world's emptiness log was read
+    /// (`Archetypes::emptiness_changes`).
+    emptiness_seen: u64,
+    /// `matched` changed since the last split: the next one is a full pass.
+    reshaped: bool,
+}
+
+/// Refuses a query that may match prefabs (it names `Prefab`) and writes a
+/// component that instances read from their prefabs: a `&mut` of a prefab's
+/// value could alias the shared `&` an instance's row hands out.
+#[track_caller]
+fn refuse_prefab_writes(world: &World, access: &QueryAccess, query: &str) {
+    use crate::component::OnInstantiate;
+    for &component in access.writes() {
+        let Some(info) = world.component_info(component) else { continue };
+        if info.on_instantiate() == OnInstantiate::Inherit
+            && info.storage() == crate::component::StorageKind::Table
+            && !info.is_toggle()
+        {
+            panic!(
+                "query {query} writes {} and may match prefabs, whose {} instances read through IsA; \
+                 edit a prefab with World::get_mut, or give the component another on_instantiate policy",
+                info.name(),
+                info.name()
+            );
+        }
+    }
 }
 
 /// Looks a component type's id up in a world (`World::component_id::<T>`).
@@ -196,6 +235,9 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         D::required_ids(&data_state, &mut |id| required.push(id));
         F::required_ids(&filter_state, &mut |id| required.push(id));
         let allowed = world.archetypes().hiding_flags(required.iter().copied());
+        if allowed.contains(ArchetypeFlags::PREFAB) {
+            refuse_prefab_writes(world, &access, type_name::<(D, F)>());
+        }
         let mut state = QueryState {
             world_id: world.id(),
             archetype_generation: 0,
@@ -205,11 +247,16 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
             required,
             allowed,
             last_run: LastRun::NEVER,
+            inheritance_seen: world.archetypes().inheritance_epoch(),
             deleted_seen: 0,
             reused_seen: 0,
             runtime_pairs: SmallVec::new(),
             runtime_ids: Some(SmallVec::new()),
             cascade: None,
+            non_empty: 0,
+            positions: crate::util::FxHashMap::default(),
+            emptiness_seen: 0,
+            reshaped: true,
         };
         state.update_archetypes(world);
         state
@@ -252,6 +299,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         for variant in 0..count {
             if let Some(matched) = self.try_match_variant(archetype, variant) {
                 self.matched.push(matched);
+                self.reshaped = true;
             }
         }
     }
@@ -269,25 +317,91 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
             self.resolve_runtime_pairs(world);
         }
         let archetypes = world.archetypes();
-        if self.reused_seen != archetypes.reused_count() {
+        if self.reused_seen != archetypes.reused_count() || self.inheritance_seen != archetypes.inheritance_epoch() {
             self.reused_seen = archetypes.reused_count();
+            self.inheritance_seen = archetypes.inheritance_epoch();
             self.matched.clear();
+            self.reshaped = true;
             self.archetype_generation = 0;
         }
         if self.deleted_seen != archetypes.deleted_count() {
             self.deleted_seen = archetypes.deleted_count();
             self.matched.retain(|matched| !archetypes.is_dead(matched.archetype));
+            self.reshaped = true;
         }
         let generation = archetypes.len();
-        if self.archetype_generation == generation {
+        if self.archetype_generation != generation {
+            for archetype in archetypes.candidates(self.required.iter().copied(), self.archetype_generation, false) {
+                self.push_matches(&archetypes[archetype]);
+            }
+            self.archetype_generation = generation;
+        }
+        if self.cascade.is_some() {
             self.order_by_depth(world);
+            self.non_empty = self.matched.len();
+        } else {
+            self.sort_by_emptiness(world);
+        }
+    }
+
+    /// Keeps the entries whose table has rows before the empty ones
+    /// (`matched[..non_empty]`): a full pass after `matched` changed (or when
+    /// the world's emptiness log no longer reaches back far enough), else a
+    /// swap per entry of each archetype that filled or emptied since.
+    fn sort_by_emptiness(&mut self, world: &World) {
+        let archetypes = world.archetypes();
+        let end = archetypes.emptiness_log_end();
+        let changes =
+            if core::mem::take(&mut self.reshaped) { None } else { archetypes.emptiness_changes(self.emptiness_seen) };
+        self.emptiness_seen = end;
+        let Some(changes) = changes else {
+            self.matched.sort_by_key(|matched| (archetypes[matched.archetype].is_empty(), matched.archetype));
+            self.non_empty = self.matched.partition_point(|matched| !archetypes[matched.archetype].is_empty());
+            self.positions.clear();
+            for (position, matched) in self.matched.iter().enumerate() {
+                self.positions.entry(matched.archetype).or_default().push(position as u32);
+            }
+            return;
+        };
+        for archetype in changes {
+            let has_rows = !archetypes[archetype].is_empty();
+            // Each swap puts one entry of `archetype` on its side of the split.
+            while let Some(position) = self.positions.get(&archetype).and_then(|positions| {
+                let split = self.non_empty;
+                positions
+                    .iter()
+                    .map(|&position| position as usize)
+                    .find(|&position| if has_rows { position >= split } else { position < split })
+            }) {
+                let split = self.non_empty;
+                let target = if has_rows {
+                    self.non_empty += 1;
+                    split
+                } else {
+                    self.non_empty -= 1;
+                    split - 1
+                };
+                self.swap_entries(position, target);
+            }
+        }
+    }
+
+    /// Swaps two entries of `matched`, keeping `positions` right.
+    fn swap_entries(&mut self, a: usize, b: usize) {
+        if a == b {
             return;
         }
-        for archetype in archetypes.candidates(self.required.iter().copied(), self.archetype_generation, false) {
-            self.push_matches(&archetypes[archetype]);
+        self.matched.swap(a, b);
+        for (moved_to, moved_from) in [(a, b), (b, a)] {
+            let archetype = self.matched[moved_to].archetype;
+            if let Some(position) = self
+                .positions
+                .get_mut(&archetype)
+                .and_then(|positions| positions.iter_mut().find(|position| **position as usize == moved_from))
+            {
+                *position = moved_to as u32;
+            }
         }
-        self.archetype_generation = generation;
-        self.order_by_depth(world);
     }
 
     /// Re-resolves the `with_pair` requirements; if they changed (a target died,
@@ -304,6 +418,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         if ids != self.runtime_ids {
             self.runtime_ids = ids;
             self.matched.clear();
+            self.reshaped = true;
             self.archetype_generation = 0;
         }
     }
@@ -328,6 +443,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         self.runtime_pairs.push(RuntimePair { relationship, target });
         self.runtime_ids = Some(SmallVec::new());
         self.matched.clear();
+        self.reshaped = true;
         self.archetype_generation = 0;
         self
     }
@@ -357,7 +473,36 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
     /// iterations written outside `QueryIter`, such as `relation`'s propagation).
     #[allow(clippy::type_complexity)]
     pub(crate) fn parts(&self) -> (&[MatchedArchetype<D::Cache, F::Cache>], &D::State, &F::State) {
-        (&self.matched, &self.data_state, &self.filter_state)
+        (self.matches_with_rows(), &self.data_state, &self.filter_state)
+    }
+
+    /// The matched entries whose table had rows at the last update (with a
+    /// cascade order: all of them); iterations start from these, so they
+    /// never visit an empty table.
+    #[inline]
+    fn matches_with_rows(&self) -> &[MatchedArchetype<D::Cache, F::Cache>] {
+        &self.matched[..self.non_empty.min(self.matched.len())]
+    }
+
+    /// The matched archetypes an iteration visits: those whose table had rows
+    /// at the last update (every matched one with a cascade order).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct A(u32);
+    /// #[derive(Component)]
+    /// struct B;
+    /// let mut world = World::new();
+    /// let e = world.spawn(A(1)).id();
+    /// world.entity_mut(e).insert(B); // the table of (A) is empty now
+    /// let mut q = world.query::<&A>();
+    /// assert_eq!(q.matched_archetypes().count(), 2);
+    /// assert_eq!(q.archetypes_with_rows().count(), 1);
+    /// ```
+    pub fn archetypes_with_rows(&self) -> impl Iterator<Item = ArchetypeId> + '_ {
+        self.matches_with_rows().iter().map(|matched| matched.archetype)
     }
 
     /// The archetypes this query matched so far.
@@ -478,7 +623,9 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         Q: QueryData<State = D::State, Cache = D::Cache>,
     {
         // SAFETY: forwarded to the caller.
-        unsafe { QueryParIter::new(world, &self.matched, &self.data_state, &self.filter_state, last_run, this_run) }
+        unsafe {
+            QueryParIter::new(world, self.matches_with_rows(), &self.data_state, &self.filter_state, last_run, this_run)
+        }
     }
 
     /// An iterator over `world` with data `Q` (which shares `D`'s state and caches).
@@ -496,7 +643,9 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         Q: QueryData<State = D::State, Cache = D::Cache>,
     {
         // SAFETY: forwarded to the caller.
-        unsafe { QueryIter::new(world, &self.matched, &self.data_state, &self.filter_state, last_run, this_run) }
+        unsafe {
+            QueryIter::new(world, self.matches_with_rows(), &self.data_state, &self.filter_state, last_run, this_run)
+        }
     }
 
     /// The read-only item of `entity`.

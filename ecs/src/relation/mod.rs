@@ -40,7 +40,7 @@ pub use query::{Fixed, Pair, PairMut, PairRef, PairTarget, PairTerm, Up, WithPai
 pub(crate) use query::{pair_access_id, pair_access_key};
 
 use crate::bundle::{Bundle, ComponentReader, ComponentWriter, PairSink};
-pub use crate::component::ChildOf;
+pub use crate::component::{ChildOf, IsA};
 use crate::component::{Component, ComponentRegistrar, RelationshipTraits};
 use crate::entity::Entity;
 
@@ -145,4 +145,13 @@ impl Relationship for ChildOf {
 impl PairTerm for ChildOf {
     type Term = PairTarget<ChildOf>;
     type ReadOnly = ChildOf;
+}
+
+impl Relationship for IsA {
+    const TRAITS: RelationshipTraits = RelationshipTraits::IS_A;
+}
+
+impl PairTerm for IsA {
+    type Term = PairTarget<IsA>;
+    type ReadOnly = IsA;
 }

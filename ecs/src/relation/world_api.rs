@@ -48,8 +48,9 @@ impl World {
     ///
     /// # Panics
     /// Panics if `target` is not alive or is a wildcard, if `R` is acyclic and
-    /// the pair would close a cycle (naming both entities), or if `R` carries
-    /// data (use [`World::insert_pair`]).
+    /// the pair would close a cycle (naming both entities), if `R` carries
+    /// data (use [`World::insert_pair`]), or if `R` is `ChildOf`, the entity is
+    /// named and a child of `target` has its name (naming both).
     ///
     /// # Examples
     /// ```
@@ -144,6 +145,10 @@ impl World {
     /// Returns whether it was there. With [`Entity::WILDCARD`] as `target`,
     /// removes every `(R, *)` pair (in one move) and returns whether there was
     /// any.
+    ///
+    /// # Panics
+    /// Panics if it would make a named entity a root while a root has its
+    /// name (see [`World::remove_id`]).
     ///
     /// # Examples
     /// ```

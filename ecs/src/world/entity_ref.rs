@@ -53,7 +53,7 @@ impl<'w> EntityRef<'w> {
         self.world.get::<T>(self.entity)
     }
 
-    /// Whether the entity has `T`.
+    /// Whether the entity has `T`, its own or inherited (see [`World::has`]).
     #[inline]
     pub fn contains<T: Component>(&self) -> bool {
         self.world.has::<T>(self.entity)
@@ -122,7 +122,7 @@ impl<'w> EntityWorldMut<'w> {
         self.world.get_mut::<T>(self.entity)
     }
 
-    /// Whether the entity has `T`.
+    /// Whether the entity has `T`, its own or inherited (see [`World::has`]).
     #[inline]
     pub fn contains<T: Component>(&self) -> bool {
         self.world.has::<T>(self.entity)
@@ -138,7 +138,8 @@ impl<'w> EntityWorldMut<'w> {
     /// Inserts `bundle`, replacing values the entity already has.
     ///
     /// # Panics
-    /// Panics if the entity was despawned through [`EntityWorldMut::world_mut`].
+    /// Panics if the entity was despawned through [`EntityWorldMut::world_mut`],
+    /// or if `bundle` holds a name a sibling has (see [`World::insert`]).
     #[track_caller]
     pub fn insert<B: Bundle>(&mut self, bundle: B) -> &mut Self {
         self.assert_alive();

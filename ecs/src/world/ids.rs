@@ -71,6 +71,9 @@ pub enum PairError {
         /// The entity it was to be added to.
         entity: Entity,
     },
+    /// The pair is `(ChildOf, parent)`, the entity is named, and a child of
+    /// `parent` has its name (names are unique among siblings).
+    NameTaken(super::NameError),
 }
 
 impl fmt::Display for PairError {
@@ -92,6 +95,7 @@ impl fmt::Display for PairError {
                 "{id} is a wildcard pattern, not an id: it cannot be added to {entity:?} \
                  (wildcards match ids in has_pair, remove_pair, with_pair and queries)"
             ),
+            PairError::NameTaken(clash) => write!(f, "{clash}"),
         }
     }
 }
@@ -155,7 +159,7 @@ impl World {
     /// The registered component whose id is the plain `id` (`None` for pairs
     /// and plain entities).
     #[inline]
-    fn component_of_id(&self, id: Id) -> Option<&ComponentInfo> {
+    pub(super) fn component_of_id(&self, id: Id) -> Option<&ComponentInfo> {
         if id.is_pair() {
             return None;
         }
@@ -206,7 +210,7 @@ impl World {
     }
 
     /// Checks that `id` may be added to `entity` and flags the entities it names.
-    fn prepare_add(&mut self, entity: Entity, id: Id) -> Result<EntityLocation, PairError> {
+    pub(super) fn prepare_add(&mut self, entity: Entity, id: Id) -> Result<EntityLocation, PairError> {
         self.flush_entities();
         let record = self.entities.get(entity).ok_or(PairError::NotAlive(entity))?;
         let first = self.entity_at(id.first_index());
@@ -224,8 +228,14 @@ impl World {
             if traits.acyclic && may_close_cycle && self.reaches(id.first_index(), traits.exclusive, target, entity) {
                 return Err(PairError::Cycle { relationship: self.id_name(relationship.id()), source: entity, target });
             }
+            if let Some(clash) = self.name_clash_under(entity, id) {
+                return Err(PairError::NameTaken(clash));
+            }
             self.flag(relationship, EntityFlags::IS_COMPONENT);
             self.flag(target, EntityFlags::IS_TARGET);
+            if self.components.id_of::<crate::component::IsA>() == Some(relationship) {
+                self.register_base(target);
+            }
         } else if let Some(first) = first {
             self.flag(first, EntityFlags::IS_COMPONENT);
         }
@@ -422,7 +432,13 @@ impl World {
     /// `destination`: `OnReplace` for an overwritten `id`, `OnReplace` and
     /// `OnRemove` for the pairs an exclusive replacement drops. Returns whether
     /// the entity already had `id`.
-    fn before_id_change(&mut self, entity: Entity, source: ArchetypeId, destination: ArchetypeId, id: Id) -> bool {
+    pub(super) fn before_id_change(
+        &mut self,
+        entity: Entity,
+        source: ArchetypeId,
+        destination: ArchetypeId,
+        id: Id,
+    ) -> bool {
         let existed = self.archetypes[source].contains(id);
         if existed && self.id_has_lifecycle(id) {
             self.id_lifecycle(HookKind::Replace, entity, id);
@@ -442,13 +458,16 @@ impl World {
 
     /// Lifecycle events after `id` was added or inserted (hooks, observers),
     /// then their commands.
-    fn after_id_insert(&mut self, entity: Entity, id: Id, existed: bool) {
+    pub(super) fn after_id_insert(&mut self, entity: Entity, id: Id, existed: bool) {
         if self.id_has_lifecycle(id) {
             if !existed {
                 self.id_lifecycle(HookKind::Add, entity, id);
             }
             self.id_lifecycle(HookKind::Insert, entity, id);
             self.flush_deferred();
+        }
+        if !existed && id.is_pair() {
+            self.after_pair_added(entity, id);
         }
     }
 
@@ -566,8 +585,15 @@ impl World {
     /// assert!(world.remove_id(e, tag.id()));
     /// assert!(!world.remove_id(e, tag.id()));
     /// ```
+    ///
+    /// # Panics
+    /// Panics, naming both entities and changing nothing, if `id` removes the
+    /// `ChildOf` pair of a named entity while a root has its name (it would
+    /// become a second root with that name).
+    #[track_caller]
     pub fn remove_id(&mut self, entity: Entity, id: Id) -> bool {
         self.flush_entities();
+        self.refuse_root_name_clash(entity, id);
         if id.is_wildcard() {
             return self.remove_matching(entity, id.any_as_wildcard());
         }

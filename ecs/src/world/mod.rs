@@ -39,7 +39,9 @@ mod entity_ref;
 mod gc;
 mod hooks;
 mod ids;
+mod instantiate;
 mod messages;
+mod names;
 mod observers;
 mod resource;
 mod spawn_batch;
@@ -56,6 +58,7 @@ pub use entity_ref::{EntityRef, EntityWorldMut};
 pub use gc::GcConfig;
 pub use ids::PairError;
 pub use messages::{Message, MessageCursor, Messages};
+pub use names::NameError;
 pub use observers::{
     ObserverMarker, ObserverRunner, Observers, OnAdd, OnDespawn, OnInsert, OnRemove, OnReplace, TriggerInfo,
 };
@@ -65,7 +68,7 @@ pub use spawn_batch::SpawnBatchIter;
 use crate::archetype::Archetypes;
 use crate::bundle::{Bundle, BundleId, BundleReader, BundleWriter, Bundles, ReadSource};
 use crate::component::{Component, ComponentInfo, ComponentRegistrar, Components, Internal, Name, StorageKind};
-use crate::entity::{ArchetypeId, Entity, EntityFlags, EntityIndex, EntityLocation};
+use crate::entity::{ArchetypeId, Entity, EntityFlags, EntityIndex, EntityLocation, RemoteEntities, SpawnError};
 use crate::storage::{CHECK_TICK_THRESHOLD, ComponentTicks, MAX_CHANGE_AGE, SparseSets, Tick, TickCell, WideTick};
 use crate::util::PanicSlot;
 use hooks::HookKind;
@@ -139,6 +142,9 @@ pub struct World {
     deferred: CommandQueue,
     /// The observers.
     observers: Observers,
+    /// The entity whose sibling name check waits for the end of the bundle
+    /// being inserted into it (see `names`).
+    name_check_deferred: Option<Entity>,
 }
 
 impl Default for World {
@@ -218,6 +224,7 @@ impl World {
             cleanup_scratch: Vec::new(),
             deferred: CommandQueue::default(),
             observers: Observers::default(),
+            name_check_deferred: None,
         };
         // The world relies on these: they are never despawned.
         for builtin in [builtin.component_info, builtin.name, builtin.internal, builtin.observer] {
@@ -227,10 +234,12 @@ impl World {
             world.mark_internal(wildcard);
             world.flag(wildcard, EntityFlags::PERMANENT);
             let bundle_id = world.register_bundle::<(Name, Internal)>();
-            world.spawn_at(wildcard, bundle_id, (Name::new(name), Internal));
+            world.place_spawned(wildcard, bundle_id, (Name::new(name), Internal));
         }
         world.flush_components();
         world.register_component::<crate::component::ChildOf>();
+        let is_a = world.register_component::<crate::component::IsA>();
+        world.archetypes.set_inheritance_relationship(is_a);
         // Disabled entities and prefabs are hidden from queries that do not name them.
         let disabled = world.register_component::<crate::component::Disabled>();
         let prefab = world.register_component::<crate::component::Prefab>();
@@ -261,7 +270,7 @@ impl World {
         let bundle_id = self.register_bundle::<(B, Internal)>();
         let entity = self.entities.alloc();
         self.mark_internal(entity);
-        self.spawn_at(entity, bundle_id, (bundle, Internal));
+        self.place_spawned(entity, bundle_id, (bundle, Internal));
         entity
     }
 
@@ -283,8 +292,9 @@ impl World {
         }
     }
 
-    /// Makes the entities reserved through `&World` (by `Commands`) alive, with no
-    /// components. Every path that allocates or frees entities calls this first.
+    /// Makes the entities reserved through `&World` (by `Commands`) or by
+    /// [`RemoteEntities`] handles alive, with no components. Every path that
+    /// allocates or frees entities calls this first.
     #[inline]
     pub fn flush_entities(&mut self) {
         if self.entities.has_reserved() {
@@ -298,14 +308,7 @@ impl World {
         // empty archetype: no component, so no hook or observer to run (running
         // them here could apply queued commands to reserved entities that are
         // not alive yet).
-        let count = self.entities.take_reserved();
-        for _ in 0..count {
-            let entity = self.entities.alloc();
-            // SAFETY: the empty archetype's table has no columns: the pushed row is
-            // complete.
-            let (row, _) = unsafe { self.archetypes.push_row(ArchetypeId::EMPTY, entity) };
-            self.entities.set_location(entity, EntityLocation { archetype: ArchetypeId::EMPTY, row: row as u32 });
-        }
+        self.entities.flush(place_empty(&mut self.archetypes));
     }
 
     /// Reserves an entity id without `&mut World`: it becomes alive (with no
@@ -313,6 +316,9 @@ impl World {
     /// entry that could touch it runs first (`spawn`, `spawn_batch`, `despawn`,
     /// `insert`, `remove`, `entity_mut`, `get_entity_mut`, registration and
     /// command application).
+    ///
+    /// # Panics
+    /// Panics if the active entity range has no index left (naming the range).
     ///
     /// # Examples
     /// ```
@@ -323,8 +329,130 @@ impl World {
     /// world.flush_entities();
     /// assert!(world.is_alive(e));
     /// ```
+    #[track_caller]
     pub fn reserve_entity(&self) -> Entity {
         self.entities.reserve_entity()
+    }
+
+    /// Makes every reserved id alive now, with no components: those of
+    /// [`World::reserve_entity`] (`Commands`) and of [`RemoteEntities`] handles
+    /// ([`World::remote_entities`]). Spawn, insert, remove, despawn and command
+    /// application flush first, so this is needed only to see remote
+    /// reservations alive before any of those.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// let mut world = World::new();
+    /// let e = world.remote_entities().reserve();
+    /// assert!(!world.is_alive(e));
+    /// world.flush();
+    /// assert!(world.is_alive(e));
+    /// assert_eq!(world.entity_count(), 1);
+    /// ```
+    pub fn flush(&mut self) {
+        self.flush_entities();
+    }
+
+    /// A handle that reserves entity ids from any thread, lock-free, while this
+    /// world is being used; the ids become alive (empty) at the world's next
+    /// flush. See [`RemoteEntities`].
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// let mut world = World::new();
+    /// let remote = world.remote_entities();
+    /// let loaders: Vec<_> = (0..2)
+    ///     .map(|_| {
+    ///         let remote = remote.clone();
+    ///         std::thread::spawn(move || remote.reserve_many(100))
+    ///     })
+    ///     .collect();
+    /// let spawned: Vec<Entity> = (0..100).map(|_| world.spawn_empty().id()).collect();
+    /// let reserved: Vec<Entity> = loaders.into_iter().flat_map(|l| l.join().unwrap()).collect();
+    /// world.flush();
+    /// assert!(reserved.iter().chain(&spawned).all(|&e| world.is_alive(e)));
+    /// assert_eq!(world.entity_count(), 300);
+    /// ```
+    pub fn remote_entities(&self) -> RemoteEntities {
+        self.entities.remote()
+    }
+
+    /// Makes `range` (half-open, over entity *indices*) the active entity range:
+    /// new entities (`spawn`, `spawn_batch`, `Commands`, [`RemoteEntities`],
+    /// [`World::spawn_at`]) get indices in it, for networked games where peers
+    /// own disjoint ranges. Entities from other ranges stay alive and can be
+    /// looked up, edited and despawned; a dead index outside the range is not
+    /// recycled into it (it stays dead until a range containing it is active
+    /// again). Fresh indices continue after the highest index of the range ever
+    /// used. Component entities keep low indices whatever the range.
+    ///
+    /// # Panics
+    /// Panics if `range` is empty or contains index 0.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// let mut world = World::new();
+    /// let old = world.spawn_empty().id();
+    /// world.set_entity_range(1_000_000..2_000_000);
+    /// let new = world.spawn_empty().id();
+    /// assert_eq!(new.index(), 1_000_000);
+    /// assert!(world.is_alive(old)); // other ranges stay alive
+    /// assert_eq!(world.entity_range(), 1_000_000..2_000_000);
+    /// ```
+    #[track_caller]
+    pub fn set_entity_range(&mut self, range: core::ops::Range<u32>) {
+        self.flush_entities();
+        self.entities.set_range(range, place_empty(&mut self.archetypes));
+    }
+
+    /// The active entity range (see [`World::set_entity_range`]);
+    /// `1..u32::MAX` unless set.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// let world = World::new();
+    /// assert_eq!(world.entity_range(), 1..u32::MAX);
+    /// ```
+    pub fn entity_range(&self) -> core::ops::Range<u32> {
+        self.entities.range()
+    }
+
+    /// Spawns an entity with no components under exactly the id `entity`
+    /// (index and generation), which must lie in the active entity range.
+    /// Later spawns skip its index.
+    ///
+    /// # Errors
+    /// [`SpawnError::Alive`] while an entity with that index is alive (any
+    /// generation), [`SpawnError::OutOfRange`] if the index lies outside the
+    /// active range, [`SpawnError::Retired`] if it was a despawned component's
+    /// id, and [`SpawnError::Reserved`] if a [`RemoteEntities`] handle reserved
+    /// it during the call (it is alive after the next flush).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::entity::SpawnError;
+    /// #[derive(Component)]
+    /// struct Ship;
+    /// let mut world = World::new();
+    /// let id = Entity::from_raw(5_000, 3);
+    /// world.spawn_at(id).unwrap().insert(Ship);
+    /// assert!(world.has::<Ship>(id));
+    /// assert!(matches!(world.spawn_at(id), Err(SpawnError::Alive { .. })));
+    /// world.set_entity_range(10_000..20_000);
+    /// let outside = Entity::from_raw(6_000, 0);
+    /// assert!(matches!(world.spawn_at(outside), Err(SpawnError::OutOfRange { .. })));
+    /// ```
+    pub fn spawn_at(&mut self, entity: Entity) -> Result<EntityWorldMut<'_>, SpawnError> {
+        self.flush_entities();
+        self.entities.alloc_at(entity, place_empty(&mut self.archetypes))?;
+        let bundle_id = self.register_bundle::<()>();
+        self.place_spawned(entity, bundle_id, ());
+        Ok(EntityWorldMut::new(self, entity))
     }
 
     #[cold]
@@ -335,7 +463,7 @@ impl World {
                 let name = Name(info.descriptor.name.clone());
                 self.internal_count += 1;
                 let bundle_id = self.register_bundle::<(ComponentInfo, Name, Internal)>();
-                self.spawn_at(id, bundle_id, (info, name, Internal));
+                self.place_spawned(id, bundle_id, (info, name, Internal));
             }
         }
     }
@@ -439,7 +567,11 @@ impl World {
     /// ```
     ///
     /// # Panics
-    /// Panics if `B` contains the same component twice (nothing is spawned).
+    /// Panics if `B` contains the same component twice (nothing is spawned), if
+    /// the active entity range ([`World::set_entity_range`]) has no index left
+    /// (the message names the range), or if `B` holds a [`Name`] that a sibling
+    /// (an entity with the same `ChildOf` parent, or another root) has: the new
+    /// entity is despawned and the message names the sibling.
     #[track_caller]
     pub fn spawn<B: Bundle>(&mut self, mut bundle: B) -> EntityWorldMut<'_> {
         self.flush_entities();
@@ -447,9 +579,21 @@ impl World {
         // Register first: a rejected bundle must not leave an entity behind.
         let bundle_id = self.register_bundle::<B>();
         let entity = self.entities.alloc();
-        self.spawn_at(entity, bundle_id, bundle);
+        if B::HAS_PAIRS && self.bundle_has_name(bundle_id) {
+            // The name is checked once the pairs (a parent) landed too.
+            let outer = self.name_check_deferred.replace(entity);
+            self.place_spawned(entity, bundle_id, bundle);
+            pairs.add_to(self, entity);
+            self.name_check_deferred = outer;
+            self.refuse_spawned_name_clash(entity);
+            return EntityWorldMut::new(self, entity);
+        }
+        self.place_spawned(entity, bundle_id, bundle);
         if B::HAS_PAIRS {
             pairs.add_to(self, entity);
+        }
+        if self.bundle_has_name(bundle_id) {
+            self.refuse_spawned_name_clash(entity);
         }
         EntityWorldMut::new(self, entity)
     }
@@ -486,7 +630,7 @@ impl World {
 
     /// Places the freshly allocated (unplaced) `entity` with `bundle` (registered
     /// as `bundle_id`).
-    fn spawn_at<B: Bundle>(&mut self, entity: Entity, bundle_id: BundleId, bundle: B) {
+    fn place_spawned<B: Bundle>(&mut self, entity: Entity, bundle_id: BundleId, bundle: B) {
         let tick = self.change_tick();
         let hooks = self.bundle_lifecycle(bundle_id, entity);
         let edge = self.bundles.insert_edge(
@@ -931,19 +1075,29 @@ impl World {
     /// `parent` (`None`: a root, with no parent).
     fn named_child(&self, parent: Option<Entity>, name: &str) -> Option<Entity> {
         let child_of = self.components.id_of::<crate::component::ChildOf>()?;
-        self.find_named(name, |archetype| match parent {
-            None => archetype.pair_positions(child_of.index()).is_empty(),
-            Some(parent) => archetype.contains(crate::entity::Id::pair(child_of, parent)),
-        })
+        self.find_named(
+            name,
+            |archetype| match parent {
+                None => archetype.pair_positions(child_of.index()).is_empty(),
+                Some(parent) => archetype.contains(crate::entity::Id::pair(child_of, parent)),
+            },
+            None,
+        )
     }
 
     /// The oldest (lowest index) visible entity named `name`, anywhere.
     fn named_anywhere(&self, name: &str) -> Option<Entity> {
-        self.find_named(name, |_| true)
+        self.find_named(name, |_| true, None)
     }
 
-    /// The oldest entity named `name` in a non-internal archetype that `keep` accepts.
-    fn find_named(&self, name: &str, keep: impl Fn(&crate::archetype::Archetype) -> bool) -> Option<Entity> {
+    /// The oldest entity but `except` named `name` in a non-internal archetype
+    /// that `keep` accepts.
+    fn find_named(
+        &self,
+        name: &str,
+        keep: impl Fn(&crate::archetype::Archetype) -> bool,
+        except: Option<Entity>,
+    ) -> Option<Entity> {
         use crate::component::Name;
         let id = self.components.id_of::<Name>()?;
         let record = self.archetypes.component_index().get(id.id())?;
@@ -960,7 +1114,10 @@ impl World {
             for (row, &entity) in archetype.entities().iter().enumerate() {
                 // SAFETY: `row` is below the table's length and the column stores `Name`.
                 let value = unsafe { column.get_ptr(row).cast::<Name>().as_ref() };
-                if value.as_str() == name && found.is_none_or(|best| entity.index() < best.index()) {
+                if value.as_str() == name
+                    && Some(entity) != except
+                    && found.is_none_or(|best| entity.index() < best.index())
+                {
                     found = Some(entity);
                 }
             }
@@ -979,7 +1136,10 @@ impl World {
     /// # Panics
     /// If the `Drop` of a replaced value panics, the insert still completes
     /// (every value written, hooks run) and the panic continues from here. A
-    /// hook or observer that panics: see `world::hooks`.
+    /// hook or observer that panics: see `world::hooks`. If `bundle` holds a
+    /// [`Name`] that a sibling of `entity` has (same `ChildOf` parent, or both
+    /// roots), the entity's name and parent go back to what they were and the
+    /// panic names both entities ([`World::set_name`] returns an error instead).
     ///
     /// # Examples
     /// ```
@@ -1003,22 +1163,47 @@ impl World {
     /// Inserts `bundle` into `entity`; `false` if it is not alive.
     #[inline]
     #[track_caller]
-    pub(crate) fn insert_bundle<B: Bundle>(&mut self, entity: Entity, mut bundle: B) -> bool {
+    pub(crate) fn insert_bundle<B: Bundle>(&mut self, entity: Entity, bundle: B) -> bool {
+        let bundle_id = self.register_bundle::<B>();
+        if self.bundle_has_name(bundle_id) {
+            // Sibling names are checked once the name (and pairs) landed.
+            let previous = (self.get::<Name>(entity).cloned(), self.parent_of(entity));
+            let outer = self.name_check_deferred.replace(entity);
+            let inserted = self.insert_bundle_registered(entity, bundle_id, bundle);
+            self.name_check_deferred = outer;
+            if inserted {
+                self.refuse_inserted_name_clash(entity, previous);
+            }
+            return inserted;
+        }
+        self.insert_bundle_registered(entity, bundle_id, bundle)
+    }
+
+    /// Whether bundle `bundle_id` holds a [`Name`].
+    #[inline]
+    pub(super) fn bundle_has_name(&self, bundle_id: BundleId) -> bool {
+        self.bundles.info(bundle_id).components().contains(&self.builtin.name)
+    }
+
+    /// [`World::insert_bundle`] of `bundle`, registered as `bundle_id`, without
+    /// the sibling name check.
+    #[inline]
+    fn insert_bundle_registered<B: Bundle>(&mut self, entity: Entity, bundle_id: BundleId, mut bundle: B) -> bool {
         if B::HAS_PAIRS {
             let pairs = bundle_pairs::BundlePairs::take(&mut bundle);
-            let inserted = self.insert_bundle_values(entity, bundle);
+            let inserted = self.insert_bundle_values(entity, bundle_id, bundle);
             if inserted {
                 pairs.add_to(self, entity);
             }
             return inserted;
         }
-        self.insert_bundle_values(entity, bundle)
+        self.insert_bundle_values(entity, bundle_id, bundle)
     }
 
-    /// Inserts the components of `bundle` (its pairs already taken out).
+    /// Inserts the components of `bundle` (registered as `bundle_id`, its pairs
+    /// already taken out).
     #[inline]
-    fn insert_bundle_values<B: Bundle>(&mut self, entity: Entity, bundle: B) -> bool {
-        let bundle_id = self.register_bundle::<B>();
+    pub(super) fn insert_bundle_values<B: Bundle>(&mut self, entity: Entity, bundle_id: BundleId, bundle: B) -> bool {
         let Some(location) = self.entities.location(entity) else {
             return false;
         };
@@ -1230,9 +1415,45 @@ impl World {
         taken
     }
 
-    /// Whether `entity` has component `T` (`false` if it is not alive).
+    /// Whether `entity` has component `T`, its own or inherited from a base
+    /// through `IsA` (for components with the default `on_instantiate`
+    /// policy, as the `Has<T>` query term sees it); `false` if it is not
+    /// alive. [`World::owns`] ignores inherited values.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct MaxSpeed(f32);
+    /// let mut world = World::new();
+    /// let ship = world.spawn((Prefab, MaxSpeed(10.0))).id();
+    /// let fighter = world.instantiate(ship);
+    /// assert!(world.has::<MaxSpeed>(fighter) && !world.owns::<MaxSpeed>(fighter));
+    /// ```
     #[inline]
     pub fn has<T: Component>(&self, entity: Entity) -> bool {
+        let Some(id) = self.components.id_of::<T>() else {
+            return false;
+        };
+        match T::STORAGE {
+            StorageKind::Table => {
+                self.entities.location(entity).and_then(|location| self.archetypes.get(location.archetype)).is_some_and(
+                    |archetype| {
+                        archetype.contains(id.id())
+                            || (crate::component::is_inherited::<T>() && archetype.inherited_from(id.id()).is_some())
+                    },
+                )
+            }
+            StorageKind::Sparse => {
+                self.is_alive(entity) && self.sparse_sets.of(id).is_some_and(|set| set.contains(entity))
+            }
+        }
+    }
+
+    /// Whether `entity` has its own component `T` (not one inherited through
+    /// `IsA`); `false` if it is not alive.
+    #[inline]
+    pub fn owns<T: Component>(&self, entity: Entity) -> bool {
         let Some(id) = self.components.id_of::<T>() else {
             return false;
         };
@@ -1251,9 +1472,23 @@ impl World {
     /// The `T` of `entity`; `None` if the entity is not alive or lacks `T`.
     #[inline]
     pub fn get<T: Component>(&self, entity: Entity) -> Option<&T> {
-        let (value, _) = self.get_with_ticks::<T>(entity)?;
+        let (value, _) = match self.get_with_ticks::<T>(entity) {
+            Some(found) => found,
+            None if crate::component::is_inherited::<T>() => {
+                self.get_with_ticks::<T>(self.base_holding::<T>(entity)?)?
+            }
+            None => return None,
+        };
         // SAFETY: `value` points at a valid `T` in this world's storage, borrowed for `&self`.
         Some(unsafe { value.cast::<T>().as_ref() })
+    }
+
+    /// The base `entity` inherits its `T` from (through `IsA`), if any.
+    #[inline]
+    fn base_holding<T: Component>(&self, entity: Entity) -> Option<Entity> {
+        let id = self.components.id_of::<T>()?;
+        let location = self.entities.location(entity)?;
+        self.archetypes.get(location.archetype)?.inherited_from(id.id())
     }
 
     /// Address of `entity`'s `T` and its tick cells (`None` for table tags).
@@ -1639,6 +1874,17 @@ impl World {
             check(added, &|| "a resource".to_owned());
             check(changed, &|| "a resource".to_owned());
         }
+    }
+}
+
+/// Places each entity it is given, just made alive, in a new row of the empty
+/// archetype (how reserved entities become alive).
+fn place_empty(archetypes: &mut Archetypes) -> impl FnMut(Entity) -> EntityLocation + '_ {
+    |entity| {
+        // SAFETY: the empty archetype's table has no columns: the pushed row is
+        // complete.
+        let (row, _) = unsafe { archetypes.push_row(ArchetypeId::EMPTY, entity) };
+        EntityLocation { archetype: ArchetypeId::EMPTY, row: row as u32 }
     }
 }
 

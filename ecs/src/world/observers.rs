@@ -84,6 +84,7 @@ impl Component for ObserverMarker {
     const ID: u64 = crate::util::component_type_id("ecs::observer", "Observer");
     const HOOKS: ComponentHooks =
         ComponentHooks { on_remove: Some(Hook::new(unregister_observer)), ..ComponentHooks::NONE };
+    const ON_INSTANTIATE: crate::component::OnInstantiate = crate::component::OnInstantiate::DontInherit;
 }
 
 /// `ObserverMarker`'s `on_remove` hook.

@@ -39,6 +39,8 @@ struct BatchTarget {
     hooked: Option<BundleId>,
     /// `Archetypes::deleted_count` when the destination was looked up.
     deleted_seen: usize,
+    /// Whether the bundle holds a `Name` (sibling names are checked per entity).
+    named: bool,
 }
 
 impl<'w, I: Iterator<Item: Bundle>> SpawnBatchIter<'w, I> {
@@ -70,7 +72,8 @@ impl<'w, I: Iterator<Item: Bundle>> SpawnBatchIter<'w, I> {
         let hooked = (world.bundles.info(bundle).has_hooks()
             || world.observers.may_observe(components, crate::entity::EntityFlags::EMPTY))
         .then_some(bundle);
-        BatchTarget { slots, destination, has_sparse, hooked, deleted_seen: world.archetypes.deleted_count() }
+        let named = world.bundle_has_name(bundle);
+        BatchTarget { slots, destination, has_sparse, hooked, deleted_seen: world.archetypes.deleted_count(), named }
     }
 
     fn spawn_one(&mut self, mut bundle: I::Item) -> Entity {
@@ -103,8 +106,14 @@ impl<'w, I: Iterator<Item: Bundle>> SpawnBatchIter<'w, I> {
             world.after_insert_hooks(entity, bundle, &[]);
         }
         if <I::Item as Bundle>::HAS_PAIRS {
-            // Each pair moves the entity on from the batch's destination.
+            // Each pair moves the entity on from the batch's destination (the
+            // name is checked once they all landed).
+            let outer = world.name_check_deferred.replace(entity);
             pairs.add_to(world, entity);
+            world.name_check_deferred = outer;
+        }
+        if target.named {
+            world.refuse_spawned_name_clash(entity);
         }
         if (target.hooked.is_some() || <I::Item as Bundle>::HAS_PAIRS)
             && world.archetypes.deleted_count() != target.deleted_seen

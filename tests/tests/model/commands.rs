@@ -254,8 +254,8 @@ impl Harness {
                     Ok(()) => self.model_add_pair(*entity, *rel, *target, *amount),
                     Err(PairError::NeedsValue { .. }) => return Err("Owes"),
                     Err(PairError::Cycle { .. }) => return Err("cyclic"),
-                    Err(error @ (PairError::NotAlive(_) | PairError::Wildcard { .. })) => {
-                        unreachable!("both are alive and targets are never wildcards, yet {error:?}")
+                    Err(error @ (PairError::NotAlive(_) | PairError::Wildcard { .. } | PairError::NameTaken(_))) => {
+                        unreachable!("both are alive, targets are never wildcards, nothing is named, yet {error:?}")
                     }
                 }
             }

@@ -311,7 +311,8 @@ impl World {
                 QueryBuildError::Aliasing { writer, .. } => *writer,
                 QueryBuildError::WriteNotOnThis { term }
                 | QueryBuildError::UnboundVariable { term, .. }
-                | QueryBuildError::InvalidTerm { term, .. } => *term,
+                | QueryBuildError::InvalidTerm { term, .. }
+                | QueryBuildError::WritesInheritedOnPrefabs { term, .. } => *term,
             };
             DslError { offset: term_offset(text, term), message: error.to_string() }
         })

@@ -17,9 +17,9 @@
 
 use smallvec::SmallVec;
 
-use super::compile::{Compiled, CompiledTerm, Half, Pattern, Source, Step};
+use super::compile::{Compiled, CompiledTerm, DataAccess, Half, Pattern, Source, Step};
 use crate::archetype::{Archetype, ArchetypeFlags};
-use crate::component::StorageKind;
+use crate::component::{OnInstantiate, StorageKind};
 use crate::entity::{Entity, Id};
 use crate::query::term::TermOper;
 use crate::world::World;
@@ -268,6 +268,9 @@ impl<'w> Evaluator<'w, '_> {
                 self.transitive_hits(pattern, place, vars, hits);
             } else {
                 self.pattern_hits(pattern, place, vars, hits);
+                if hits.is_empty() && term.access != DataAccess::Write {
+                    self.inherited_hit(pattern, place, hits);
+                }
             }
             if let Some(entity) = place.entity {
                 // Another entity's disabled toggleable value counts as absent.
@@ -375,6 +378,24 @@ impl<'w> Evaluator<'w, '_> {
                 return;
             }
         }
+    }
+
+    /// A component `place`'s table inherits from a prefab through `IsA`
+    /// (components whose `on_instantiate` policy is `Inherit`): a hit on
+    /// the base, as `self|up IsA` finds it. Writes never get one.
+    fn inherited_hit(&self, pattern: Pattern, place: Place<'w>, hits: &mut SmallVec<[(Hit, Bindings); 2]>) {
+        let (Half::Entity(component), None) = (pattern.first, pattern.second) else { return };
+        let Some(base) = place.archetype.inherited_from(component.id()) else { return };
+        let inherits = self.world.component_info(component).is_some_and(|info| {
+            info.on_instantiate() == OnInstantiate::Inherit && info.storage() == StorageKind::Table && !info.is_toggle()
+        });
+        if !inherits {
+            return;
+        }
+        let Some(base_place) = self.entity_place(base) else { return };
+        let Some(position) = base_place.archetype.position_of(component.id()) else { return };
+        let column = base_place.archetype.column_map()[position];
+        hits.push((Hit { id: component.id(), source: Some(base), column, sparse: None }, Bindings::new()));
     }
 
     /// `(R, t)` with `R` transitive: `t` a direct target, or reached from one

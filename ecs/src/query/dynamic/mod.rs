@@ -80,6 +80,16 @@ pub enum QueryBuildError {
         /// Its name, without `$`.
         variable: String,
     },
+    /// Term `term` writes a component that instances read from prefabs
+    /// through `IsA`, and the query may match prefabs (an `And` term names
+    /// `Prefab`): its `&mut` of a prefab's value could alias an instance's
+    /// shared read. Edit prefabs with `World::get_mut`.
+    WritesInheritedOnPrefabs {
+        /// The term.
+        term: usize,
+        /// The component's name.
+        name: String,
+    },
     /// A term is malformed.
     InvalidTerm {
         /// The term.
@@ -92,6 +102,11 @@ pub enum QueryBuildError {
 impl fmt::Display for QueryBuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            QueryBuildError::WritesInheritedOnPrefabs { term, name } => write!(
+                f,
+                "term {term} writes {name} and the query may match prefabs, whose {name} instances read \
+                 through IsA; edit prefabs with World::get_mut"
+            ),
             QueryBuildError::Empty => f.write_str("a query needs at least one term"),
             QueryBuildError::Aliasing { writer, other, id, name } => {
                 match name {
@@ -169,6 +184,9 @@ pub struct DynQuery {
     archetype_generation: usize,
     deleted_seen: usize,
     reused_seen: usize,
+    /// `Archetypes::inheritance_epoch` when the cache was built: prefix
+    /// frames hold values inherited from prefabs, stale once it changes.
+    inheritance_seen: usize,
     solutions: Solutions,
     last_run: LastRun,
     /// Names of the entities the terms mention, for [`DynQuery::to_dsl`].
@@ -212,6 +230,7 @@ impl DynQuery {
             archetype_generation: 0,
             deleted_seen: 0,
             reused_seen: 0,
+            inheritance_seen: 0,
             solutions: Solutions::default(),
             last_run: LastRun::NEVER,
             names: Vec::new(),
@@ -222,8 +241,32 @@ impl DynQuery {
     /// [`DynQuery::to_dsl`], and bound to `world` at once.
     pub(crate) fn new_in(terms: Vec<Term>, cached: bool, world: &World) -> Result<DynQuery, QueryBuildError> {
         let mut query = DynQuery::new(terms, cached).map_err(|error| name_error(error, world))?;
+        if let Some(error) = query.prefab_write_error(world) {
+            return Err(error);
+        }
         query.bind(world);
         Ok(query)
+    }
+
+    /// [`QueryBuildError::WritesInheritedOnPrefabs`] if the query names
+    /// `Prefab` in an `And` term and writes a component read through `IsA`.
+    fn prefab_write_error(&self, world: &World) -> Option<QueryBuildError> {
+        let named =
+            self.compiled.terms.iter().filter(|term| term.oper == TermOper::And).flat_map(|term| {
+                term.alternatives.iter().filter_map(|pattern| pattern.concrete_first().map(Entity::id))
+            });
+        if !world.archetypes().hiding_flags(named).contains(ArchetypeFlags::PREFAB) {
+            return None;
+        }
+        self.compiled.terms.iter().enumerate().find_map(|(term, compiled)| {
+            let component = compiled.alternatives[0].concrete_first()?;
+            let info = world.component_info(component)?;
+            let shared = info.on_instantiate() == crate::component::OnInstantiate::Inherit
+                && info.storage() == crate::component::StorageKind::Table
+                && !info.is_toggle();
+            (compiled.access == compile::DataAccess::Write && shared)
+                .then(|| QueryBuildError::WritesInheritedOnPrefabs { term, name: info.name().to_owned() })
+        })
     }
 
     /// The terms, in order (a term's index is its position).
@@ -251,7 +294,9 @@ impl DynQuery {
     /// (transitive) are read from it, and the names of what the terms mention.
     ///
     /// # Panics
-    /// Panics if the query was used with another world before.
+    /// Panics if the query was used with another world before, or (for a
+    /// query made with [`DynQuery::new`]) with
+    /// [`QueryBuildError::WritesInheritedOnPrefabs`]'s message.
     #[track_caller]
     fn bind(&mut self, world: &World) {
         match self.world_id {
@@ -259,6 +304,9 @@ impl DynQuery {
                 assert!(id == world.id(), "DynQuery used with a world other than the one it was first used with");
             }
             None => {
+                if let Some(error) = self.prefab_write_error(world) {
+                    panic!("{error}");
+                }
                 let is_transitive =
                     |relationship: Entity| world.components().relationship_traits(relationship.index()).transitive;
                 // Validated without a world in `new`; the plan only moves
@@ -282,8 +330,9 @@ impl DynQuery {
     fn update_cache(&mut self, world: &World) {
         let archetypes = world.archetypes();
         let mut reshaped = false;
-        if self.reused_seen != archetypes.reused_count() {
+        if self.reused_seen != archetypes.reused_count() || self.inheritance_seen != archetypes.inheritance_epoch() {
             self.reused_seen = archetypes.reused_count();
+            self.inheritance_seen = archetypes.inheritance_epoch();
             self.cache.clear();
             self.archetype_generation = 0;
             reshaped = true;

@@ -1,0 +1,106 @@
+//! Inheritance (`IsA`) as the archetype store sees it: which components the
+//! entities of an archetype read from their bases.
+//!
+//! An archetype whose type holds `(IsA, base)` pairs inherits every plain
+//! (non-pair) id of those of its bases that are prefabs (carry `Prefab`), found depth-first along `IsA`: a base's own ids
+//! first, then its bases', the bases of one archetype taken in type order (by
+//! target id), so a nearer base wins over a farther one and an earlier base
+//! over a later one. Whether an inherited id is *seen* is the component's
+//! business (its `OnInstantiate` policy), checked where it is read.
+//!
+//! The world registers every entity used as a base (and the `IsA`
+//! relationship itself); the store tracks each base's archetype, because the
+//! ids a base holds decide what its instances inherit.
+//!
+//! Invariants:
+//! * `bases` maps the index of every live entity used as a base to the entity
+//!   and its current archetype (moves and removals of its row update it);
+//! * `archetypes` lists exactly the live archetypes whose type holds an
+//!   `(IsA, _)` pair, and each one's `inherited` list is what [`Inheritance::compute`]
+//!   gives for the current `bases`;
+//! * `epoch` grows whenever any `inherited` list may have changed for an
+//!   archetype that already existed (a base moved, died or was registered
+//!   late): caches of matches rebuild when they see it change.
+
+use smallvec::SmallVec;
+
+use super::archetypes::{Archetype, ArchetypeFlags};
+use crate::entity::{ArchetypeId, Entity, Id};
+use crate::util::FxHashMap;
+
+/// The store's view of inheritance (see the module docs).
+#[derive(Default)]
+pub(super) struct Inheritance {
+    /// The index of the `IsA` relationship, once the world registered it.
+    relationship: Option<u32>,
+    /// Every base: its entity and current archetype, by entity index.
+    pub(super) bases: FxHashMap<u32, (Entity, ArchetypeId)>,
+    /// The live archetypes with `(IsA, _)` pairs.
+    pub(super) archetypes: Vec<ArchetypeId>,
+    /// Bumped when existing archetypes' inherited lists may have changed.
+    pub(super) epoch: usize,
+}
+
+impl Inheritance {
+    /// Sets the `IsA` relationship.
+    pub(super) fn set_relationship(&mut self, relationship: Entity) {
+        self.relationship = Some(relationship.index());
+    }
+
+    /// The pattern `(IsA, *)`, once the relationship is set.
+    pub(super) fn isa_wildcard(&self) -> Option<Id> {
+        self.relationship.map(|relationship| Id::pair_from_indices(relationship, Entity::WILDCARD.index()))
+    }
+
+    /// Whether `id` is an `(IsA, _)` pair.
+    #[inline]
+    pub(super) fn is_isa_pair(&self, id: Id) -> bool {
+        id.is_pair() && Some(id.first_index()) == self.relationship
+    }
+
+    /// Whether the type `ids` holds an `(IsA, _)` pair.
+    pub(super) fn holds_isa(&self, ids: &[Id]) -> bool {
+        self.relationship.is_some() && ids.iter().any(|&id| self.is_isa_pair(id))
+    }
+
+    /// The bases named by the `(IsA, _)` pairs of `ids`, in type order.
+    fn direct_bases<'a>(&'a self, ids: &'a [Id]) -> impl Iterator<Item = u32> + 'a {
+        ids.iter().filter(|&&id| self.is_isa_pair(id)).map(|id| id.second_index())
+    }
+
+    /// The inherited ids of an archetype of type `ids`, each with the base
+    /// holding it (see the module docs for the order), sorted by id.
+    pub(super) fn compute(&self, ids: &[Id], archetypes: &[Archetype]) -> Vec<(Id, Entity)> {
+        let mut found: Vec<(Id, usize, Entity)> = Vec::new();
+        let mut visited: SmallVec<[u32; 8]> = SmallVec::new();
+        let mut stack: SmallVec<[u32; 8]> = self.direct_bases(ids).collect();
+        stack.reverse();
+        let mut order = 0;
+        while let Some(index) = stack.pop() {
+            if visited.contains(&index) {
+                continue;
+            }
+            visited.push(index);
+            let Some(&(base, archetype)) = self.bases.get(&index) else { continue };
+            let archetype = &archetypes[archetype.index()];
+            // Only prefabs are read through: a query that may write a value
+            // (`&mut T`) never matches them unless it names `Prefab`, and such
+            // queries are refused where they could alias inherited reads.
+            if !archetype.flags().contains(ArchetypeFlags::PREFAB) {
+                continue;
+            }
+            let base_ids = archetype.ids();
+            for &id in base_ids.iter().filter(|id| !id.is_pair()) {
+                found.push((id, order, base));
+                order += 1;
+            }
+            let first = stack.len();
+            stack.extend(self.direct_bases(base_ids));
+            stack[first..].reverse();
+        }
+        // Per id, the first base found wins.
+        found.sort_unstable_by_key(|&(id, order, _)| (id, order));
+        found.dedup_by_key(|&mut (id, _, _)| id);
+        found.into_iter().map(|(id, _, base)| (id, base)).collect()
+    }
+}

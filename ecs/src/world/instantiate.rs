@@ -1,0 +1,326 @@
+//! Prefabs and instances: what adding `(IsA, base)` does (Flecs 4 semantics).
+//!
+//! When an entity gets its first `(IsA, base)` pair (through
+//! [`World::instantiate`], `add_pair::<IsA>` or a bundle), each component of the
+//! base (its own and what it inherits in turn) is handled by its
+//! [`OnInstantiate`] policy:
+//! * `Override`: the value is cloned into the instance unless the instance
+//!   already owns one (a value given in the same spawn wins);
+//! * `Inherit` (the default): nothing is copied; the archetype store lists
+//!   the component as inherited (`Archetype::inherited`), so `get` and
+//!   read-only query terms find the base's value;
+//! * `DontInherit`: nothing (`Name`, `Prefab`, `ChildOf`, `IsA` and the
+//!   internal markers are such).
+//!
+//! Then every child of the base (`(ChildOf, base)`) is instantiated as a child
+//! of the instance: a new entity with `(IsA, child)`, `(ChildOf, instance)` and
+//! the child's `Name`, recursively. An entity that gets `(ChildOf, p)` while
+//! `p` is a `Prefab` becomes a `Prefab` itself, so prefab children stay out of
+//! queries.
+//!
+//! Invariants: an `Override` copy is made before the instance's archetype
+//! changes (so a panicking `Clone` leaves the instance as it was); every base
+//! is registered with the archetype store before the first pair naming it
+//! exists.
+
+use core::alloc::Layout;
+use core::ptr::NonNull;
+
+use smallvec::SmallVec;
+
+use super::World;
+use crate::component::{ChildOf, CloneFn, IsA, Name, OnInstantiate, Prefab};
+use crate::entity::{Entity, Id};
+use crate::storage::ComponentTicks;
+use crate::util::PanicSlot;
+
+/// A value cloned out of a base, owned until it is written into an instance:
+/// dropped (and its memory freed) if that never happens.
+struct ClonedValue {
+    ptr: NonNull<u8>,
+    layout: Layout,
+    drop: Option<unsafe fn(*mut u8)>,
+}
+
+impl ClonedValue {
+    /// Clones the value at `source` (of a component with `layout`).
+    ///
+    /// # Safety
+    /// `source` points to a valid value of the type `clone` and `drop` are for.
+    unsafe fn new(source: *const u8, layout: Layout, clone: CloneFn, drop: Option<unsafe fn(*mut u8)>) -> ClonedValue {
+        let ptr = if layout.size() == 0 {
+            // A dangling but aligned address is valid for zero-sized values.
+            NonNull::new(layout.align() as *mut u8).expect("alignments are non-zero")
+        } else {
+            // SAFETY: the layout has a non-zero size.
+            NonNull::new(unsafe { std::alloc::alloc(layout) }).unwrap_or_else(|| std::alloc::handle_alloc_error(layout))
+        };
+        let mut value = ClonedValue { ptr, layout, drop: None };
+        // SAFETY: `source` is a valid value (caller) and `ptr` room for one; if
+        // `clone` panics, `value` frees the memory and drops nothing.
+        unsafe { clone(source, ptr.as_ptr()) };
+        value.drop = drop;
+        value
+    }
+
+    /// Moves the value to `destination` (room for one, aligned); the memory is
+    /// freed on drop, the value no longer dropped.
+    ///
+    /// # Safety
+    /// `destination` is valid for a write of one value of the type and not
+    /// initialized.
+    unsafe fn write_to(mut self, destination: *mut u8) {
+        // SAFETY: the caller gives room for one value; the source holds one.
+        unsafe { core::ptr::copy_nonoverlapping(self.ptr.as_ptr(), destination, self.layout.size()) };
+        self.drop = None;
+    }
+}
+
+impl Drop for ClonedValue {
+    fn drop(&mut self) {
+        if let Some(drop) = self.drop {
+            // SAFETY: the value was cloned in and not moved out (`write_to`
+            // clears `drop`).
+            unsafe { drop(self.ptr.as_ptr()) };
+        }
+        if self.layout.size() != 0 {
+            // SAFETY: allocated in `new` with this layout.
+            unsafe { std::alloc::dealloc(self.ptr.as_ptr(), self.layout) };
+        }
+    }
+}
+
+impl World {
+    /// Makes a new instance of `prefab`: an entity with `(IsA, prefab)`, its
+    /// `override` components copied, its children instantiated (see
+    /// [`IsA`]). The same as `spawn_empty().add_pair::<IsA>(prefab)`.
+    ///
+    /// # Panics
+    /// Panics if `prefab` is not alive, naming it.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component, Clone, Debug, PartialEq)]
+    /// #[component(on_instantiate = "override")]
+    /// struct Health(u32);
+    /// #[derive(Component, Debug, PartialEq)]
+    /// struct MaxSpeed(f32);
+    /// #[derive(Component)]
+    /// struct Turret;
+    /// let mut world = World::new();
+    /// let ship = world.spawn((Prefab, Health(100), MaxSpeed(10.0))).id();
+    /// world.spawn((Turret, Name::new("turret"), ChildOf.pair(ship)));
+    /// let fighter = world.instantiate(ship);
+    /// assert_eq!(world.get::<MaxSpeed>(fighter), Some(&MaxSpeed(10.0))); // inherited
+    /// world.get_mut::<Health>(fighter).unwrap().0 -= 30; // its own copy
+    /// assert_eq!(world.get::<Health>(ship), Some(&Health(100)));
+    /// let turret = world.lookup_child(fighter, "turret").unwrap();
+    /// assert!(world.get::<Turret>(turret).is_some());
+    /// assert_eq!(world.query::<&Turret>().iter(&world).count(), 1); // the prefab's is hidden
+    /// ```
+    #[track_caller]
+    pub fn instantiate(&mut self, prefab: Entity) -> Entity {
+        assert!(self.is_alive(prefab), "instantiate({prefab:?}): the prefab is not alive");
+        let instance = self.spawn(()).id();
+        let is_a = self.register_component::<IsA>();
+        if let Err(error) = self.try_add_id(instance, Id::pair(is_a, prefab)) {
+            panic!("instantiate({prefab:?}): {error}");
+        }
+        instance
+    }
+
+    /// The child of `parent` named `name` (a child whose `Name` is `name`).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// let mut world = World::new();
+    /// let ship = world.spawn_empty().id();
+    /// let turret = world.spawn((Name::new("turret"), ChildOf.pair(ship))).id();
+    /// assert_eq!(world.lookup_child(ship, "turret"), Some(turret));
+    /// assert_eq!(world.lookup_child(ship, "engine"), None);
+    /// ```
+    pub fn lookup_child(&self, parent: Entity, name: &str) -> Option<Entity> {
+        self.children_by_index(parent)
+            .into_iter()
+            .find(|&child| self.get::<Name>(child).is_some_and(|n| n.as_str() == name))
+    }
+
+    /// The entities with `(ChildOf, parent)`, in table order.
+    pub(super) fn children_by_index(&self, parent: Entity) -> SmallVec<[Entity; 8]> {
+        let Some(child_of) = self.components.id_of::<ChildOf>() else { return SmallVec::new() };
+        let Some(record) = self.archetypes.component_index().get(Id::pair(child_of, parent)) else {
+            return SmallVec::new();
+        };
+        record
+            .non_empty()
+            .iter()
+            .flat_map(|entry| self.archetypes[entry.archetype].entities().iter().copied())
+            .collect()
+    }
+
+    /// Before `(IsA, base)` is added anywhere: registers `base` with the
+    /// archetype store, so the archetypes holding the pair know what they
+    /// inherit.
+    pub(super) fn register_base(&mut self, base: Entity) {
+        if let Some(location) = self.entities.location(base)
+            && !self.archetypes.is_base(base)
+        {
+            self.archetypes.register_base(base, location.archetype);
+        }
+    }
+
+    /// After `id` was added to `entity` (new, not an overwrite): applies
+    /// `(IsA, base)`'s instantiation and makes children of prefabs prefabs.
+    pub(super) fn after_pair_added(&mut self, entity: Entity, id: Id) {
+        if !id.is_pair() {
+            return;
+        }
+        let Some(target) = self.entity_at(id.second_index()) else { return };
+        if self.components.id_of::<IsA>().is_some_and(|is_a| is_a.index() == id.first_index()) {
+            self.instantiate_from(entity, target);
+        } else if self.components.id_of::<ChildOf>().is_some_and(|child_of| child_of.index() == id.first_index())
+            && self.has::<Prefab>(target)
+            && !self.has::<Prefab>(entity)
+        {
+            self.entity_mut(entity).insert(Prefab);
+        }
+    }
+
+    /// Copies `base`'s `override` components into `instance` and instantiates
+    /// `base`'s children under it.
+    fn instantiate_from(&mut self, instance: Entity, base: Entity) {
+        let Some(location) = self.entities.location(base) else { return };
+        let archetype = &self.archetypes[location.archetype];
+        // The base's own ids, then what it inherits (each with its holder).
+        let mut copies: SmallVec<[(Id, Entity); 8]> = SmallVec::new();
+        for &id in archetype.ids().iter().filter(|id| !id.is_pair()) {
+            copies.push((id, base));
+        }
+        for &(id, holder) in archetype.inherited() {
+            if !archetype.contains(id) {
+                copies.push((id, holder));
+            }
+        }
+        copies.retain(|&mut (id, _)| {
+            self.component_of_id(id).is_some_and(|info| info.on_instantiate() == OnInstantiate::Override)
+        });
+        self.copy_overrides(instance, &copies);
+        for child in self.children_by_index(base) {
+            let name = self.get::<Name>(child).cloned();
+            let copy = self.spawn(()).id();
+            let is_a = self.register_component::<IsA>();
+            let child_of = self.register_component::<ChildOf>();
+            // `IsA` first: the copy's overrides land in tables shared by every
+            // instance's copy; only the parent pair fragments per instance.
+            if self.is_alive(child) {
+                let _ = self.try_add_id(copy, Id::pair(is_a, child));
+            }
+            if !self.is_alive(copy) || self.try_add_id(copy, Id::pair(child_of, instance)).is_err() {
+                continue;
+            }
+            if let Some(name) = name
+                && self.is_alive(copy)
+            {
+                self.entity_mut(copy).insert(name);
+            }
+        }
+    }
+
+    /// Clones each `(component, holder)`'s value into `instance` (tags
+    /// without a clone function are just added), skipping those `instance`
+    /// owns already, in one archetype move. Every value is cloned before
+    /// anything changes, so a panicking `Clone` leaves the instance as it was.
+    fn copy_overrides(&mut self, instance: Entity, copies: &[(Id, Entity)]) {
+        let Some(location) = self.entities.location(instance) else { return };
+        let mut values: SmallVec<[(Id, Option<ClonedValue>); 8]> = SmallVec::new();
+        // Toggleable values copied disabled: their bit comes along.
+        let mut disabled: SmallVec<[Id; 2]> = SmallVec::new();
+        for &(id, holder) in copies {
+            let Some(info) = self.component_of_id(id) else { continue };
+            if self.archetypes[location.archetype].contains(id) || values.iter().any(|(added, _)| *added == id) {
+                continue; // its own value wins (and the nearest holder's)
+            }
+            let (layout, drop) = (info.layout(), info.drop_fn());
+            match info.clone_fn() {
+                Some(clone) => {
+                    let Some(source) = self.value_ptr(holder, id) else { continue };
+                    if info.is_toggle() && !self.id_enabled(holder, id) {
+                        disabled.push(id);
+                    }
+                    // SAFETY: `source` points at `holder`'s value of the
+                    // component whose clone and drop functions these are.
+                    values.push((id, Some(unsafe { ClonedValue::new(source.as_ptr(), layout, clone, drop) })));
+                }
+                // A tag without a clone function: adding it is the copy.
+                None if layout.size() == 0 && !info.needs_value() => values.push((id, None)),
+                None => {}
+            }
+        }
+        if values.is_empty() {
+            return;
+        }
+        let mut ids: SmallVec<[Id; 16]> = SmallVec::from_slice(self.archetypes[location.archetype].ids());
+        ids.extend(values.iter().map(|(id, _)| *id));
+        ids.sort_unstable();
+        let destination = self.archetypes.get_or_create(&ids, &self.components);
+        let mut panics = PanicSlot::default();
+        let row = self.move_entity(instance, location, destination, &mut panics);
+        let tick = self.change_tick();
+        let archetype = self.archetypes.get_mut(destination);
+        for (id, value) in values.iter_mut() {
+            let column = archetype.column_of(*id);
+            match (column, value.take()) {
+                (Some(column), value) => {
+                    let column = archetype.table_mut().column_mut(column);
+                    // SAFETY: the move left `row`'s slot of this new column
+                    // uninitialized; `value` is a value of the column's type
+                    // (a zero-sized tag's column holds only ticks).
+                    unsafe {
+                        if let Some(value) = value {
+                            value.write_to(column.get_ptr(row).as_ptr());
+                        }
+                        column.set_ticks(row, ComponentTicks::new(tick));
+                    }
+                }
+                // A zero-sized value without a column: the archetype's tag
+                // stands for it (and drops it with the tag).
+                // SAFETY: zero-sized: nothing is written.
+                (None, Some(value)) => unsafe { value.write_to(NonNull::<u8>::dangling().as_ptr()) },
+                (None, None) => {}
+            }
+        }
+        for id in disabled {
+            if let Some(column) = archetype.column_of(id) {
+                archetype.table_mut().set_enabled(column, row, false);
+            }
+        }
+        for (id, _) in values {
+            self.after_id_insert(instance, id, false);
+        }
+        panics.resume();
+    }
+
+    /// Whether `entity`'s own value of the toggleable component `id` is
+    /// enabled (`true` for anything else).
+    fn id_enabled(&self, entity: Entity, id: Id) -> bool {
+        let Some(location) = self.entities.location(entity) else { return true };
+        let archetype = &self.archetypes[location.archetype];
+        // SAFETY: the entity's row is below its table's length.
+        archetype
+            .column_of(id)
+            .is_none_or(|column| unsafe { archetype.table().column(column).is_enabled(location.row as usize) })
+    }
+
+    /// The address of `entity`'s own table value of the component `id`.
+    fn value_ptr(&self, entity: Entity, id: Id) -> Option<NonNull<u8>> {
+        let location = self.entities.location(entity)?;
+        let archetype = &self.archetypes[location.archetype];
+        let Some(column) = archetype.column_of(id) else {
+            return archetype.contains(id).then(NonNull::dangling);
+        };
+        // SAFETY: `row` is the entity's row in this table.
+        Some(unsafe { archetype.table().column(column).get_ptr(location.row as usize) })
+    }
+}

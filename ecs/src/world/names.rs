@@ -1,0 +1,220 @@
+//! Sibling names: two entities with one `ChildOf` parent, or two roots, never
+//! carry the same [`Name`], so that a path (`station::dock`) names one entity.
+//!
+//! The rule is kept wherever a name or a parent changes:
+//! * [`World::set_name`] checks first and returns a [`NameError`];
+//! * inserting a `Name` (`insert`, `spawn`, `spawn_batch`, commands) is checked
+//!   once the bundle and its pairs landed (a bundle may bring the name and the
+//!   `ChildOf` pair together); a clash is undone (the previous name comes back,
+//!   a spawned entity is despawned) and the call panics naming both entities;
+//! * adding a `(ChildOf, parent)` pair to a named entity is refused beforehand
+//!   ([`PairError::NameTaken`](super::PairError::NameTaken); the typed
+//!   `add_pair` panics with it);
+//! * removing a named entity's `ChildOf` pair, which makes it a root, panics
+//!   beforehand if a root has its name.
+//!
+//! Internal entities (components, wildcards) are outside the rule, as they are
+//! outside `World::lookup`'s paths: an entity may be named like a component.
+//! Siblings are found through the component index (the `Name` column of the
+//! archetypes holding `(ChildOf, parent)`, or of those without `ChildOf` for
+//! roots): the check costs a scan of the siblings' names.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use super::World;
+use crate::component::{ChildOf, Name};
+use crate::entity::{Entity, Id};
+
+/// Why an entity could not be given a name.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// use ecs::world::NameError;
+/// let mut world = World::new();
+/// let a = world.spawn(Name::new("tank")).id();
+/// let b = world.spawn_empty().id();
+/// let error = world.set_name(b, "tank").unwrap_err();
+/// assert_eq!(error, NameError::Taken { entity: b, name: "tank".into(), sibling: a });
+/// assert!(error.to_string().contains(&format!("{a:?}")));
+/// ```
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum NameError {
+    /// A sibling (same `ChildOf` parent, or both roots) already has the name.
+    Taken {
+        /// The entity to be named.
+        entity: Entity,
+        /// The name.
+        name: String,
+        /// The sibling that has it.
+        sibling: Entity,
+    },
+    /// The entity is not alive.
+    NotAlive(Entity),
+}
+
+impl fmt::Display for NameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NameError::Taken { entity, name, sibling } => write!(
+                f,
+                "{entity:?} cannot be named \"{name}\": its sibling {sibling:?} has that name \
+                 (names are unique among the children of a parent, and among roots)"
+            ),
+            NameError::NotAlive(entity) => write!(f, "entity {entity:?} is not alive"),
+        }
+    }
+}
+
+impl std::error::Error for NameError {}
+
+impl World {
+    /// Names `entity` (inserts [`Name`]), unless one of its siblings (the
+    /// entities with its `ChildOf` parent, or the roots if it has none) has
+    /// that name.
+    ///
+    /// # Errors
+    /// [`NameError::Taken`] naming the sibling, or [`NameError::NotAlive`];
+    /// nothing changes then.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// let mut world = World::new();
+    /// let station = world.spawn(Name::new("station")).id();
+    /// let dock = world.spawn(ChildOf.pair(station)).id();
+    /// world.set_name(dock, "dock").unwrap();
+    /// assert_eq!(world.lookup("station::dock"), Some(dock));
+    /// let other = world.spawn(ChildOf.pair(station)).id();
+    /// assert!(world.set_name(other, "dock").is_err());
+    /// assert!(world.set_name(other, "crane").is_ok());
+    /// let root = world.spawn_empty().id();
+    /// assert!(world.set_name(root, "dock").is_ok()); // a root: other siblings
+    /// ```
+    pub fn set_name(&mut self, entity: Entity, name: impl Into<Cow<'static, str>>) -> Result<(), NameError> {
+        self.flush_entities();
+        if !self.is_alive(entity) {
+            return Err(NameError::NotAlive(entity));
+        }
+        let name = name.into();
+        if let Some(sibling) = self.named_sibling(self.parent_of(entity), &name, entity) {
+            return Err(NameError::Taken { entity, name: name.into_owned(), sibling });
+        }
+        self.insert(entity, Name(name));
+        Ok(())
+    }
+
+    /// A non-internal entity other than `except` named `name` whose parent is
+    /// `parent` (`None`: a root).
+    pub(super) fn named_sibling(&self, parent: Option<Entity>, name: &str, except: Entity) -> Option<Entity> {
+        let child_of = self.components.id_of::<ChildOf>();
+        self.find_named(
+            name,
+            |archetype| match (parent, child_of) {
+                (None, Some(child_of)) => archetype.pair_positions(child_of.index()).is_empty(),
+                (None, None) => true,
+                (Some(parent), Some(child_of)) => archetype.contains(Id::pair(child_of, parent)),
+                (Some(_), None) => false,
+            },
+            Some(except),
+        )
+    }
+
+    /// Whether `entity` has a `Name` (one look at its archetype).
+    #[inline]
+    fn is_named(&self, entity: Entity) -> bool {
+        self.entities
+            .location(entity)
+            .is_some_and(|location| self.archetypes[location.archetype].contains(self.builtin.name.id()))
+    }
+
+    /// The clash `entity`'s name would make under `parent`, if `id` makes it
+    /// a child of `parent` (a `ChildOf` pair) and `entity` is named.
+    pub(super) fn name_clash_under(&self, entity: Entity, id: Id) -> Option<NameError> {
+        if !id.is_pair() || !self.is_named(entity) || self.name_check_deferred == Some(entity) {
+            return None;
+        }
+        let name = self.get::<Name>(entity)?;
+        let child_of = self.components.id_of::<ChildOf>()?;
+        if id.first_index() != child_of.index() {
+            return None;
+        }
+        let parent = self.entity_at(id.second_index())?;
+        let sibling = self.named_sibling(Some(parent), name.as_str(), entity)?;
+        Some(NameError::Taken { entity, name: name.as_str().to_owned(), sibling })
+    }
+
+    /// Panics if removing `id` from `entity` would make the named `entity` a
+    /// root while a root has its name.
+    #[track_caller]
+    pub(super) fn refuse_root_name_clash(&self, entity: Entity, id: Id) {
+        if self.name_check_deferred == Some(entity) {
+            return;
+        }
+        // Only pairs remove a parent (`*` alone removes the name too).
+        if !id.is_pair() || !self.is_named(entity) {
+            return;
+        }
+        let Some(name) = self.get::<Name>(entity) else { return };
+        let Some(child_of) = self.components.id_of::<ChildOf>() else { return };
+        let Some(parent) = self.parent_of(entity) else { return };
+        let wildcard = |index: u32| index == Entity::WILDCARD.index() || index == Entity::ANY.index();
+        // `(ChildOf, parent)`, or a wildcard pair matching it.
+        let removes_parent = (id.first_index() == child_of.index() || wildcard(id.first_index()))
+            && (id.second_index() == parent.index() || wildcard(id.second_index()));
+        if !removes_parent {
+            return;
+        }
+        if let Some(sibling) = self.named_sibling(None, name.as_str(), entity) {
+            let error = NameError::Taken { entity, name: name.as_str().to_owned(), sibling };
+            panic!("removing {} from {entity:?}: {error}", self.id_name(id));
+        }
+    }
+
+    /// After a bundle with a `Name` landed on `entity` (`previous` its name and
+    /// parent before): if a sibling has the name, restores both (or removes the
+    /// name) and panics naming both entities.
+    #[track_caller]
+    pub(super) fn refuse_inserted_name_clash(&mut self, entity: Entity, previous: (Option<Name>, Option<Entity>)) {
+        let Some(error) = self.inserted_name_clash(entity) else { return };
+        let (name, parent) = previous;
+        // The old name and parent were unique together: no check on the way back.
+        let outer = self.name_check_deferred.replace(entity);
+        match name {
+            Some(name) => {
+                let bundle_id = self.register_bundle::<Name>();
+                self.insert_bundle_values(entity, bundle_id, name);
+            }
+            None => {
+                self.remove_bundle::<Name>(entity);
+            }
+        }
+        if self.parent_of(entity) != parent
+            && let Some(child_of) = self.components.id_of::<ChildOf>()
+        {
+            match parent {
+                Some(parent) => self.add_id(entity, Id::pair(child_of, parent)),
+                None => self.remove_id(entity, Id::pair(child_of, Entity::WILDCARD)),
+            };
+        }
+        self.name_check_deferred = outer;
+        panic!("{error}");
+    }
+
+    /// After `entity` was spawned with a `Name`: if a sibling has the name,
+    /// despawns `entity` and panics naming both.
+    #[track_caller]
+    pub(super) fn refuse_spawned_name_clash(&mut self, entity: Entity) {
+        let Some(error) = self.inserted_name_clash(entity) else { return };
+        self.despawn(entity);
+        panic!("{error}");
+    }
+
+    /// The clash of `entity`'s current name among its current siblings.
+    fn inserted_name_clash(&self, entity: Entity) -> Option<NameError> {
+        let name = self.get::<Name>(entity)?;
+        let sibling = self.named_sibling(self.parent_of(entity), name.as_str(), entity)?;
+        Some(NameError::Taken { entity, name: name.as_str().to_owned(), sibling })
+    }
+}

@@ -1,0 +1,405 @@
+//! Prefabs and inheritance (`IsA`): instantiate, the three `on_instantiate`
+//! policies, inherited reads in `get` and queries, prefab children, chains,
+//! diamonds, cleanup, and the interactions with `Disabled` and names.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use ecs::prelude::*;
+
+#[derive(Component, Clone, Debug, PartialEq)]
+#[component(on_instantiate = "override")]
+struct Health(u32);
+
+#[derive(Component, Debug, PartialEq)]
+struct MaxSpeed(f32);
+
+#[derive(Component, Debug, PartialEq)]
+#[component(on_instantiate = "dont_inherit")]
+struct Secret(u32);
+
+#[derive(Component, Debug, PartialEq)]
+struct Turret;
+
+#[derive(Component, Debug, PartialEq, Default)]
+struct Position(f32);
+
+#[derive(Component, Debug)]
+struct Enemy;
+
+#[test]
+fn instantiate_inherits_by_default_and_owns_overrides() {
+    let mut world = World::new();
+    let ship = world.spawn((Prefab, Health(100), MaxSpeed(10.0), Secret(7), Name::new("Fighter"))).id();
+    let inst = world.instantiate(ship);
+    assert!(world.has_pair::<IsA>(inst, ship));
+    assert_eq!(world.get::<MaxSpeed>(inst), Some(&MaxSpeed(10.0)));
+    assert!(world.has::<MaxSpeed>(inst) && !world.owns::<MaxSpeed>(inst));
+    assert!(world.get_mut::<MaxSpeed>(inst).is_none(), "an inherited value is never handed out mutably");
+    assert_eq!(world.get::<Health>(inst), Some(&Health(100)));
+    assert!(world.owns::<Health>(inst));
+    assert_eq!(world.get::<Secret>(inst), None);
+    assert!(!world.has::<Secret>(inst));
+    assert_eq!(world.get::<Name>(inst), None, "Name is never inherited");
+    assert!(!world.has::<Prefab>(inst), "Prefab is never inherited");
+    // A later edit of the prefab reaches inherited values, not copies.
+    world.get_mut::<MaxSpeed>(ship).unwrap().0 = 12.0;
+    world.get_mut::<Health>(ship).unwrap().0 = 1;
+    assert_eq!(world.get::<MaxSpeed>(inst), Some(&MaxSpeed(12.0)));
+    assert_eq!(world.get::<Health>(inst), Some(&Health(100)));
+    world.check_invariants();
+}
+
+#[test]
+fn add_pair_is_a_is_instantiate_and_a_value_given_in_the_spawn_wins() {
+    let mut world = World::new();
+    let ship = world.spawn((Prefab, Health(100), MaxSpeed(10.0))).id();
+    let a = world.spawn_empty().add_pair::<IsA>(ship).id();
+    assert_eq!(world.get::<Health>(a), Some(&Health(100)));
+    let b = world.spawn((Health(5), IsA.pair(ship))).id();
+    assert_eq!(world.get::<Health>(b), Some(&Health(5)));
+    let c = world.spawn((MaxSpeed(1.0), IsA.pair(ship))).id();
+    assert_eq!(world.get::<MaxSpeed>(c), Some(&MaxSpeed(1.0)));
+}
+
+#[test]
+fn insert_overrides_and_remove_uncovers_the_inherited_value() {
+    let mut world = World::new();
+    let ship = world.spawn((Prefab, MaxSpeed(10.0))).id();
+    let inst = world.instantiate(ship);
+    world.entity_mut(inst).insert(MaxSpeed(3.0));
+    assert_eq!(world.get::<MaxSpeed>(inst), Some(&MaxSpeed(3.0)));
+    world.get_mut::<MaxSpeed>(inst).unwrap().0 = 4.0;
+    assert_eq!(world.get::<MaxSpeed>(ship), Some(&MaxSpeed(10.0)));
+    world.entity_mut(inst).remove::<MaxSpeed>();
+    assert_eq!(world.get::<MaxSpeed>(inst), Some(&MaxSpeed(10.0)));
+}
+
+#[test]
+fn queries_read_inherited_values_but_never_write_them() {
+    let mut world = World::new();
+    let ship = world.spawn((Prefab, MaxSpeed(10.0))).id();
+    let insts: Vec<Entity> = (0..3).map(|_| world.instantiate(ship)).collect();
+    for &inst in &insts {
+        world.entity_mut(inst).insert(Position(0.0));
+    }
+    let own = world.spawn((MaxSpeed(2.0), Position(0.0))).id();
+    let mut read = world.query::<(Entity, &MaxSpeed)>();
+    let mut rows: Vec<(Entity, f32)> = read.iter(&world).map(|(e, s)| (e, s.0)).collect();
+    rows.sort_by_key(|row| row.0);
+    let mut expected: Vec<(Entity, f32)> = insts.iter().map(|&e| (e, 10.0)).collect();
+    expected.push((own, 2.0));
+    expected.sort_by_key(|row| row.0);
+    assert_eq!(rows, expected);
+    // A `&mut` term sees only owned values.
+    let mut write = world.query::<(Entity, &mut MaxSpeed)>();
+    let written: Vec<Entity> = write.iter_mut(&mut world).map(|(e, _)| e).collect();
+    assert_eq!(written, vec![own]);
+    // Systems: positions move by the inherited speed.
+    let mut movement = world.query::<(&mut Position, &MaxSpeed)>();
+    for (mut position, speed) in movement.iter_mut(&mut world) {
+        position.0 += speed.0;
+    }
+    for &inst in &insts {
+        assert_eq!(world.get::<Position>(inst), Some(&Position(10.0)));
+    }
+    assert_eq!(world.get::<Position>(own), Some(&Position(2.0)));
+    // Has, With, Without and Option see inherited values.
+    assert_eq!(world.query_filtered::<Entity, With<MaxSpeed>>().iter(&world).count(), 4);
+    assert_eq!(world.query_filtered::<Entity, (With<Position>, Without<MaxSpeed>)>().iter(&world).count(), 0);
+    let has: Vec<bool> = world.query::<(&Position, Has<MaxSpeed>)>().iter(&world).map(|(_, has)| has).collect();
+    assert_eq!(has, vec![true; 4]);
+    let options = world.query::<(&Position, Option<&MaxSpeed>)>().iter(&world).filter(|(_, s)| s.is_some()).count();
+    assert_eq!(options, 4);
+    // query.get agrees.
+    assert_eq!(read.get(&world, insts[0]).map(|(_, s)| s.0), Ok(10.0));
+}
+
+#[test]
+fn a_query_cached_before_the_prefab_changes_sees_the_change() {
+    let mut world = World::new();
+    let ship = world.spawn((Prefab, MaxSpeed(10.0))).id();
+    let inst = world.instantiate(ship);
+    let mut speeds = world.query::<&MaxSpeed>();
+    let mut enemies = world.query_filtered::<Entity, With<Enemy>>();
+    assert_eq!(speeds.iter(&world).count(), 1);
+    assert_eq!(enemies.iter(&world).count(), 0);
+    // The prefab gains a component: the instance inherits it, without moving.
+    world.entity_mut(ship).insert(Enemy);
+    assert_eq!(enemies.iter(&world).collect::<Vec<_>>(), vec![inst]);
+    // It loses one: the instance stops matching.
+    world.entity_mut(ship).remove::<MaxSpeed>();
+    assert_eq!(speeds.iter(&world).count(), 0);
+    assert_eq!(world.get::<MaxSpeed>(inst), None);
+    world.check_invariants();
+}
+
+#[test]
+fn rows_of_one_table_read_their_base_after_the_base_moves_within_its_table() {
+    let mut world = World::new();
+    let first = world.spawn((Prefab, MaxSpeed(1.0))).id();
+    let second = world.spawn((Prefab, MaxSpeed(2.0))).id();
+    let inst = world.instantiate(second);
+    let mut speeds = world.query::<&MaxSpeed>();
+    assert_eq!(speeds.iter(&world).map(|s| s.0).collect::<Vec<_>>(), vec![2.0]);
+    // Despawning `first` swaps `second` into its row.
+    world.despawn(first);
+    assert_eq!(speeds.iter(&world).map(|s| s.0).collect::<Vec<_>>(), vec![2.0]);
+    assert_eq!(world.get::<MaxSpeed>(inst), Some(&MaxSpeed(2.0)));
+}
+
+#[test]
+fn three_level_chain() {
+    let mut world = World::new();
+    let root = world.spawn((Prefab, MaxSpeed(1.0), Health(10), Position(5.0))).id();
+    let middle = world.spawn((Prefab, MaxSpeed(2.0), IsA.pair(root))).id();
+    let leaf = world.spawn((Prefab, IsA.pair(middle))).id();
+    let inst = world.instantiate(leaf);
+    assert_eq!(world.get::<MaxSpeed>(inst), Some(&MaxSpeed(2.0)), "the nearer base wins");
+    assert_eq!(world.get::<Position>(inst), Some(&Position(5.0)), "from the root, two levels up");
+    assert_eq!(world.get::<Health>(inst), Some(&Health(10)), "overrides are copied from the whole chain");
+    assert!(world.owns::<Health>(inst));
+    let rows: Vec<(f32, f32)> = world.query::<(&MaxSpeed, &Position)>().iter(&world).map(|(s, p)| (s.0, p.0)).collect();
+    assert_eq!(rows, vec![(2.0, 5.0)]);
+    // The runtime query language sees IsA as transitive.
+    let mut q = world.query_builder().pair(world.component_id::<IsA>().unwrap(), root).build_uncached().unwrap();
+    let mut found: Vec<Entity> = q.iter(&world).filter_map(|row| row.this()).collect();
+    found.sort();
+    let mut expected = vec![inst];
+    expected.sort();
+    assert_eq!(found, expected, "prefabs are hidden; the instance matches (IsA, root) through the chain");
+}
+
+#[test]
+fn diamond_inheritance() {
+    let mut world = World::new();
+    let base = world.spawn((Prefab, Position(1.0), MaxSpeed(1.0))).id();
+    let left = world.spawn((Prefab, IsA.pair(base), MaxSpeed(2.0))).id();
+    let right = world.spawn((Prefab, IsA.pair(base), MaxSpeed(3.0))).id();
+    let inst = world.spawn_empty().add_pair::<IsA>(left).add_pair::<IsA>(right).id();
+    assert_eq!(world.get::<Position>(inst), Some(&Position(1.0)));
+    let speed = world.get::<MaxSpeed>(inst).unwrap().0;
+    assert_eq!(speed, 2.0, "with several bases the first (in type order) wins");
+    assert_eq!(world.query::<(&Position, &MaxSpeed)>().iter(&world).count(), 1);
+    world.check_invariants();
+}
+
+#[test]
+fn prefab_children_are_instantiated_as_children_of_the_instance() {
+    let mut world = World::new();
+    let ship = world.spawn((Prefab, Name::new("Fighter"))).id();
+    let turret = world.spawn((Turret, Health(3), Name::new("turret"), ChildOf.pair(ship))).id();
+    assert!(world.has::<Prefab>(turret), "children of a prefab are prefabs");
+    let barrel = world.spawn((Position(1.0), Name::new("barrel"), ChildOf.pair(turret))).id();
+    assert!(world.has::<Prefab>(barrel));
+    let inst = world.instantiate(ship);
+    let children: Vec<Entity> = world.children(inst).collect();
+    assert_eq!(children.len(), 1);
+    let copy = children[0];
+    assert!(world.has_pair::<IsA>(copy, turret));
+    assert_eq!(world.get::<Name>(copy).map(Name::as_str), Some("turret"));
+    assert!(!world.has::<Prefab>(copy));
+    assert!(world.has::<Turret>(copy) && world.owns::<Health>(copy));
+    let grandchildren: Vec<Entity> = world.children(copy).collect();
+    assert_eq!(grandchildren.len(), 1);
+    assert_eq!(world.get::<Position>(grandchildren[0]), Some(&Position(1.0)));
+    assert_eq!(world.query::<&Turret>().iter(&world).count(), 1, "only the instance's turret is visible");
+    // Despawning the instance despawns its children (ChildOf cleanup).
+    world.despawn(inst);
+    assert!(!world.is_alive(copy) && !world.is_alive(grandchildren[0]));
+    assert!(world.is_alive(turret));
+    world.check_invariants();
+}
+
+#[test]
+fn deleting_a_prefab_keeps_owned_values_and_drops_inherited_ones() {
+    let mut world = World::new();
+    let ship = world.spawn((Prefab, Health(100), MaxSpeed(10.0))).id();
+    let turret = world.spawn((Turret, ChildOf.pair(ship))).id();
+    let inst = world.instantiate(ship);
+    world.despawn(ship);
+    assert!(world.is_alive(inst));
+    assert!(!world.is_alive(turret), "the prefab's children go with it");
+    assert_eq!(world.get::<Health>(inst), Some(&Health(100)));
+    assert_eq!(world.get::<MaxSpeed>(inst), None);
+    assert!(!world.has_pair::<IsA>(inst, ship));
+    assert_eq!(world.query::<&MaxSpeed>().iter(&world).count(), 0);
+    world.check_invariants();
+}
+
+#[test]
+fn disabled_prefabs_make_disabled_instances() {
+    let mut world = World::new();
+    let ship = world.spawn((Prefab, Disabled, MaxSpeed(10.0))).id();
+    let inst = world.instantiate(ship);
+    assert!(world.has::<Disabled>(inst));
+    assert_eq!(world.query::<&MaxSpeed>().iter(&world).count(), 0);
+    assert_eq!(world.query_filtered::<&MaxSpeed, With<Disabled>>().iter(&world).count(), 1);
+    world.entity_mut(inst).remove::<Disabled>();
+    assert_eq!(world.query::<&MaxSpeed>().iter(&world).map(|s| s.0).collect::<Vec<_>>(), vec![10.0]);
+    // A disabled instance of an enabled prefab: still inherits, hidden from queries.
+    let ship2 = world.spawn((Prefab, MaxSpeed(2.0))).id();
+    let inst2 = world.instantiate(ship2);
+    world.entity_mut(inst2).insert(Disabled);
+    assert_eq!(world.get::<MaxSpeed>(inst2), Some(&MaxSpeed(2.0)));
+    assert_eq!(world.query::<&MaxSpeed>().iter(&world).count(), 1);
+}
+
+#[test]
+fn names_on_instances_and_lookup() {
+    let mut world = World::new();
+    let ship = world.spawn((Prefab, Name::new("Fighter"))).id();
+    world.spawn((Name::new("turret"), ChildOf.pair(ship)));
+    assert_eq!(world.lookup("Fighter"), Some(ship));
+    let inst = world.instantiate(ship);
+    world.entity_mut(inst).insert(Name::new("alpha"));
+    assert_eq!(world.lookup("alpha"), Some(inst));
+    let turret = world.lookup("alpha::turret").expect("the instance's child keeps the prefab child's name");
+    assert_eq!(world.parent(turret), Some(inst));
+    assert_eq!(world.path(turret).as_deref(), Some("alpha::turret"));
+}
+
+#[test]
+fn a_query_that_writes_an_inherited_component_on_prefabs_is_refused() {
+    let mut world = World::new();
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        world.query_filtered::<&mut MaxSpeed, With<Prefab>>();
+    }));
+    let message = *result.unwrap_err().downcast::<String>().unwrap();
+    assert!(message.contains("writes MaxSpeed and may match prefabs"), "{message}");
+    // Override components are never shared: editing them on prefabs is fine.
+    let ship = world.spawn((Prefab, Health(1))).id();
+    for mut health in world.query_filtered::<&mut Health, With<Prefab>>().iter_mut(&mut world) {
+        health.0 = 2;
+    }
+    assert_eq!(world.get::<Health>(ship), Some(&Health(2)));
+}
+
+#[derive(Component)]
+#[component(on_instantiate = "override")]
+struct Counted(Arc<AtomicUsize>);
+
+impl Clone for Counted {
+    fn clone(&self) -> Self {
+        Counted(self.0.clone())
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn every_copied_value_is_dropped_exactly_once() {
+    let drops = Arc::new(AtomicUsize::new(0));
+    {
+        let mut world = World::new();
+        let ship = world.spawn((Prefab, Counted(drops.clone()))).id();
+        let instances: Vec<Entity> = (0..10).map(|_| world.instantiate(ship)).collect();
+        assert_eq!(drops.load(Ordering::SeqCst), 0);
+        for &inst in &instances[..5] {
+            world.despawn(inst);
+        }
+        assert_eq!(drops.load(Ordering::SeqCst), 5);
+    }
+    assert_eq!(drops.load(Ordering::SeqCst), 11);
+}
+
+#[derive(Component, Debug)]
+#[component(on_instantiate = "override")]
+struct PanicsOnClone;
+
+impl Clone for PanicsOnClone {
+    fn clone(&self) -> Self {
+        panic!("clone failed")
+    }
+}
+
+#[test]
+fn a_panicking_clone_leaves_the_instance_without_the_value() {
+    let drops = Arc::new(AtomicUsize::new(0));
+    let mut world = World::new();
+    let ship = world.spawn((Prefab, PanicsOnClone, Counted(drops.clone()), MaxSpeed(1.0))).id();
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| world.instantiate(ship)));
+    assert!(result.is_err());
+    world.check_invariants();
+    drop(world);
+    // The prefab's value and at most the one copy made before the panic.
+    assert!((1..=2).contains(&drops.load(Ordering::SeqCst)));
+}
+
+#[test]
+fn runtime_queries_read_inherited_values_from_the_prefab() {
+    let mut world = World::new();
+    let ship = world.spawn((Prefab, MaxSpeed(10.0))).id();
+    let inst = world.instantiate(ship);
+    world.entity_mut(inst).insert(Position(0.0));
+    let own = world.spawn((MaxSpeed(2.0), Position(0.0))).id();
+    for cached in [true, false] {
+        let mut q = if cached {
+            world.query_dsl("Position, MaxSpeed").unwrap()
+        } else {
+            world.query_dsl_uncached("Position, MaxSpeed").unwrap()
+        };
+        let mut rows: Vec<(Entity, f32, Entity)> =
+            q.iter(&world).map(|row| (row.entity(), row.get::<MaxSpeed>(1).unwrap().0, row.source(1))).collect();
+        rows.sort_by_key(|row| row.0);
+        assert_eq!(rows, vec![(inst, 10.0, ship), (own, 2.0, own)]);
+    }
+    // A write term sees owned values only.
+    let speed = world.component_id::<MaxSpeed>().unwrap();
+    let mut q = world.query_builder().write(speed).build().unwrap();
+    let mut written = Vec::new();
+    q.iter_mut(&mut world).for_each(|row| written.push(row.entity()));
+    assert_eq!(written, vec![own]);
+    // The cached query follows a change of the prefab.
+    let mut q = world.query_dsl("Position, MaxSpeed").unwrap();
+    assert_eq!(q.iter(&world).count(), 2);
+    world.entity_mut(ship).remove::<MaxSpeed>();
+    assert_eq!(q.iter(&world).count(), 1);
+    assert_eq!(world.query_dsl("Position, !MaxSpeed").unwrap().iter(&world).count(), 1);
+}
+
+#[test]
+fn a_runtime_query_that_writes_an_inherited_component_on_prefabs_is_refused() {
+    let mut world = World::new();
+    world.register_component::<MaxSpeed>();
+    world.register_component::<Health>();
+    let error = world.query_dsl("[out] MaxSpeed, Prefab").unwrap_err();
+    assert!(error.message.contains("writes MaxSpeed and the query may match prefabs"), "{}", error.message);
+    assert_eq!(error.offset, 0);
+    assert!(world.query_dsl("[out] Health, Prefab").is_ok(), "override components are never shared");
+    assert!(world.query_dsl("[out] MaxSpeed").is_ok(), "prefabs are hidden from it");
+}
+
+#[derive(Component, Clone, Debug, PartialEq)]
+#[component(toggle, on_instantiate = "override")]
+struct Firing(u32);
+
+#[derive(Component, Debug, PartialEq)]
+#[component(toggle)]
+struct Thrust(f32);
+
+#[test]
+fn toggled_components_on_prefabs() {
+    let mut world = World::new();
+    let ship = world.spawn((Prefab, Firing(3), Thrust(1.0))).id();
+    world.entity_mut(ship).disable::<Firing>();
+    let inst = world.instantiate(ship);
+    // An override copy keeps the prefab's enabled bit; it is the instance's own.
+    assert!(world.owns::<Firing>(inst));
+    assert!(!world.is_enabled::<Firing>(inst));
+    assert_eq!(world.query::<&Firing>().iter(&world).count(), 0);
+    world.entity_mut(inst).enable::<Firing>();
+    assert_eq!(world.query::<&Firing>().iter(&world).count(), 1);
+    assert!(!world.is_enabled::<Firing>(ship), "enabling the copy leaves the prefab alone");
+    // Enabled bits are per entity: a toggleable component is never shared
+    // through IsA (with the default policy instances do not get it).
+    assert!(!world.has::<Thrust>(inst));
+    assert_eq!(world.get::<Thrust>(inst), None);
+    assert_eq!(world.query::<&Thrust>().iter(&world).count(), 0);
+    world.entity_mut(inst).insert(Thrust(2.0)).disable::<Thrust>();
+    assert_eq!(world.query_filtered::<Entity, Without<Thrust>>().iter(&world).count(), 1);
+}
