@@ -93,7 +93,7 @@ impl Drop for ClonedValue {
 impl World {
     /// Makes a new instance of `prefab`: an entity with `(IsA, prefab)`, its
     /// `override` components copied, its children instantiated (see
-    /// [`IsA`]). The same as `spawn_empty().add_pair::<IsA>(prefab)`.
+    /// [`IsA`](crate::component::IsA)). The same as `spawn_empty().add_pair::<IsA>(prefab)`.
     ///
     /// # Panics
     /// Panics if `prefab` is not alive, naming it.
