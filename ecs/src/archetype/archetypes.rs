@@ -831,7 +831,7 @@ impl Archetypes {
             self.archetypes[id.index()] = archetype;
         }
         if inherits {
-            let inherited = self.inheritance.compute(&self.archetypes[id.index()].ids, &self.archetypes);
+            let inherited = self.inheritance.compute(&self.archetypes[id.index()].ids, prefab_ids(&self.archetypes));
             self.archetypes[id.index()].inherited = inherited;
             self.inheritance.archetypes.push(id);
         }
@@ -873,7 +873,7 @@ impl Archetypes {
         self.inheritance.epoch += 1;
         for position in 0..self.inheritance.archetypes.len() {
             let id = self.inheritance.archetypes[position];
-            let inherited = self.inheritance.compute(&self.archetypes[id.index()].ids, &self.archetypes);
+            let inherited = self.inheritance.compute(&self.archetypes[id.index()].ids, prefab_ids(&self.archetypes));
             self.archetypes[id.index()].inherited = inherited;
         }
     }
@@ -1430,7 +1430,7 @@ impl Archetypes {
             if inherits {
                 assert_eq!(
                     archetype.inherited,
-                    self.inheritance.compute(&archetype.ids, &self.archetypes),
+                    self.inheritance.compute(&archetype.ids, prefab_ids(&self.archetypes)),
                     "stale inherited ids of {:?}",
                     archetype.id
                 );
@@ -1489,5 +1489,14 @@ impl Index<ArchetypeId> for Archetypes {
     #[inline]
     fn index(&self, id: ArchetypeId) -> &Archetype {
         &self.archetypes[id.index()]
+    }
+}
+
+/// The type of an archetype of `archetypes` if it holds prefabs (what
+/// inheritance reads through).
+fn prefab_ids<'a>(archetypes: &'a [Archetype]) -> impl Fn(ArchetypeId) -> Option<&'a [Id]> {
+    |archetype| {
+        let archetype = &archetypes[archetype.index()];
+        archetype.flags().contains(ArchetypeFlags::PREFAB).then_some(archetype.ids())
     }
 }

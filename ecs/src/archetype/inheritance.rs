@@ -24,7 +24,6 @@
 
 use smallvec::SmallVec;
 
-use super::archetypes::{Archetype, ArchetypeFlags};
 use crate::entity::{ArchetypeId, Entity, Id};
 use crate::util::FxHashMap;
 
@@ -70,7 +69,14 @@ impl Inheritance {
 
     /// The inherited ids of an archetype of type `ids`, each with the base
     /// holding it (see the module docs for the order), sorted by id.
-    pub(super) fn compute(&self, ids: &[Id], archetypes: &[Archetype]) -> Vec<(Id, Entity)> {
+    ///
+    /// `prefab_ids` gives the type of an archetype if it holds prefabs
+    /// (`None` otherwise: only prefabs are read through, see below).
+    pub(super) fn compute<'a>(
+        &self,
+        ids: &[Id],
+        prefab_ids: impl Fn(ArchetypeId) -> Option<&'a [Id]>,
+    ) -> Vec<(Id, Entity)> {
         let mut found: Vec<(Id, usize, Entity)> = Vec::new();
         let mut visited: SmallVec<[u32; 8]> = SmallVec::new();
         let mut stack: SmallVec<[u32; 8]> = self.direct_bases(ids).collect();
@@ -82,14 +88,10 @@ impl Inheritance {
             }
             visited.push(index);
             let Some(&(base, archetype)) = self.bases.get(&index) else { continue };
-            let archetype = &archetypes[archetype.index()];
             // Only prefabs are read through: a query that may write a value
             // (`&mut T`) never matches them unless it names `Prefab`, and such
             // queries are refused where they could alias inherited reads.
-            if !archetype.flags().contains(ArchetypeFlags::PREFAB) {
-                continue;
-            }
-            let base_ids = archetype.ids();
+            let Some(base_ids) = prefab_ids(archetype) else { continue };
             for &id in base_ids.iter().filter(|id| !id.is_pair()) {
                 found.push((id, order, base));
                 order += 1;

@@ -15,7 +15,7 @@ use core::ops::Range;
 
 use super::fetch::QueryData;
 use super::filter::QueryFilter;
-use super::state::{MatchedArchetype, UnionRowFilter, union_rows_pass};
+use super::matched::{MatchedArchetype, UnionRowFilter, union_rows_pass};
 use crate::archetype::{Archetype, Archetypes, UnionCell};
 use crate::entity::Entity;
 use crate::storage::Tick;

@@ -25,6 +25,7 @@ mod fetch;
 mod filter;
 mod iter;
 mod many;
+mod matched;
 mod par_iter;
 mod state;
 mod term;
@@ -44,7 +45,8 @@ pub use fetch::{ColumnCache, Has, QueryData, ReadFetch, ReadOnlyQueryData, RefFe
 pub use filter::{Added, Changed, Or, QueryFilter, With, Without};
 pub use iter::QueryIter;
 pub use many::{QueryCombinationIter, QueryCombinationIterMut};
+pub(crate) use matched::union_rows_pass;
 pub use par_iter::QueryParIter;
-pub(crate) use state::{ArchetypeDepths, union_rows_pass};
+pub(crate) use state::ArchetypeDepths;
 pub use state::{QueryError, QuerySingleError, QueryState};
 pub use term::{Term, TermAccess, TermMatch, TermOper, TermRef, Traversal};

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use super::fetch::QueryData;
 use super::filter::QueryFilter;
 use super::iter::QueryIter;
-use super::state::{MatchedArchetype, UnionRowFilter};
+use super::matched::{MatchedArchetype, UnionRowFilter};
 use crate::storage::Tick;
 use crate::world::World;
 
