@@ -47,6 +47,9 @@ pub(crate) struct Hit {
     /// A union pair of the row's entity: `Some(t)` must target `t` (checked
     /// per row); `Some(*)` any target, read per row (`id`, `pair_target`).
     pub(crate) union_row: Option<Entity>,
+    /// `(IsA, t)` matched reflexively on `t`'s own table: only the row whose
+    /// entity is `t` passes (checked per row).
+    pub(crate) row_entity: Option<Entity>,
 }
 
 /// Variables bound by one hit.
@@ -180,7 +183,10 @@ impl<'w> Evaluator<'w, '_> {
         // A sparse or toggleable component, or a union pair's target, on
         // `$this` is decided per row, whatever the operator.
         let per_row = hits.len() == 1
-            && (hits[0].0.sparse.is_some() || toggled_on_this(place, &hits[0].0) || hits[0].0.checks_union_target());
+            && (hits[0].0.sparse.is_some()
+                || toggled_on_this(place, &hits[0].0)
+                || hits[0].0.checks_union_target()
+                || hits[0].0.row_entity.is_some());
         if term.oper == TermOper::Not && !per_row && !hits.is_empty() {
             frame.hits[index] = None;
             return;
@@ -339,6 +345,7 @@ impl<'w> Evaluator<'w, '_> {
                                 column: -1,
                                 sparse: Some(component),
                                 union_row: None,
+                                row_entity: None,
                             },
                             Bindings::new(),
                         )),
@@ -351,6 +358,7 @@ impl<'w> Evaluator<'w, '_> {
                                         column: -1,
                                         sparse: None,
                                         union_row: None,
+                                        row_entity: None,
                                     },
                                     Bindings::new(),
                                 ));
@@ -360,7 +368,14 @@ impl<'w> Evaluator<'w, '_> {
                 } else if let Some(position) = archetype.position_of(component.id()) {
                     let column = archetype.column_map()[position];
                     hits.push((
-                        Hit { id: component.id(), source: place.entity, column, sparse: None, union_row: None },
+                        Hit {
+                            id: component.id(),
+                            source: place.entity,
+                            column,
+                            sparse: None,
+                            union_row: None,
+                            row_entity: None,
+                        },
                         Bindings::new(),
                     ));
                 }
@@ -374,7 +389,10 @@ impl<'w> Evaluator<'w, '_> {
                     bindings.push((var, entity));
                 }
                 let column = archetype.column_map()[position];
-                hits.push((Hit { id, source: place.entity, column, sparse: None, union_row: None }, bindings));
+                hits.push((
+                    Hit { id, source: place.entity, column, sparse: None, union_row: None, row_entity: None },
+                    bindings,
+                ));
                 if once {
                     return;
                 }
@@ -419,7 +437,10 @@ impl<'w> Evaluator<'w, '_> {
                 bindings.push((var, entity));
             }
             let column = archetype.column_map()[position];
-            hits.push((Hit { id, source: place.entity, column, sparse: None, union_row: None }, bindings));
+            hits.push((
+                Hit { id, source: place.entity, column, sparse: None, union_row: None, row_entity: None },
+                bindings,
+            ));
             if once {
                 return;
             }
@@ -442,7 +463,7 @@ impl<'w> Evaluator<'w, '_> {
         let Some(position) = base_place.archetype.position_of(component.id()) else { return };
         let column = base_place.archetype.column_map()[position];
         hits.push((
-            Hit { id: component.id(), source: Some(base), column, sparse: None, union_row: None },
+            Hit { id: component.id(), source: Some(base), column, sparse: None, union_row: None, row_entity: None },
             Bindings::new(),
         ));
     }
@@ -469,8 +490,14 @@ impl<'w> Evaluator<'w, '_> {
         if let Some(var) = unbound(halves.0) {
             bindings.push((var, relationship));
         }
-        let hit =
-            |id: Id, union_row: Option<Entity>| Hit { id, source: place.entity, column: -1, sparse: None, union_row };
+        let hit = |id: Id, union_row: Option<Entity>| Hit {
+            id,
+            source: place.entity,
+            column: -1,
+            sparse: None,
+            union_row,
+            row_entity: None,
+        };
         let Some(entity) = place.entity else {
             // The rows of a table: each its own target.
             return match (resolved.1, unbound(halves.1)) {
@@ -490,6 +517,31 @@ impl<'w> Evaluator<'w, '_> {
             bindings.push((var, target));
         }
         Some((hit(Id::pair(relationship, target), None), bindings))
+    }
+
+    /// `(IsA, t)` is reflexive (Flecs' `Reflexive`, built in for `IsA`): it
+    /// matches `t` itself. On `t`'s own table that is a per-row check (only
+    /// `t`'s row); the other rows of that table cannot reach `t` (`IsA` is
+    /// acyclic and they have `t`'s type).
+    fn reflexive_hit(
+        &self,
+        relationship: Entity,
+        target: Entity,
+        place: Place<'w>,
+        hits: &mut SmallVec<[(Hit, Bindings); 2]>,
+    ) {
+        let id = Id::pair(relationship, target);
+        let hit = |row_entity| Hit { id, source: place.entity, column: -1, sparse: None, union_row: None, row_entity };
+        match place.entity {
+            Some(entity) if entity == target => hits.push((hit(None), Bindings::new())),
+            Some(_) => {}
+            None => {
+                let here = self.world.entities().location(target).map(|location| location.archetype);
+                if here == Some(place.archetype.id()) {
+                    hits.push((hit(Some(target)), Bindings::new()));
+                }
+            }
+        }
     }
 
     /// `(R, t)` with `R` transitive: `t` a direct target, or reached from one
@@ -515,7 +567,10 @@ impl<'w> Evaluator<'w, '_> {
             let Some(entity) = self.world.entity_at(id.second_index()) else { continue };
             if target == Some(entity) {
                 let column = archetype.column_map()[position];
-                hits.push((Hit { id, source: place.entity, column, sparse: None, union_row: None }, Bindings::new()));
+                hits.push((
+                    Hit { id, source: place.entity, column, sparse: None, union_row: None, row_entity: None },
+                    Bindings::new(),
+                ));
                 return;
             }
             if target.is_none() {
@@ -525,7 +580,7 @@ impl<'w> Evaluator<'w, '_> {
                     _ => return,
                 };
                 hits.push((
-                    Hit { id, source: place.entity, column, sparse: None, union_row: None },
+                    Hit { id, source: place.entity, column, sparse: None, union_row: None, row_entity: None },
                     smallvec::smallvec![(var, entity)],
                 ));
             }
@@ -546,14 +601,28 @@ impl<'w> Evaluator<'w, '_> {
                 match (target, second) {
                     (Some(target), _) if target == entity => {
                         hits.push((
-                            Hit { id, source: place.entity, column: -1, sparse: None, union_row: None },
+                            Hit {
+                                id,
+                                source: place.entity,
+                                column: -1,
+                                sparse: None,
+                                union_row: None,
+                                row_entity: None,
+                            },
                             Bindings::new(),
                         ));
                         return;
                     }
                     (None, Half::Var(var)) => {
                         hits.push((
-                            Hit { id, source: place.entity, column: -1, sparse: None, union_row: None },
+                            Hit {
+                                id,
+                                source: place.entity,
+                                column: -1,
+                                sparse: None,
+                                union_row: None,
+                                row_entity: None,
+                            },
                             smallvec::smallvec![(var, entity)],
                         ));
                     }
@@ -561,6 +630,12 @@ impl<'w> Evaluator<'w, '_> {
                 }
                 reached.push(entity);
             }
+        }
+        if hits.is_empty()
+            && let Some(target) = target
+            && relationship == self.world.builtin_ids().is_a
+        {
+            self.reflexive_hit(relationship, target, place, hits);
         }
     }
 }

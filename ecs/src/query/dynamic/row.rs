@@ -78,6 +78,8 @@ pub(crate) enum RowCheck {
     Toggle(DisabledBits),
     /// Its pair of the union relationship (by entity index) targets this entity.
     UnionTarget(u32, Entity),
+    /// It is this entity (a reflexive `(IsA, t)` on `t`'s own table).
+    IsEntity(Entity),
 }
 
 /// One solution: a table (or none), and where its terms' slots start in the
@@ -103,6 +105,7 @@ impl RowCheck {
         match self {
             RowCheck::Sparse(component) => world.sparse_sets().of(component).is_some_and(|set| set.contains(entity)),
             RowCheck::UnionTarget(relationship, target) => world.union_target(entity, relationship) == Some(target),
+            RowCheck::IsEntity(wanted) => entity == wanted,
             // SAFETY: guaranteed by the caller.
             RowCheck::Toggle(bits) => !unsafe { bits.is_disabled(row) },
         }
@@ -111,6 +114,9 @@ impl RowCheck {
     /// The check a hit on `$this` needs per row for a sparse component or a
     /// union target, if any (toggle checks come from the row's table).
     fn of(hit: &Hit) -> Option<RowCheck> {
+        if let Some(wanted) = hit.row_entity {
+            return Some(RowCheck::IsEntity(wanted));
+        }
         match (hit.sparse, hit.union_row) {
             (Some(component), _) => Some(RowCheck::Sparse(component)),
             (None, Some(target)) if hit.checks_union_target() => {
