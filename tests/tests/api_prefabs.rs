@@ -61,6 +61,7 @@ fn the_code_block_compiles_and_behaves_as_written() {
     let e = std::thread::spawn(move || remote.reserve()).join().unwrap(); // from any thread
     assert!(!world.is_alive(e));
     world.flush(); // makes reserved ids alive now (spawn/insert also flush)
+    assert_eq!(world.get::<Thrust>(inst).map(|t| t.0), Some(1.0));
     assert!(world.is_alive(e));
     // built in: IsA (transitive, traversable), Prefab, Disabled
     assert!(world.component_id::<IsA>().is_some() && world.component_id::<Prefab>().is_some());

@@ -413,6 +413,31 @@ impl ComponentInfo {
         self.descriptor.clone
     }
 
+    /// Whether instances read this component from their prefabs through
+    /// `IsA`: the policy is [`OnInstantiate::Inherit`], values live in
+    /// tables, and it is not toggleable (enabled bits are per entity). The
+    /// runtime form of what typed query terms decide at compile time.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct MaxSpeed(f32);
+    /// #[derive(Component)]
+    /// #[component(toggle)]
+    /// struct Thrust(f32);
+    /// let mut world = World::new();
+    /// let (speed, thrust) = (world.register_component::<MaxSpeed>(), world.register_component::<Thrust>());
+    /// assert!(world.component_info(speed).unwrap().is_inherited());
+    /// assert!(!world.component_info(thrust).unwrap().is_inherited());
+    /// ```
+    #[inline]
+    pub fn is_inherited(&self) -> bool {
+        self.descriptor.on_instantiate == OnInstantiate::Inherit
+            && self.descriptor.storage == StorageKind::Table
+            && !self.descriptor.toggle
+    }
+
     /// Whether values can be disabled per entity ([`Component::TOGGLE`]): its
     /// table columns carry an enabled bit per row. Always `false` for sparse
     /// components.

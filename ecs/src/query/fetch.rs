@@ -1,5 +1,17 @@
 //! The [`WorldQuery`] machinery and the data terms: `Entity`, `&T`, `&mut T`,
 //! `Option<Q>`, [`Has<T>`] and tuples.
+//!
+//! What `&T` borrows beyond the row's own table: on an instance that inherits
+//! `T` (`IsA`, the default `on_instantiate` policy), the one value of the
+//! prefab holding it, another entity. Its access stays "read `T`" with the
+//! row's filters, which would not prove it disjoint from a writer of `T` on
+//! that prefab; instead no writer can reach a prefab's inherited value while
+//! queries run: prefabs are hidden from every query that does not name
+//! `Prefab`, a query naming `Prefab` that writes such a component is refused
+//! (typed: `QueryState::new` panics; runtime:
+//! `QueryBuildError::WritesInheritedOnPrefabs`), and `World::get_mut`
+//! needs `&mut World`. `Has<T>`, `With<T>` and `Without<T>` read only
+//! archetype membership (which ids the prefab holds), never values.
 
 use core::marker::PhantomData;
 use core::ptr::NonNull;
@@ -330,16 +342,12 @@ pub(crate) fn match_read<T: Component>(id: Entity, archetype: &Archetype) -> Opt
 /// Panics if `base` is dead or lacks the component: query caches rebuild
 /// when a base moves or dies, so a matched base always holds it.
 fn inherited_value<T>(world: &World, id: Entity, base: Entity) -> NonNull<T> {
-    let found = world.entities().location(base).and_then(|location| {
-        let archetype = &world.archetypes()[location.archetype];
-        let position = archetype.position_of(id.id())?;
-        Some(match usize::try_from(archetype.column_map()[position]) {
-            // SAFETY: `row` is the base's row of this table.
-            Ok(column) => unsafe { archetype.table().column(column).get_ptr(location.row as usize).cast::<T>() },
-            Err(_) => NonNull::dangling(),
-        })
-    });
-    found.unwrap_or_else(|| panic!("base {base:?} of a matched table no longer holds component {id:?}"))
+    match world.id_value(base, id.id()) {
+        Some((value, _)) => value.cast(),
+        // A zero-sized value without a column: any aligned address is one.
+        None if size_of::<T>() == 0 && world.has_id(base, id.id()) => NonNull::dangling(),
+        None => panic!("base {base:?} of a matched table no longer holds component {id:?}"),
+    }
 }
 
 /// The enabled bits of `column` when `T` is toggleable (`None` otherwise).

@@ -150,13 +150,9 @@ pub struct QueryState<D: QueryData, F: QueryFilter = ()> {
 /// value could alias the shared `&` an instance's row hands out.
 #[track_caller]
 fn refuse_prefab_writes(world: &World, access: &QueryAccess, query: &str) {
-    use crate::component::OnInstantiate;
     for &component in access.writes() {
         let Some(info) = world.component_info(component) else { continue };
-        if info.on_instantiate() == OnInstantiate::Inherit
-            && info.storage() == crate::component::StorageKind::Table
-            && !info.is_toggle()
-        {
+        if info.is_inherited() {
             panic!(
                 "query {query} writes {} and may match prefabs, whose {} instances read through IsA; \
                  edit a prefab with World::get_mut, or give the component another on_instantiate policy",

@@ -253,7 +253,12 @@ impl World {
             let (layout, drop) = (info.layout(), info.drop_fn());
             match info.clone_fn() {
                 Some(clone) => {
-                    let Some(source) = self.value_ptr(holder, id) else { continue };
+                    // A zero-sized value may have no column: any aligned address is one.
+                    let source = match self.id_value(holder, id) {
+                        Some((source, _)) => source,
+                        None if layout.size() == 0 => NonNull::dangling(),
+                        None => continue,
+                    };
                     if info.is_toggle() && !self.id_enabled(holder, id) {
                         disabled.push(id);
                     }
@@ -319,16 +324,5 @@ impl World {
         archetype
             .column_of(id)
             .is_none_or(|column| unsafe { archetype.table().column(column).is_enabled(location.row as usize) })
-    }
-
-    /// The address of `entity`'s own table value of the component `id`.
-    fn value_ptr(&self, entity: Entity, id: Id) -> Option<NonNull<u8>> {
-        let location = self.entities.location(entity)?;
-        let archetype = &self.archetypes[location.archetype];
-        let Some(column) = archetype.column_of(id) else {
-            return archetype.contains(id).then(NonNull::dangling);
-        };
-        // SAFETY: `row` is the entity's row in this table.
-        Some(unsafe { archetype.table().column(column).get_ptr(location.row as usize) })
     }
 }

@@ -27,7 +27,7 @@ use smallvec::SmallVec;
 
 use super::compile::{Compiled, CompiledTerm, DataAccess, Half, Pattern, Source, Step};
 use crate::archetype::{Archetype, ArchetypeFlags, is_union_id};
-use crate::component::{OnInstantiate, StorageKind};
+use crate::component::{ComponentInfo, StorageKind};
 use crate::entity::{Entity, Id};
 use crate::query::term::TermOper;
 use crate::world::World;
@@ -453,10 +453,7 @@ impl<'w> Evaluator<'w, '_> {
     fn inherited_hit(&self, pattern: Pattern, place: Place<'w>, hits: &mut SmallVec<[(Hit, Bindings); 2]>) {
         let (Half::Entity(component), None) = (pattern.first, pattern.second) else { return };
         let Some(base) = place.archetype.inherited_from(component.id()) else { return };
-        let inherits = self.world.component_info(component).is_some_and(|info| {
-            info.on_instantiate() == OnInstantiate::Inherit && info.storage() == StorageKind::Table && !info.is_toggle()
-        });
-        if !inherits {
+        if !self.world.component_info(component).is_some_and(ComponentInfo::is_inherited) {
             return;
         }
         let Some(base_place) = self.entity_place(base) else { return };

@@ -261,10 +261,7 @@ impl DynQuery {
         self.compiled.terms.iter().enumerate().find_map(|(term, compiled)| {
             let component = compiled.alternatives[0].concrete_first()?;
             let info = world.component_info(component)?;
-            let shared = info.on_instantiate() == crate::component::OnInstantiate::Inherit
-                && info.storage() == crate::component::StorageKind::Table
-                && !info.is_toggle();
-            (compiled.access == compile::DataAccess::Write && shared)
+            (compiled.access == compile::DataAccess::Write && info.is_inherited())
                 .then(|| QueryBuildError::WritesInheritedOnPrefabs { term, name: info.name().to_owned() })
         })
     }
