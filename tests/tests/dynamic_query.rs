@@ -703,3 +703,101 @@ fn the_cache_keeps_tables_with_rows_apart_across_many_changes() {
     world.despawn(a);
     assert_eq!(entities(q.iter(&world).map(|r| r.entity())), [b].into());
 }
+
+#[derive(Component, Debug, PartialEq)]
+#[component(toggle)]
+struct Thrust(u32);
+
+#[derive(Component, Debug, PartialEq, Default)]
+struct Marker;
+
+/// `row.get`/`row.get_mut` decide where a value is once per table (the row
+/// path makes no call); they must agree with the checked `try_get` for every
+/// place a value can be: a column, a toggleable column of an optional term, a
+/// sparse set, a fixed source, an ancestor, a zero-sized value, an absent
+/// optional term, a filter, and a type that is not the term's.
+#[test]
+fn the_row_fast_path_agrees_with_the_checked_path() {
+    let mut world = World::new();
+    let root = world.spawn(Health(100)).id();
+    world.spawn((Health(7), Name::new("station")));
+    for i in 0..40u32 {
+        let mut entity = world.spawn((Position { x: i as f32, y: 0.0 }, Marker));
+        if i % 2 == 0 {
+            entity.insert(Shield(i));
+        }
+        if i % 3 == 0 {
+            entity.insert(Thrust(i));
+        }
+        if i % 5 == 0 {
+            entity.insert(Enemy);
+        }
+        let id = entity.add_pair::<ChildOf>(root).id();
+        if i % 3 == 0 && i % 2 == 1 {
+            world.entity_mut(id).disable::<Thrust>();
+        }
+    }
+    let mut query = world
+        .query_dsl("[inout] Position, ?Shield, ?Thrust, Health(station), Health(up ChildOf), Marker, !Enemy")
+        .unwrap();
+    fn check<T: Component>(row: &ecs::query::DynRow<'_>, term: usize) {
+        let (fast, checked) = (row.get::<T>(term), row.try_get::<T>(term).ok());
+        assert_eq!(fast.map(|v| v as *const T), checked.map(|v| v as *const T), "term {term} of {:?}", row.entity());
+    }
+    let mut seen = 0;
+    for row in query.iter(&world) {
+        seen += 1;
+        for term in 0..8 {
+            check::<Position>(&row, term);
+            check::<Shield>(&row, term);
+            check::<Thrust>(&row, term);
+            check::<Health>(&row, term);
+            check::<Marker>(&row, term);
+            check::<Enemy>(&row, term);
+        }
+        let i = row.get::<Position>(0).unwrap().x as u32;
+        assert_eq!(row.get::<Shield>(1), i.is_multiple_of(2).then_some(&Shield(i)));
+        let enabled = i.is_multiple_of(6);
+        assert_eq!(row.get::<Thrust>(2), enabled.then_some(&Thrust(i)));
+        assert_eq!(row.get::<Health>(3), Some(&Health(7)));
+        assert_eq!(row.get::<Health>(4), Some(&Health(100)));
+        assert_eq!(row.get::<Marker>(5), Some(&Marker));
+        assert!(row.get::<Enemy>(6).is_none());
+        assert_eq!(row.get::<Position>(8), None);
+    }
+    assert_eq!(seen, 32);
+    // Writes: only the write term, only with its type; ticks are stamped.
+    let mut changed = world.query_filtered::<Entity, Changed<Position>>();
+    changed.iter(&world).count();
+    query.iter_mut(&mut world).for_each(|mut row| {
+        assert!(row.get_mut::<Health>(3).is_none() && row.get_mut::<Shield>(1).is_none());
+        assert!(row.get_mut::<Shield>(0).is_none());
+        let same = row.get_mut::<Position>(0).is_some() == row.try_get_mut::<Position>(0).is_ok();
+        assert!(same);
+        row.get_mut::<Position>(0).unwrap().y = 1.0;
+    });
+    assert_eq!(changed.iter(&world).count(), 32);
+    assert_eq!(world.query::<&Position>().iter(&world).filter(|p| p.y == 1.0).count(), 32);
+}
+
+/// A sparse write term: `get_mut` reaches the row entity's value in the set
+/// and stamps its ticks; rows without a value are not yielded.
+#[test]
+fn sparse_write_terms_through_the_row_fast_path() {
+    let mut world = World::new();
+    let with: Vec<Entity> = (0..10).map(|i| world.spawn((Health(i), Shield(i))).id()).collect();
+    (0..10).for_each(|i| {
+        world.spawn(Health(i));
+    });
+    let mut changed = world.query_filtered::<Entity, Changed<Shield>>();
+    changed.iter(&world).count();
+    let mut query = world.query_dsl("Health, [inout] Shield").unwrap();
+    let mut count = 0;
+    query.iter_mut(&mut world).for_each(|mut row| {
+        count += 1;
+        row.get_mut::<Shield>(1).unwrap().0 += 100;
+    });
+    assert_eq!(count, 10);
+    assert_eq!(entities(changed.iter(&world)), entities(with.iter().copied()));
+    assert!(with.iter().all(|&e| world.get::<Shield>(e).unwrap().0 >= 100));
+}

@@ -158,13 +158,11 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
                 None => false,
             })
     }
-}
 
-impl<'w, D: QueryData, F: QueryFilter> Iterator for QueryIter<'w, '_, D, F> {
-    type Item = D::Item<'w>;
-
-    #[inline]
-    fn next(&mut self) -> Option<D::Item<'w>> {
+    /// [`Iterator::next`] past its inline case: rows that need a check, and
+    /// the move to the next non-empty table.
+    #[inline(always)]
+    fn next_checked(&mut self) -> Option<D::Item<'w>> {
         loop {
             let row = self.row;
             if row < self.entities.len() {
@@ -182,6 +180,27 @@ impl<'w, D: QueryData, F: QueryFilter> Iterator for QueryIter<'w, '_, D, F> {
                 return None;
             }
         }
+    }
+}
+
+impl<'w, D: QueryData, F: QueryFilter> Iterator for QueryIter<'w, '_, D, F> {
+    type Item = D::Item<'w>;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<D::Item<'w>> {
+        // The common case inline and free of calls (so a caller's loop keeps
+        // its accumulators in registers): a row of the current table that
+        // needs no check. Row checks and the move to the next table are out
+        // of line.
+        let row = self.row;
+        if row < self.entities.len() && self.table_rows_all_pass() && self.union_filters.is_empty() {
+            self.row = row + 1;
+            // SAFETY: `row < len`.
+            let entity = unsafe { *self.entities.get_unchecked(row) };
+            // SAFETY: as in `next_checked`; every row of the table passes.
+            return Some(unsafe { D::fetch(&mut self.data, entity, row) });
+        }
+        self.next_checked()
     }
 
     #[inline]

@@ -21,7 +21,7 @@ use crate::archetype::{Archetype, ArchetypeId};
 use crate::component::Component;
 use crate::entity::{Entity, Id};
 use crate::query::term::TermOper;
-use crate::storage::{DisabledBits, Tick, TickCell};
+use crate::storage::{DisabledBits, SparseSet, Tick, TickCell};
 use crate::world::{Mut, World};
 
 /// Where one term's value is, for the rows of one solution.
@@ -55,18 +55,70 @@ pub(super) struct Slot {
     pub(super) disabled: Option<DisabledBits>,
 }
 
-/// The hot part of a term's slot: for a column of the row's table holding a
-/// typed value, its type and base addresses (`base == 0`: take the slow path).
+/// How [`DynRow::get`] finds a term's value for a row, decided once per
+/// solution so that the row path is a few loads and no call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum FastKind {
+    /// No value (a filter, a tag, a term that did not match, no data): `None`.
+    Absent,
+    /// `base + row`: a column of the row's table.
+    Column,
+    /// A column of the row's table whose row may be disabled (an optional
+    /// toggleable term): `None` where `disabled` has the row's bit.
+    ToggledColumn,
+    /// `base`: one value of another entity, the same for every row.
+    Shared,
+    /// A zero-sized value: no storage.
+    ZeroSized,
+    /// `base` is the address of the component's [`SparseSet`]: the row's
+    /// entity's value, if it holds one.
+    Sparse,
+}
+
+/// The hot part of a term's slot: what `get` and `get_mut` need for every row
+/// of one solution.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct FastSlot {
+    /// The type of the term's value (`()` when it has none).
     pub(super) type_id: TypeId,
+    pub(super) kind: FastKind,
+    /// Per `kind`: a column's data, a value's address, a sparse set's
+    /// address; for a zero-sized value its alignment (a dangling address).
     pub(super) base: usize,
+    /// `usize::MAX` for a column (one value per row), 0 for a value shared by
+    /// every row: a direct value's address is `base + (row & row_mask)`.
+    pub(super) row_mask: usize,
+    /// Whether the value's address is `base + (row & row_mask)` (never
+    /// null); else `kind` decides per row.
+    pub(super) direct: bool,
+    /// A column's tick arrays (0: no ticks).
     pub(super) added: usize,
     pub(super) changed: usize,
+    /// The column's enabled bits, for [`FastKind::ToggledColumn`].
+    pub(super) disabled: Option<DisabledBits>,
+    /// Whether `get_mut` may hand the value out.
+    pub(super) writes: bool,
 }
 
 impl FastSlot {
-    const SLOW: FastSlot = FastSlot { type_id: TypeId::of::<()>(), base: 0, added: 0, changed: 0 };
+    const ABSENT: FastSlot = FastSlot {
+        type_id: TypeId::of::<()>(),
+        kind: FastKind::Absent,
+        base: 0,
+        row_mask: 0,
+        direct: false,
+        added: 0,
+        changed: 0,
+        disabled: None,
+        writes: false,
+    };
+
+    /// The base address of the column of the row's table holding term's `T`
+    /// for every row (not for optional toggleable terms).
+    #[inline(always)]
+    pub(super) fn column<T: Component>(&self) -> Option<*mut T> {
+        (self.kind == FastKind::Column && self.type_id == TypeId::of::<T>()).then_some(self.base as *mut T)
+    }
 }
 
 /// A check a solution's rows must pass one by one.
@@ -137,6 +189,9 @@ pub(crate) struct Solutions {
     pub(super) terms: usize,
     /// One per solution, made by [`Solutions::seal`] once the pools stop growing.
     contexts: Vec<RowContext>,
+    /// The rows of the solutions with per-row checks that pass them, listed
+    /// by [`Solutions::seal`] (so the row loop makes no call).
+    rows: Vec<u32>,
 }
 
 /// What the rows of one solution point at: the world and addresses in the
@@ -149,6 +204,11 @@ pub(crate) struct Solutions {
 struct RowContext {
     /// The table's entities (`$this`), 0 for a solution without a table.
     entities: usize,
+    /// The table's length (0 for a solution without a table).
+    len: usize,
+    /// For a solution with per-row checks, its rows that pass them: a range
+    /// of [`Solutions::rows`] (`None`: every row of the table).
+    listed: Option<(usize, usize)>,
     world: usize,
     solution: usize,
     slots: usize,
@@ -165,6 +225,7 @@ impl Solutions {
         self.slots.clear();
         self.fast.clear();
         self.contexts.clear();
+        self.rows.clear();
         self.terms = terms;
     }
 
@@ -173,13 +234,28 @@ impl Solutions {
     /// variable names (which must outlive the iteration's rows too).
     pub(crate) fn seal(&mut self, world: &World, var_names: &[String]) {
         self.contexts.clear();
+        self.rows.clear();
         for solution in &self.list {
-            let entities = match solution.archetype {
-                Some(archetype) => world.archetypes()[archetype].entities().as_ptr() as usize,
-                None => 0,
+            let entities: &[Entity] = match solution.archetype {
+                Some(archetype) => world.archetypes()[archetype].entities(),
+                None => &[],
             };
+            // The per-row checks are decided here, while the world is
+            // borrowed unchanged for the whole iteration: rows lent later can
+            // change values, never which components or targets a row has.
+            let listed = (!solution.per_row.is_empty() && solution.archetype.is_some()).then(|| {
+                let start = self.rows.len();
+                for (row, &entity) in entities.iter().enumerate() {
+                    if per_row_matches(world, solution, entity, row) {
+                        self.rows.push(row as u32);
+                    }
+                }
+                (start, self.rows.len() - start)
+            });
             self.contexts.push(RowContext {
-                entities,
+                entities: if solution.archetype.is_some() { entities.as_ptr() as usize } else { 0 },
+                len: entities.len(),
+                listed,
                 world: world as *const World as usize,
                 solution: solution as *const Solution as usize,
                 slots: self.slots[solution.start..].as_ptr() as usize,
@@ -222,7 +298,7 @@ fn slot(
     let Some(hit) = hit else {
         return (
             Slot { hit: None, pattern, source, type_id: None, writes: false, data: Data::None, disabled: None },
-            FastSlot::SLOW,
+            FastSlot::ABSENT,
         );
     };
     if let Some(check) = RowCheck::of(&hit) {
@@ -274,14 +350,53 @@ fn slot(
         },
     };
     let writes = term.access == DataAccess::Write && !matches!(data, Data::None);
-    let fast = match (data, type_id) {
-        // An optional toggleable term may be absent on some rows: the slow
-        // path checks its bit.
-        _ if disabled.is_some() && term.oper == TermOper::Optional => FastSlot::SLOW,
-        (Data::Column { base, added, changed }, Some(type_id)) => FastSlot { type_id, base, added, changed },
-        _ => FastSlot::SLOW,
-    };
+    let align = info.map_or(1, |info| info.layout().align());
+    let fast = fast_slot(world, term.oper, type_id, align, data, disabled, writes);
     (Slot { hit: Some(hit), pattern, source: hit.source.or(source), type_id, writes, data, disabled }, fast)
+}
+
+/// The fast slot of a term that matched, with the value at `data` of type
+/// `type_id` (`None`: no value).
+fn fast_slot(
+    world: &World,
+    oper: TermOper,
+    type_id: Option<TypeId>,
+    align: usize,
+    data: Data,
+    disabled: Option<DisabledBits>,
+    writes: bool,
+) -> FastSlot {
+    let Some(type_id) = type_id else { return FastSlot::ABSENT };
+    let fast = FastSlot { type_id, writes, ..FastSlot::ABSENT };
+    match data {
+        Data::None => FastSlot::ABSENT,
+        // An optional toggleable term may be absent on some rows (a required
+        // one is enabled on every row the per-row checks let through).
+        Data::Column { base, added, changed } if disabled.is_some() && oper == TermOper::Optional => FastSlot {
+            kind: FastKind::ToggledColumn,
+            base,
+            added,
+            changed,
+            disabled,
+            row_mask: usize::MAX,
+            direct: false,
+            ..fast
+        },
+        Data::Column { base, added, changed } => {
+            FastSlot { kind: FastKind::Column, base, added, changed, row_mask: usize::MAX, direct: true, ..fast }
+        }
+        Data::Value { address } if address != 0 => {
+            FastSlot { kind: FastKind::Shared, base: address, direct: true, ..fast }
+        }
+        Data::Value { .. } => FastSlot::ABSENT,
+        Data::ZeroSized => FastSlot { kind: FastKind::ZeroSized, base: align, direct: true, ..fast },
+        Data::Sparse(component) => match world.sparse_sets().of(component) {
+            Some(set) => {
+                FastSlot { kind: FastKind::Sparse, base: set as *const SparseSet as usize, direct: false, ..fast }
+            }
+            None => FastSlot::ABSENT,
+        },
+    }
 }
 
 /// Why [`DynRow::try_get`] has no value.
@@ -377,21 +492,50 @@ impl<'q> RowBase<'q> {
         Some(unsafe { &*(self.context.fast as *const FastSlot).add(term) })
     }
 
-    /// The address of term `term`'s `T` for this row when it is in a column of
-    /// the row's table (the common case): one type comparison.
+    /// The address of term `term`'s `T` for this row, `None` where `get`
+    /// gives none: a few loads and no call, so that a caller's row loop keeps
+    /// its values in registers.
     #[inline(always)]
-    fn column_address<T: Component>(&self, term: usize) -> Option<NonNull<T>> {
+    fn fast_address<T: Component>(&self, term: usize) -> Option<NonNull<T>> {
         let fast = self.fast(term)?;
-        if fast.base == 0 || fast.type_id != TypeId::of::<T>() {
+        if fast.type_id != TypeId::of::<T>() {
             return None;
         }
-        // SAFETY: `base` is the data of a column of the row's table that
-        // stores `T` (type checked), and `row` is below the table's length
-        // (the cursor walks `0..len` of the table the world still holds).
-        Some(unsafe { NonNull::new_unchecked((fast.base as *mut T).add(self.row)) })
+        let row = self.row;
+        if fast.direct {
+            // A column's value of this row, a shared value or a zero-sized
+            // value's dangling address: no branch on which.
+            let address = fast.base.wrapping_add((row & fast.row_mask).wrapping_mul(size_of::<T>()));
+            // SAFETY: `base` is the data of a column of the row's table that
+            // stores `T` (type checked) and `row` is below the table's length
+            // (the cursor walks rows of the table the world still holds), or
+            // the address of another entity's `T`, or a `T`'s alignment for a
+            // zero-sized `T` (as `NonNull::dangling`): never null.
+            return Some(unsafe { NonNull::new_unchecked(address as *mut T) });
+        }
+        let address = match fast.kind {
+            FastKind::ToggledColumn => {
+                // SAFETY: the bits belong to that column; `row` is one of its rows.
+                if fast.disabled.is_some_and(|bits| unsafe { bits.is_disabled(row) }) {
+                    return None;
+                }
+                // SAFETY: as for a direct column.
+                unsafe { (fast.base as *mut T).add(row) }
+            }
+            FastKind::Sparse => {
+                let entity = self.this()?;
+                // SAFETY: `base` is the address of the component's sparse set,
+                // which the borrowed world holds unchanged (see `seal`).
+                let set = unsafe { &*(fast.base as *const SparseSet) };
+                set.get(entity)?.as_ptr().cast::<T>()
+            }
+            FastKind::Absent | FastKind::Column | FastKind::Shared | FastKind::ZeroSized => return None,
+        };
+        NonNull::new(address)
     }
 
     /// The address of term `term`'s `T` for this row, checked.
+    #[cold]
     #[inline(never)]
     fn address<T: Component>(&self, term: usize) -> Result<NonNull<T>, DynGetError> {
         let slot = self.slot(term)?;
@@ -500,10 +644,7 @@ macro_rules! row_readers {
         /// no data, or its value is not a `T`.
         #[inline]
         pub fn get<T: Component>(&self, term: usize) -> Option<&$lifetime T> {
-            let address = match self.base.column_address::<T>(term) {
-                Some(address) => address,
-                None => self.base.address::<T>(term).ok()?,
-            };
+            let address = self.base.fast_address::<T>(term)?;
             // SAFETY: the address holds a live `T` (type checked); nothing
             // writes it while this shared borrow lives: the iteration holds the
             // world, and in a lending iteration `get_mut` needs the row mutably.
@@ -626,25 +767,33 @@ impl<'r> DynRowMut<'r> {
     /// ```
     #[inline]
     pub fn get_mut<T: Component>(&mut self, term: usize) -> Option<Mut<'_, T>> {
-        if let (Some(address), Ok(slot), Some(fast)) =
-            (self.base.column_address::<T>(term), self.base.slot(term), self.base.fast(term))
-            && slot.writes
-        {
-            let row = self.base.row;
-            // SAFETY: as in `try_get_mut`: exclusive world, write terms alias
-            // no other term, one row lent at a time, `&mut self` held.
-            return Some(unsafe {
-                let value = &mut *address.as_ptr();
-                if fast.changed != 0 {
-                    let added = (*(fast.added as *const TickCell).add(row)).get();
-                    let changed = &*(fast.changed as *const TickCell).add(row);
-                    Mut::new(value, added, Some(changed), self.last_run, self.this_run)
-                } else {
-                    Mut::new(value, Tick::default(), None, self.last_run, self.this_run)
-                }
-            });
+        let fast = self.base.fast(term)?;
+        if !fast.writes {
+            return None;
         }
-        self.try_get_mut(term).ok()
+        let address = self.base.fast_address::<T>(term)?;
+        let row = self.base.row;
+        // SAFETY: as in `try_get_mut`: exclusive world, write terms alias no
+        // other term, one row lent at a time, `&mut self` held. The tick cells
+        // are the row's own in the same column or sparse set.
+        unsafe {
+            let value = &mut *address.as_ptr();
+            let (added, changed) = match fast.kind {
+                FastKind::Column | FastKind::ToggledColumn if fast.changed != 0 => (
+                    (*(fast.added as *const TickCell).add(row)).get(),
+                    Some(&*(fast.changed as *const TickCell).add(row)),
+                ),
+                FastKind::Sparse => {
+                    let set = &*(fast.base as *const SparseSet);
+                    match self.base.this().and_then(|entity| set.ticks(entity)) {
+                        Some(cells) => (cells.added.get(), Some(&cells.changed)),
+                        None => (Tick::default(), None),
+                    }
+                }
+                _ => (Tick::default(), None),
+            };
+            Some(Mut::new(value, added, changed, self.last_run, self.this_run))
+        }
     }
 
     /// Term `term`'s value mutably, or why there is none.
@@ -689,7 +838,9 @@ impl fmt::Debug for DynRowMut<'_> {
     }
 }
 
-/// Walks the rows of a list of solutions.
+/// Walks the rows of a list of solutions. Every step is inline and makes no
+/// call (per-row checks were decided by [`Solutions::seal`]), so a user's
+/// `for row in query.iter(..)` loop compiles to a loop without calls.
 struct Cursor<'q> {
     world: &'q World,
     solutions: &'q Solutions,
@@ -697,24 +848,24 @@ struct Cursor<'q> {
     next: usize,
     /// The current solution's context, if it has a table.
     current: Option<&'q RowContext>,
-    entities: &'q [Entity],
-    /// The next row of the current table.
+    /// The next row (or position in `listed`) and where it ends.
     row: usize,
-    /// Whether the current solution has per-row checks.
-    per_row: bool,
+    end: usize,
+    /// The listed rows of the current solution, when it has per-row checks.
+    listed: Option<&'q [u32]>,
 }
 
 impl<'q> Cursor<'q> {
     fn new(world: &'q World, solutions: &'q Solutions) -> Self {
         debug_assert_eq!(solutions.contexts.len(), solutions.list.len(), "solutions not sealed");
-        Cursor { world, solutions, next: 0, current: None, entities: &[], row: 0, per_row: false }
+        Cursor { world, solutions, next: 0, current: None, row: 0, end: 0, listed: None }
     }
 
     #[inline(always)]
     fn next_row(&mut self) -> Option<RowBase<'q>> {
         if let Some(context) = self.current
-            && !self.per_row
-            && self.row < self.entities.len()
+            && self.listed.is_none()
+            && self.row < self.end
         {
             let row = self.row;
             self.row += 1;
@@ -723,47 +874,46 @@ impl<'q> Cursor<'q> {
         self.next_row_slow()
     }
 
-    #[inline(never)]
+    #[inline(always)]
     fn next_row_slow(&mut self) -> Option<RowBase<'q>> {
         loop {
-            if let Some(context) = self.current {
-                let solution = &self.solutions.list[self.next - 1];
-                while let Some(&entity) = self.entities.get(self.row) {
-                    let row = self.row;
-                    self.row += 1;
-                    if !self.per_row || self.per_row_matches(solution, entity, row) {
-                        return Some(RowBase { context, row });
-                    }
-                }
+            if let Some(context) = self.current
+                && self.row < self.end
+            {
+                let position = self.row;
+                self.row += 1;
+                let row = match self.listed {
+                    Some(listed) => listed[position] as usize,
+                    None => position,
+                };
+                return Some(RowBase { context, row });
             }
             // Enter the next solution.
-            let solutions = self.solutions;
-            let solution = solutions.list.get(self.next)?;
-            let context = &solutions.contexts[self.next];
+            let context = self.solutions.contexts.get(self.next)?;
             self.next += 1;
             self.row = 0;
-            self.per_row = !solution.per_row.is_empty();
-            match solution.archetype {
-                Some(archetype) => {
-                    self.current = Some(context);
-                    self.entities = self.world.archetypes()[archetype].entities();
+            if context.entities == 0 {
+                // A query without `$this`: one row per solution.
+                self.current = None;
+                self.end = 0;
+                return Some(RowBase { context, row: 0 });
+            }
+            self.current = Some(context);
+            match context.listed {
+                Some((start, len)) => {
+                    self.listed = Some(&self.solutions.rows[start..start + len]);
+                    self.end = len;
                 }
                 None => {
-                    // A query without `$this`: one row per solution.
-                    self.current = None;
-                    self.entities = &[];
-                    return Some(RowBase { context, row: 0 });
+                    self.listed = None;
+                    self.end = context.len;
                 }
             }
         }
     }
 
-    fn per_row_matches(&self, solution: &Solution, entity: Entity, row: usize) -> bool {
-        per_row_matches(self.world, solution, entity, row)
-    }
-
     fn remaining_upper_bound(&self) -> usize {
-        let current = self.entities.len().saturating_sub(self.row);
+        let current = self.end.saturating_sub(self.row);
         let rest: usize = self.solutions.list[self.next.min(self.solutions.list.len())..]
             .iter()
             .map(|solution| solution.archetype.map_or(1, |archetype| self.world.archetypes()[archetype].len()))
@@ -810,12 +960,14 @@ impl<'q> DynIterMut<'q> {
 
     /// The next row; the previous one must be dropped first.
     #[allow(clippy::should_implement_trait)]
+    #[inline(always)]
     pub fn fetch_next(&mut self) -> Option<DynRowMut<'_>> {
         let base = self.cursor.next_row()?;
         Some(DynRowMut { base, last_run: self.last_run, this_run: self.this_run })
     }
 
     /// Calls `f` with every row.
+    #[inline]
     pub fn for_each(mut self, mut f: impl FnMut(DynRowMut<'_>)) {
         while let Some(row) = self.fetch_next() {
             f(row);

@@ -39,8 +39,7 @@ struct TableBase<'q> {
 
 impl<'q> TableBase<'q> {
     fn column<T: Component>(&self, term: usize) -> Option<*mut T> {
-        let fast = self.fast.get(term)?;
-        (fast.base != 0 && fast.type_id == TypeId::of::<T>()).then_some(fast.base as *mut T)
+        self.fast.get(term)?.column::<T>()
     }
 
     fn shared<T: Component>(&self, term: usize) -> Option<&'q T> {
