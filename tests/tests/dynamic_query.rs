@@ -774,6 +774,16 @@ fn the_row_fast_path_agrees_with_the_checked_path() {
         assert!(row.get_mut::<Shield>(0).is_none());
         let same = row.get_mut::<Position>(0).is_some() == row.try_get_mut::<Position>(0).is_ok();
         assert!(same);
+        // Terms past the ones `for_each` copies next to its loop read the pool.
+        for term in 0..8 {
+            let (fast, checked) = (row.get::<Marker>(term), row.try_get::<Marker>(term).ok());
+            assert_eq!(fast.map(|v| v as *const Marker), checked.map(|v| v as *const Marker));
+            let (fast, checked) = (row.get::<Health>(term), row.try_get::<Health>(term).ok());
+            assert_eq!(fast.map(|v| v as *const Health), checked.map(|v| v as *const Health));
+            let (fast, checked) = (row.get::<Thrust>(term), row.try_get::<Thrust>(term).ok());
+            assert_eq!(fast.map(|v| v as *const Thrust), checked.map(|v| v as *const Thrust));
+        }
+        assert_eq!(row.get::<Marker>(5), Some(&Marker));
         row.get_mut::<Position>(0).unwrap().y = 1.0;
     });
     assert_eq!(changed.iter(&world).count(), 32);

@@ -442,7 +442,23 @@ impl std::error::Error for DynGetError {}
 #[derive(Clone, Copy)]
 struct RowBase<'q> {
     context: &'q RowContext,
+    /// The solution's fast slots in the pool.
+    fast: &'q [FastSlot],
+    /// The first [`LOCAL_TERMS`] of them copied next to a lending
+    /// iteration's row loop ([`DynIterMut::for_each`]), where nothing the rows
+    /// write can alias them.
+    local: Option<&'q [FastSlot; LOCAL_TERMS]>,
     row: usize,
+}
+
+impl RowContext {
+    /// The fast slots of the context's solution, in the pool.
+    #[inline(always)]
+    fn fast_slots(&self) -> &[FastSlot] {
+        // SAFETY: `seal` recorded the solution's `terms` fast slots in the
+        // pool, which stays borrowed and unchanged while contexts are read.
+        unsafe { core::slice::from_raw_parts(self.fast as *const FastSlot, self.terms) }
+    }
 }
 
 impl<'q> RowBase<'q> {
@@ -485,11 +501,10 @@ impl<'q> RowBase<'q> {
 
     #[inline(always)]
     fn fast(&self, term: usize) -> Option<&'q FastSlot> {
-        if term >= self.context.terms {
-            return None;
+        match self.local {
+            Some(local) if term < LOCAL_TERMS => (term < self.fast.len()).then(|| &local[term]),
+            _ => self.fast.get(term),
         }
-        // SAFETY: as in `slot`.
-        Some(unsafe { &*(self.context.fast as *const FastSlot).add(term) })
     }
 
     /// The address of term `term`'s `T` for this row, `None` where `get`
@@ -869,7 +884,7 @@ impl<'q> Cursor<'q> {
         {
             let row = self.row;
             self.row += 1;
-            return Some(RowBase { context, row });
+            return Some(RowBase { context, fast: context.fast_slots(), local: None, row });
         }
         self.next_row_slow()
     }
@@ -886,7 +901,7 @@ impl<'q> Cursor<'q> {
                     Some(listed) => listed[position] as usize,
                     None => position,
                 };
-                return Some(RowBase { context, row });
+                return Some(RowBase { context, fast: context.fast_slots(), local: None, row });
             }
             // Enter the next solution.
             let context = self.solutions.contexts.get(self.next)?;
@@ -896,7 +911,7 @@ impl<'q> Cursor<'q> {
                 // A query without `$this`: one row per solution.
                 self.current = None;
                 self.end = 0;
-                return Some(RowBase { context, row: 0 });
+                return Some(RowBase { context, fast: context.fast_slots(), local: None, row: 0 });
             }
             self.current = Some(context);
             match context.listed {
@@ -967,13 +982,44 @@ impl<'q> DynIterMut<'q> {
     }
 
     /// Calls `f` with every row.
+    ///
+    /// The rows of a table without per-row checks run in a loop of their own,
+    /// with the solution's fast slots (up to [`LOCAL_TERMS`] terms) copied
+    /// next to it: nothing the rows write can alias that copy, so the
+    /// compiler keeps it in registers and hoists the type checks.
     #[inline]
     pub fn for_each(mut self, mut f: impl FnMut(DynRowMut<'_>)) {
-        while let Some(row) = self.fetch_next() {
-            f(row);
+        let (last_run, this_run) = (self.last_run, self.this_run);
+        let mut local = [FastSlot::ABSENT; LOCAL_TERMS];
+        loop {
+            // The next run of rows that share a context: the rest of a table
+            // without per-row checks, or one row.
+            let cursor = &mut self.cursor;
+            let (context, rows) = match cursor.current {
+                Some(context) if cursor.listed.is_none() && cursor.row < cursor.end => {
+                    let rows = cursor.row..cursor.end;
+                    cursor.row = cursor.end;
+                    (context, rows)
+                }
+                _ => match cursor.next_row_slow() {
+                    Some(base) => (base.context, base.row..base.row + 1),
+                    None => return,
+                },
+            };
+            let fast = context.fast_slots();
+            for (term, copy) in local.iter_mut().enumerate() {
+                *copy = fast.get(term).copied().unwrap_or(FastSlot::ABSENT);
+            }
+            for row in rows {
+                f(DynRowMut { base: RowBase { context, fast, local: Some(&local), row }, last_run, this_run });
+            }
         }
     }
 }
+
+/// How many terms' fast slots [`DynIterMut::for_each`] copies next to its
+/// row loop (the terms past them are read from the pool).
+const LOCAL_TERMS: usize = 4;
 
 /// Whether `entity`, at `row` of `solution`'s table, passes the per-row
 /// (sparse, toggleable, union-target) terms of `solution`.
