@@ -182,19 +182,20 @@ impl World {
             self.instantiate_from(entity, target);
         } else if relationship == self.builtin.child_of.index()
             && let Some(target) = self.entity_at(id.second_index())
-            && self.archetype_holds(target, self.builtin.prefab)
-            && !self.archetype_holds(entity, self.builtin.prefab)
+            && self.is_prefab(target)
+            && !self.is_prefab(entity)
         {
             self.entity_mut(entity).insert(Prefab);
         }
     }
 
-    /// Whether `entity`'s archetype holds the id of `component`.
+    /// Whether `entity` holds [`Prefab`]: its archetype's flag, no id lookup
+    /// (checked on every `ChildOf` pair added).
     #[inline]
-    fn archetype_holds(&self, entity: Entity, component: Entity) -> bool {
-        self.entities
-            .location(entity)
-            .is_some_and(|location| self.archetypes[location.archetype].contains(component.id()))
+    fn is_prefab(&self, entity: Entity) -> bool {
+        self.entities.location(entity).is_some_and(|location| {
+            self.archetypes[location.archetype].flags().contains(crate::archetype::ArchetypeFlags::PREFAB)
+        })
     }
 
     /// Copies `base`'s `override` components into `instance` and instantiates
