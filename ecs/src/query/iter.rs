@@ -1,6 +1,8 @@
 //! [`QueryIter`]: walks the matched archetypes of a `QueryState`, row by row.
 //!
 //! Per table it sets the fetches once (column pointers); per row it only indexes.
+//! `next` is inline and makes no call (the move to the next table included), so
+//! a `for` loop over it keeps its accumulators in registers.
 //! Empty tables are skipped before any per-table work. When every term is dense
 //! (table components, archetypal filters) there is no per-row check; `fold` (and
 //! so `for_each`) runs a tight inner loop per table. A query with a term on a

@@ -4,10 +4,16 @@
 //!
 //! A [`Solution`] is computed when an iteration starts: for every term, the id
 //! it matched, where its value lives (a column of the row's table, one value
-//! of another entity, a sparse set), and the value's `TypeId`, so that
-//! `row.get::<T>(term)` is one type comparison and one address computation.
-//! Addresses are stored as integers (a query stays `Send + Sync`); they are
-//! only read while the iteration borrows the world, which keeps them valid.
+//! of another entity, a sparse set), and the value's `TypeId`. Its
+//! [`FastSlot`]s say how `get`/`get_mut` find a value for any row, so the row
+//! path is one type comparison and one address computation (`base + (row &
+//! mask)`), with the toggled and sparse cases inline too; the per-row checks
+//! (sparse, toggleable and union terms) are decided once when the solutions
+//! are sealed, listing the rows that pass. Nothing on the row path calls a
+//! function, so a user's row loop keeps its values in registers (a call would
+//! make the compiler keep them on the stack). Addresses are stored as
+//! integers (a query stays `Send + Sync`); they are only read while the
+//! iteration borrows the world, which keeps them valid.
 
 use core::any::{TypeId, type_name};
 use core::fmt;
@@ -984,9 +990,9 @@ impl<'q> DynIterMut<'q> {
     /// Calls `f` with every row.
     ///
     /// The rows of a table without per-row checks run in a loop of their own,
-    /// with the solution's fast slots (up to [`LOCAL_TERMS`] terms) copied
-    /// next to it: nothing the rows write can alias that copy, so the
-    /// compiler keeps it in registers and hoists the type checks.
+    /// with the solution's fast slots (of its first four terms) copied next to
+    /// it: nothing the rows write can alias that copy, so the compiler keeps
+    /// it in registers and hoists the type checks.
     #[inline]
     pub fn for_each(mut self, mut f: impl FnMut(DynRowMut<'_>)) {
         let (last_run, this_run) = (self.last_run, self.this_run);
