@@ -531,8 +531,12 @@ impl<'q> RowBase<'q> {
             // stores `T` (type checked) and `row` is below the table's length
             // (the cursor walks rows of the table the world still holds), or
             // the address of another entity's `T`, or a `T`'s alignment for a
-            // zero-sized `T` (as `NonNull::dangling`): never null.
-            return Some(unsafe { NonNull::new_unchecked(address as *mut T) });
+            // zero-sized `T` (as `NonNull::dangling`): never null. Saying so
+            // lets the caller's `unwrap` or `?` compile to nothing.
+            return Some(unsafe {
+                core::hint::assert_unchecked(address != 0);
+                NonNull::new_unchecked(address as *mut T)
+            });
         }
         let address = match fast.kind {
             FastKind::ToggledColumn => {
@@ -799,8 +803,9 @@ impl<'r> DynRowMut<'r> {
         // are the row's own in the same column or sparse set.
         unsafe {
             let value = &mut *address.as_ptr();
+            // Only columns (toggled or not) have tick arrays: one test for them.
             let (added, changed) = match fast.kind {
-                FastKind::Column | FastKind::ToggledColumn if fast.changed != 0 => (
+                _ if fast.changed != 0 => (
                     (*(fast.added as *const TickCell).add(row)).get(),
                     Some(&*(fast.changed as *const TickCell).add(row)),
                 ),
