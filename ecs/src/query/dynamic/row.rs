@@ -877,6 +877,9 @@ struct Cursor<'q> {
     /// The next row (or position in `listed`) and where it ends.
     row: usize,
     end: usize,
+    /// `end` while the current table's rows are all yielded (no listed rows),
+    /// else 0: the one comparison of the common case.
+    dense_end: usize,
     /// The listed rows of the current solution, when it has per-row checks.
     listed: Option<&'q [u32]>,
 }
@@ -884,14 +887,13 @@ struct Cursor<'q> {
 impl<'q> Cursor<'q> {
     fn new(world: &'q World, solutions: &'q Solutions) -> Self {
         debug_assert_eq!(solutions.contexts.len(), solutions.list.len(), "solutions not sealed");
-        Cursor { world, solutions, next: 0, current: None, row: 0, end: 0, listed: None }
+        Cursor { world, solutions, next: 0, current: None, row: 0, end: 0, dense_end: 0, listed: None }
     }
 
     #[inline(always)]
     fn next_row(&mut self) -> Option<RowBase<'q>> {
-        if let Some(context) = self.current
-            && self.listed.is_none()
-            && self.row < self.end
+        if self.row < self.dense_end
+            && let Some(context) = self.current
         {
             let row = self.row;
             self.row += 1;
@@ -922,6 +924,7 @@ impl<'q> Cursor<'q> {
                 // A query without `$this`: one row per solution.
                 self.current = None;
                 self.end = 0;
+                self.dense_end = 0;
                 return Some(RowBase { context, fast: context.fast_slots(), local: None, row: 0 });
             }
             self.current = Some(context);
@@ -929,10 +932,12 @@ impl<'q> Cursor<'q> {
                 Some((start, len)) => {
                     self.listed = Some(&self.solutions.rows[start..start + len]);
                     self.end = len;
+                    self.dense_end = 0;
                 }
                 None => {
                     self.listed = None;
                     self.end = context.len;
+                    self.dense_end = context.len;
                 }
             }
         }
