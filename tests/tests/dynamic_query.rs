@@ -772,6 +772,8 @@ fn the_row_fast_path_agrees_with_the_checked_path() {
     query.iter_mut(&mut world).for_each(|mut row| {
         assert!(row.get_mut::<Health>(3).is_none() && row.get_mut::<Shield>(1).is_none());
         assert!(row.get_mut::<Shield>(0).is_none());
+        // Read terms in columns with ticks are never handed out mutably.
+        assert!(row.get_mut::<Marker>(5).is_none() && row.get_mut::<Position>(5).is_none());
         let same = row.get_mut::<Position>(0).is_some() == row.try_get_mut::<Position>(0).is_ok();
         assert!(same);
         // Terms past the ones `for_each` copies next to its loop read the pool.
@@ -810,4 +812,28 @@ fn sparse_write_terms_through_the_row_fast_path() {
     assert_eq!(count, 10);
     assert_eq!(entities(changed.iter(&world)), entities(with.iter().copied()));
     assert!(with.iter().all(|&e| world.get::<Shield>(e).unwrap().0 >= 100));
+}
+
+#[derive(Component, Debug, PartialEq)]
+#[component(change_detection = false)]
+struct Untracked(u32);
+
+/// A write term on a component without change detection (no tick arrays)
+/// takes `get_mut`'s other path; a read term of the same query does not
+/// write.
+#[test]
+fn write_terms_without_ticks_through_the_row_fast_path() {
+    let mut world = World::new();
+    let entities: Vec<Entity> = (0..20).map(|i| world.spawn((Untracked(i), Health(i))).id()).collect();
+    let mut query = world.query_dsl("[inout] Untracked, Health").unwrap();
+    query.iter_mut(&mut world).for_each(|mut row| {
+        assert!(row.get_mut::<Health>(1).is_none() && row.get_mut::<Health>(0).is_none());
+        let health = row.get::<Health>(1).unwrap().0;
+        let mut value = row.get_mut::<Untracked>(0).unwrap();
+        assert!(!value.is_changed() || value.is_added());
+        value.0 += health;
+    });
+    for (i, &entity) in entities.iter().enumerate() {
+        assert_eq!(world.get::<Untracked>(entity), Some(&Untracked(2 * i as u32)));
+    }
 }

@@ -85,8 +85,15 @@ pub(super) enum FastKind {
 /// of one solution.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct FastSlot {
-    /// The type of the term's value (`()` when it has none).
+    /// The type of the term's value ([`NoValue`] when it has none).
     pub(super) type_id: TypeId,
+    /// `type_id` when the value's address is `base + (row & row_mask)` (never
+    /// null), else [`NoValue`]: one comparison, hoisted out of a row loop,
+    /// both checks the type and picks the case.
+    pub(super) direct_type: TypeId,
+    /// `type_id` for a write term whose value is in a column with ticks (the
+    /// common write), else [`NoValue`]: `get_mut`'s one comparison.
+    pub(super) write_type: TypeId,
     pub(super) kind: FastKind,
     /// Per `kind`: a column's data, a value's address, a sparse set's
     /// address; for a zero-sized value its alignment (a dangling address).
@@ -94,9 +101,6 @@ pub(super) struct FastSlot {
     /// `usize::MAX` for a column (one value per row), 0 for a value shared by
     /// every row: a direct value's address is `base + (row & row_mask)`.
     pub(super) row_mask: usize,
-    /// Whether the value's address is `base + (row & row_mask)` (never
-    /// null); else `kind` decides per row.
-    pub(super) direct: bool,
     /// A column's tick arrays (0: no ticks).
     pub(super) added: usize,
     pub(super) changed: usize,
@@ -106,13 +110,18 @@ pub(super) struct FastSlot {
     pub(super) writes: bool,
 }
 
+/// The type a [`FastSlot`] names where no `T: Component` may match: it is no
+/// component.
+struct NoValue;
+
 impl FastSlot {
     const ABSENT: FastSlot = FastSlot {
-        type_id: TypeId::of::<()>(),
+        type_id: TypeId::of::<NoValue>(),
+        direct_type: TypeId::of::<NoValue>(),
+        write_type: TypeId::of::<NoValue>(),
         kind: FastKind::Absent,
         base: 0,
         row_mask: 0,
-        direct: false,
         added: 0,
         changed: 0,
         disabled: None,
@@ -374,32 +383,23 @@ fn fast_slot(
 ) -> FastSlot {
     let Some(type_id) = type_id else { return FastSlot::ABSENT };
     let fast = FastSlot { type_id, writes, ..FastSlot::ABSENT };
+    let direct = FastSlot { direct_type: type_id, ..fast };
     match data {
         Data::None => FastSlot::ABSENT,
         // An optional toggleable term may be absent on some rows (a required
         // one is enabled on every row the per-row checks let through).
-        Data::Column { base, added, changed } if disabled.is_some() && oper == TermOper::Optional => FastSlot {
-            kind: FastKind::ToggledColumn,
-            base,
-            added,
-            changed,
-            disabled,
-            row_mask: usize::MAX,
-            direct: false,
-            ..fast
-        },
+        Data::Column { base, added, changed } if disabled.is_some() && oper == TermOper::Optional => {
+            FastSlot { kind: FastKind::ToggledColumn, base, added, changed, disabled, row_mask: usize::MAX, ..fast }
+        }
         Data::Column { base, added, changed } => {
-            FastSlot { kind: FastKind::Column, base, added, changed, row_mask: usize::MAX, direct: true, ..fast }
+            let write_type = if writes && changed != 0 { type_id } else { TypeId::of::<NoValue>() };
+            FastSlot { kind: FastKind::Column, base, added, changed, row_mask: usize::MAX, write_type, ..direct }
         }
-        Data::Value { address } if address != 0 => {
-            FastSlot { kind: FastKind::Shared, base: address, direct: true, ..fast }
-        }
+        Data::Value { address } if address != 0 => FastSlot { kind: FastKind::Shared, base: address, ..direct },
         Data::Value { .. } => FastSlot::ABSENT,
-        Data::ZeroSized => FastSlot { kind: FastKind::ZeroSized, base: align, direct: true, ..fast },
+        Data::ZeroSized => FastSlot { kind: FastKind::ZeroSized, base: align, ..direct },
         Data::Sparse(component) => match world.sparse_sets().of(component) {
-            Some(set) => {
-                FastSlot { kind: FastKind::Sparse, base: set as *const SparseSet as usize, direct: false, ..fast }
-            }
+            Some(set) => FastSlot { kind: FastKind::Sparse, base: set as *const SparseSet as usize, ..fast },
             None => FastSlot::ABSENT,
         },
     }
@@ -519,11 +519,8 @@ impl<'q> RowBase<'q> {
     #[inline(always)]
     fn fast_address<T: Component>(&self, term: usize) -> Option<NonNull<T>> {
         let fast = self.fast(term)?;
-        if fast.type_id != TypeId::of::<T>() {
-            return None;
-        }
         let row = self.row;
-        if fast.direct {
+        if fast.direct_type == TypeId::of::<T>() {
             // A column's value of this row, a shared value or a zero-sized
             // value's dangling address: no branch on which.
             let address = fast.base.wrapping_add((row & fast.row_mask).wrapping_mul(size_of::<T>()));
@@ -537,6 +534,9 @@ impl<'q> RowBase<'q> {
                 core::hint::assert_unchecked(address != 0);
                 NonNull::new_unchecked(address as *mut T)
             });
+        }
+        if fast.type_id != TypeId::of::<T>() {
+            return None;
         }
         let address = match fast.kind {
             FastKind::ToggledColumn => {
@@ -793,11 +793,22 @@ impl<'r> DynRowMut<'r> {
     #[inline]
     pub fn get_mut<T: Component>(&mut self, term: usize) -> Option<Mut<'_, T>> {
         let fast = self.base.fast(term)?;
+        let row = self.base.row;
+        if fast.write_type == TypeId::of::<T>() {
+            // SAFETY: a write term's `T` in a column of the row's table with
+            // tick arrays (`write_type`), `row` one of its rows; aliasing as
+            // below.
+            return Some(unsafe {
+                let value = &mut *(fast.base as *mut T).add(row);
+                let added = (*(fast.added as *const TickCell).add(row)).get();
+                let changed = &*(fast.changed as *const TickCell).add(row);
+                Mut::new(value, added, Some(changed), self.last_run, self.this_run)
+            });
+        }
         if !fast.writes {
             return None;
         }
         let address = self.base.fast_address::<T>(term)?;
-        let row = self.base.row;
         // SAFETY: as in `try_get_mut`: exclusive world, write terms alias no
         // other term, one row lent at a time, `&mut self` held. The tick cells
         // are the row's own in the same column or sparse set.
