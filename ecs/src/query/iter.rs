@@ -190,10 +190,10 @@ impl<'w, D: QueryData, F: QueryFilter> Iterator for QueryIter<'w, '_, D, F> {
 
     #[inline(always)]
     fn next(&mut self) -> Option<D::Item<'w>> {
-        // The common case inline and free of calls (so a caller's loop keeps
-        // its accumulators in registers): a row of the current table that
-        // needs no check. Row checks and the move to the next table are out
-        // of line.
+        // The common case first (a row of the current table that needs no
+        // check), then row checks and the move to the next table, inline as
+        // well: no call, so a caller's loop keeps its accumulators in
+        // registers.
         let row = self.row;
         if row < self.entities.len() && self.table_rows_all_pass() && self.union_filters.is_empty() {
             self.row = row + 1;

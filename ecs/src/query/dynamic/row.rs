@@ -1018,6 +1018,8 @@ impl<'q> DynIterMut<'q> {
     pub fn for_each(mut self, mut f: impl FnMut(DynRowMut<'_>)) {
         let (last_run, this_run) = (self.last_run, self.this_run);
         let mut local = [FastSlot::ABSENT; LOCAL_TERMS];
+        // The context `local` was copied from: rows listed one by one share it.
+        let mut copied: Option<&RowContext> = None;
         loop {
             // The next run of rows that share a context: the rest of a table
             // without per-row checks, or one row.
@@ -1034,8 +1036,11 @@ impl<'q> DynIterMut<'q> {
                 },
             };
             let fast = context.fast_slots();
-            for (term, copy) in local.iter_mut().enumerate() {
-                *copy = fast.get(term).copied().unwrap_or(FastSlot::ABSENT);
+            if !copied.is_some_and(|copied| core::ptr::eq(copied, context)) {
+                for (term, copy) in local.iter_mut().enumerate() {
+                    *copy = fast.get(term).copied().unwrap_or(FastSlot::ABSENT);
+                }
+                copied = Some(context);
             }
             for row in rows {
                 f(DynRowMut { base: RowBase { context, fast, local: Some(&local), row }, last_run, this_run });
