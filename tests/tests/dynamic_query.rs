@@ -837,3 +837,47 @@ fn write_terms_without_ticks_through_the_row_fast_path() {
         assert_eq!(world.get::<Untracked>(entity), Some(&Untracked(2 * i as u32)));
     }
 }
+
+/// Solutions with fewer terms than the row path reads without a bound check
+/// (their fast slots are padded with absent ones): terms past the query's
+/// give nothing, and every solution reads its own terms, not its
+/// neighbour's padding.
+#[test]
+fn terms_past_a_short_query_give_nothing() {
+    let mut world = World::new();
+    for i in 0..6u32 {
+        let e = world.spawn(Health(i)).id();
+        if i % 2 == 0 {
+            world.entity_mut(e).insert(Shield(i)); // a second table
+        }
+    }
+    let health = world.register_component::<Health>();
+    let mut query = world.query_builder().write(health).build().unwrap();
+    let mut seen = Vec::new();
+    for row in query.iter(&world) {
+        seen.push(row.get::<Health>(0).unwrap().0);
+        for term in 1..6 {
+            assert_eq!(row.get::<Health>(term), None, "term {term}");
+            assert_eq!(row.try_get::<Health>(term).unwrap_err(), DynGetError::NoSuchTerm(term));
+        }
+    }
+    seen.sort_unstable();
+    assert_eq!(seen, [0, 1, 2, 3, 4, 5]);
+    let mut rows = 0;
+    query.iter_mut(&mut world).for_each(|mut row| {
+        for term in 1..6 {
+            assert!(row.get::<Health>(term).is_none() && row.get_mut::<Health>(term).is_none(), "term {term}");
+        }
+        row.get_mut::<Health>(0).unwrap().0 += 10;
+        rows += 1;
+    });
+    assert_eq!(rows, 6);
+    let mut rows = query.iter_mut(&mut world);
+    while let Some(mut row) = rows.fetch_next() {
+        assert!(row.get_mut::<Health>(1).is_none() && row.get_mut::<Health>(3).is_none());
+        assert!(row.get_mut::<Health>(0).unwrap().0 >= 10);
+    }
+    let mut total: Vec<u32> = world.query::<&Health>().iter(&world).map(|health| health.0).collect();
+    total.sort_unstable();
+    assert_eq!(total, [10, 11, 12, 13, 14, 15]);
+}

@@ -267,7 +267,7 @@ impl<'q> TableCursor<'q> {
             world: self.world,
             solution,
             slots: &self.solutions.slots[range.clone()],
-            fast: &self.solutions.fast[range],
+            fast: &self.solutions.fast[solution.fast_start..solution.fast_start + self.solutions.terms],
             entities,
             var_names: self.var_names,
         })
