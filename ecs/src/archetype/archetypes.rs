@@ -43,6 +43,11 @@ impl ArchetypeFlags {
     /// The archetype holds prefabs (the built-in `Prefab` tag): queries skip
     /// it unless they name `Prefab`.
     pub const PREFAB: ArchetypeFlags = ArchetypeFlags(1 << 4);
+    /// The archetype holds the pair of a union relationship (`(R, *union*)`,
+    /// see [`crate::entity::Entity::UNION`]): moving a row out of it may
+    /// change the world's index of union holders (archetypes without the flag
+    /// skip that work).
+    pub const HAS_UNION: ArchetypeFlags = ArchetypeFlags(1 << 5);
     /// The flags that hide an archetype from queries that do not name their
     /// marker: [`INTERNAL`](Self::INTERNAL), [`DISABLED`](Self::DISABLED),
     /// [`PREFAB`](Self::PREFAB).
@@ -798,6 +803,7 @@ impl Archetypes {
         let hooked = ids
             .iter()
             .any(|&id| id.entity().and_then(|entity| components.info(entity)).is_some_and(|info| info.hooks().any()));
+        let has_union = ids.iter().any(|&id| is_union_id(id));
         let ids: ArchetypeType = SmallVec::from_slice(ids);
         self.index.register_archetype(id, &ids, &columns);
         self.by_ids.insert(ids.clone(), id);
@@ -821,7 +827,11 @@ impl Archetypes {
             plan_sources: SmallVec::new(),
             replacement_sources: SmallVec::new(),
             empty_since: self.gc_epoch,
-            flags: ArchetypeFlags(hidden.0 | if hooked { ArchetypeFlags::HAS_HOOKS.0 } else { 0 }),
+            flags: ArchetypeFlags(
+                hidden.0
+                    | if hooked { ArchetypeFlags::HAS_HOOKS.0 } else { 0 }
+                    | if has_union { ArchetypeFlags::HAS_UNION.0 } else { 0 },
+            ),
             inherited: Vec::new(),
         };
         let inherits = self.inheritance.holds_isa(&archetype.ids);

@@ -323,9 +323,11 @@ impl World {
         if self.union_holders_of(dying).is_empty() {
             return;
         }
-        let holders: Vec<(Entity, u32)> = self.union_holders_of(dying).to_vec();
+        let mut holders = core::mem::take(&mut self.union_holders_scratch);
+        holders.clear();
+        holders.extend_from_slice(self.union_holders_of(dying));
         let mut refused: SmallVec<[u32; 1]> = SmallVec::new();
-        for (holder, relationship) in holders {
+        for &(holder, relationship) in &holders {
             let id = super::union::union_id(relationship);
             match self.components.relationship_traits(relationship).on_delete_target {
                 CleanupPolicy::Remove => plan.union_removals.push((holder, id, dying)),
@@ -347,6 +349,7 @@ impl World {
                 }
             }
         }
+        self.union_holders_scratch = holders;
     }
 
     /// The error of the first `Panic` policy in `plan` that some surviving
@@ -496,8 +499,13 @@ impl World {
         // 1c. Surviving holders of union pairs targeting a dying entity lose
         // them. The dying targets' index entries go first, as a whole (each
         // holder's own unindexing then has nothing to search).
-        for &dying in &plan.delete {
-            self.forget_union_holders_of(dying);
+        if !self.union_holders_is_empty() {
+            for &dying in &plan.delete {
+                // Only targets are listed.
+                if self.entities.get(dying).is_some_and(|record| record.flags.contains(EntityFlags::IS_TARGET)) {
+                    self.forget_union_holders_of(dying);
+                }
+            }
         }
         for &(holder, id, target) in &plan.union_removals {
             if self.is_deleting(holder) || self.union_target(holder, id.first_index()) != Some(target) {

@@ -147,6 +147,11 @@ pub struct World {
     /// The holders of union pairs by target index: `(holder, relationship
     /// index)` for every row whose union target it is (module `union`).
     union_holders: union::UnionHolders,
+    /// Emptied lists of `union_holders` entries, reused by new entries.
+    union_spare_lists: Vec<Vec<(Entity, u32)>>,
+    /// A dying target's union holders, copied while its cleanup is planned
+    /// (kept to save an allocation per despawned target).
+    union_holders_scratch: Vec<(Entity, u32)>,
     /// Commands issued by hooks and observers, applied before the structural
     /// change that triggered them returns.
     deferred: CommandQueue,
@@ -247,6 +252,8 @@ impl World {
             builtin,
             cleanup_scratch: Vec::new(),
             union_holders: union::UnionHolders::default(),
+            union_spare_lists: Vec::new(),
+            union_holders_scratch: Vec::new(),
             deferred: CommandQueue::default(),
             observers: Observers::default(),
             name_check_deferred: None,

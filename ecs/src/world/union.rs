@@ -37,7 +37,7 @@ use smallvec::SmallVec;
 
 use super::hooks::HookKind;
 use super::{PairError, World};
-use crate::archetype::{ArchetypeId, UnionCell, is_union_id};
+use crate::archetype::{ArchetypeFlags, ArchetypeId, UnionCell, is_union_id};
 use crate::entity::{Entity, EntityLocation, Id};
 use crate::util::{FxHashMap, PanicSlot};
 
@@ -46,6 +46,11 @@ use crate::util::{FxHashMap, PanicSlot};
 /// [`UnionCell`] remembers its position in the list (O(1) unlisting). An entry
 /// exists only while it lists a holder.
 pub(super) type UnionHolders = FxHashMap<u32, Vec<(Entity, u32)>>;
+
+/// How many emptied holder lists the world keeps for reuse.
+const SPARE_UNION_LISTS: usize = 1024;
+/// Holder lists with more room than this are freed rather than kept.
+const SPARE_UNION_LIST_CAPACITY: usize = 64;
 
 /// The id `(relationship, *union*)`.
 #[inline]
@@ -57,7 +62,8 @@ impl World {
     /// Lists `holder`'s pair of the union `relationship` under `target`; the
     /// cell to write into its row.
     fn index_union_pair(&mut self, holder: Entity, relationship: u32, target: Entity) -> UnionCell {
-        let holders = self.union_holders.entry(target.index()).or_default();
+        let spare = &mut self.union_spare_lists;
+        let holders = self.union_holders.entry(target.index()).or_insert_with(|| spare.pop().unwrap_or_default());
         holders.push((holder, relationship));
         UnionCell { target, holder_slot: (holders.len() - 1) as u32 }
     }
@@ -71,8 +77,10 @@ impl World {
         debug_assert_eq!(holders.get(slot), Some(&(holder, relationship)), "stale union holder slot");
         holders.swap_remove(slot);
         let moved = holders.get(slot).copied();
-        if holders.is_empty() {
-            self.union_holders.remove(&cell.target.index());
+        if holders.is_empty()
+            && let Some(list) = self.union_holders.remove(&cell.target.index())
+        {
+            self.keep_spare_union_list(list);
         }
         if let Some((moved, moved_relationship)) = moved {
             let location = self.entities.location(moved).expect("listed union holders are alive");
@@ -93,26 +101,48 @@ impl World {
         location: EntityLocation,
         destination: Option<ArchetypeId>,
     ) {
-        let archetype = &self.archetypes[location.archetype];
-        let lost: SmallVec<[(u32, UnionCell); 2]> = archetype
-            .ids()
-            .iter()
-            .zip(archetype.column_map())
-            .filter(|&(&id, _)| is_union_id(id))
-            .filter(|&(&id, _)| destination.is_none_or(|destination| !self.archetypes[destination].contains(id)))
-            .map(|(&id, &column)| (id.first_index(), archetype.union_column(column as usize)[location.row as usize]))
-            .collect();
-        for (relationship, cell) in lost {
-            self.unindex_union_pair(entity, relationship, cell);
+        if !self.archetypes[location.archetype].flags().contains(ArchetypeFlags::HAS_UNION) {
+            return;
+        }
+        // By position, re-reading the archetype after each unlisting (which
+        // rewrites a cell of another row, never a type).
+        let mut position = 0;
+        while let Some(&id) = self.archetypes[location.archetype].ids().get(position) {
+            position += 1;
+            if !is_union_id(id) || destination.is_some_and(|destination| self.archetypes[destination].contains(id)) {
+                continue;
+            }
+            let archetype = &self.archetypes[location.archetype];
+            let column = archetype.column_map()[position - 1] as usize;
+            let cell = archetype.union_column(column)[location.row as usize];
+            self.unindex_union_pair(entity, id.first_index(), cell);
         }
     }
 
     /// Forgets the holders listed under the dying `target` (cleanup moves or
     /// despawns them next; their own unindexing then finds no list).
     pub(super) fn forget_union_holders_of(&mut self, target: Entity) {
-        if !self.union_holders.is_empty() {
-            self.union_holders.remove(&target.index());
+        if !self.union_holders.is_empty()
+            && let Some(list) = self.union_holders.remove(&target.index())
+        {
+            self.keep_spare_union_list(list);
         }
+    }
+
+    /// Keeps an index entry's emptied list for the next target (a hierarchy
+    /// lists and forgets one per parent), unless enough are kept or it grew
+    /// large.
+    fn keep_spare_union_list(&mut self, mut list: Vec<(Entity, u32)>) {
+        if self.union_spare_lists.len() < SPARE_UNION_LISTS && list.capacity() <= SPARE_UNION_LIST_CAPACITY {
+            list.clear();
+            self.union_spare_lists.push(list);
+        }
+    }
+
+    /// Whether no union pair is held at all.
+    #[inline]
+    pub(super) fn union_holders_is_empty(&self) -> bool {
+        self.union_holders.is_empty()
     }
 
     /// The `(holder, relationship index)` of the union pairs targeting `target`.
