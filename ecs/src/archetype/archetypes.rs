@@ -807,14 +807,15 @@ impl Archetypes {
         let ids: ArchetypeType = SmallVec::from_slice(ids);
         self.index.register_archetype(id, &ids, &columns);
         self.by_ids.insert(ids.clone(), id);
-        let table = match self.archetypes.get_mut(id.index()) {
-            // A recycled slot: its dead archetype's table, emptied by `delete`.
+        let (table, edges, plans) = match self.archetypes.get_mut(id.index()) {
+            // A recycled slot: its dead archetype's table and maps, emptied by
+            // `delete`.
             Some(dead) => {
                 let mut table = core::mem::replace(&mut dead.table, Table::new(Vec::new()));
                 table.reshape(table_columns);
-                table
+                (table, core::mem::take(&mut dead.edges), core::mem::take(&mut dead.plans))
             }
-            None => Table::new(table_columns),
+            None => (Table::new(table_columns), Edges::default(), FxHashMap::default()),
         };
         let archetype = Archetype {
             id,
@@ -822,8 +823,8 @@ impl Archetypes {
             columns,
             tag_drops,
             table,
-            edges: Edges::default(),
-            plans: FxHashMap::default(),
+            edges,
+            plans,
             plan_sources: SmallVec::new(),
             replacement_sources: SmallVec::new(),
             empty_since: self.gc_epoch,
@@ -1171,8 +1172,9 @@ impl Archetypes {
     /// the graph (its own edges, the edges and move plans of other archetypes
     /// that lead to it), and it is flagged [`ArchetypeFlags::DEAD`] until its
     /// slot is reused. The slot keeps the emptied table when its capacity is at
-    /// most 64 rows (else the buffers are freed), so the next archetype created
-    /// there (a new parent's children, say) starts with its allocations. Bundle
+    /// most 64 rows (else the buffers are freed) and its emptied edge and move
+    /// plan maps, so the next archetype created there (a new parent's
+    /// children, say) starts with their allocations. Bundle
     /// edge caches are the caller's
     /// ([`Bundles::forget_archetype`](crate::bundle::Bundles::forget_archetype)).
     ///
@@ -1192,8 +1194,8 @@ impl Archetypes {
             archetype.table = Table::new(Vec::new());
         }
         archetype.tag_drops.clear();
-        let edges = core::mem::take(&mut archetype.edges);
-        let plans = core::mem::take(&mut archetype.plans);
+        let mut edges = core::mem::take(&mut archetype.edges);
+        let mut plans = core::mem::take(&mut archetype.plans);
         let plan_sources = core::mem::take(&mut archetype.plan_sources);
         let replacement_sources = core::mem::take(&mut archetype.replacement_sources);
         let ids = core::mem::take(&mut archetype.ids);
@@ -1216,6 +1218,13 @@ impl Archetypes {
         for source in plan_sources {
             self.archetypes[source.index()].plans.remove(&id);
         }
+        // The emptied maps stay in the slot: the next archetype created there
+        // starts with their allocations.
+        edges.clear();
+        plans.clear();
+        let dead = &mut self.archetypes[id.index()];
+        dead.edges = edges;
+        dead.plans = plans;
         self.by_ids.remove(&ids);
         self.index.unregister_archetype(id, &ids);
         self.archetypes[id.index()].inherited = Vec::new();

@@ -51,6 +51,12 @@ impl EdgeMap {
         flat.chain(self.hashed.iter().map(|(&id, &target)| (id, target)))
     }
 
+    /// Forgets every edge, keeping the allocations.
+    fn clear(&mut self) {
+        self.flat.clear();
+        self.hashed.clear();
+    }
+
     fn set(&mut self, id: Id, target: ArchetypeId) {
         if !id.is_pair() && id.first_index() < FLAT_EDGE_LIMIT {
             let slot = id.first_index() as usize;
@@ -108,6 +114,13 @@ impl Edges {
     }
 
     /// Forgets the add edge of `id` if it leads to `target`.
+    /// Forgets every edge, keeping the allocations (for the next archetype
+    /// of a recycled slot).
+    pub(crate) fn clear(&mut self) {
+        self.add.clear();
+        self.remove.clear();
+    }
+
     pub(crate) fn forget_add(&mut self, id: Id, target: ArchetypeId) {
         self.add.remove_if(id, target);
     }
