@@ -11,10 +11,16 @@
 //! the empty ones ([`IdRecord::empty`]). When a table gains its first row or
 //! loses its last, [`ComponentIndex::set_archetype_empty`] moves the
 //! archetype's entry across the split of each of its records: one swap per
-//! record (found by a short scan, or the position map of big records). A new
-//! archetype starts empty; a deleted one is empty.
+//! record. A new archetype starts empty; a deleted one is empty.
 //!
-//! Low plain ids use a flat array, the rest a hash map.
+//! Records live in a slab; low plain ids find theirs through a flat array,
+//! the rest through a hash map. Every archetype keeps references to its
+//! records with the position of its entry in each (and every entry the index
+//! of its reference), so registering, emptying, filling and unregistering an
+//! archetype touch its records directly, with no lookup and no search, however
+//! many archetypes a record lists (Flecs' table records).
+
+use smallvec::SmallVec;
 
 use crate::entity::{ArchetypeId, Entity, Id};
 use crate::util::FxHashMap;
@@ -73,15 +79,12 @@ pub struct IdRecord {
     id: Option<Id>,
     /// `archetypes[..non_empty]` have rows, `archetypes[non_empty..]` none.
     archetypes: Vec<ArchetypeRecord>,
+    /// For each entry, the index of the reference to this record in its
+    /// archetype's list ([`ComponentIndex`]'s `refs`): swapping an entry
+    /// updates that reference in O(1).
+    ref_slots: Vec<u16>,
     non_empty: u32,
-    /// Where each archetype's entry is in `archetypes`; only built once the
-    /// record lists more than [`LINEAR_RECORD_LIMIT`] archetypes (below, a scan is
-    /// faster, and most records, such as a pair's, list few).
-    positions: FxHashMap<ArchetypeId, u32>,
 }
-
-/// Records with at most this many archetypes are searched linearly.
-const LINEAR_RECORD_LIMIT: usize = 16;
 
 impl IdRecord {
     /// The id this record is for.
@@ -136,140 +139,49 @@ impl IdRecord {
         &self.archetypes[self.non_empty as usize..]
     }
 
-    /// Where the id sits in `archetype`, if it is there.
-    #[inline]
+    /// Where the id sits in `archetype`, if it is there (a scan of the
+    /// record's entries).
     pub fn get(&self, archetype: ArchetypeId) -> Option<&ArchetypeRecord> {
-        self.index_of(archetype).map(|index| &self.archetypes[index])
+        self.archetypes.iter().find(|entry| entry.archetype == archetype)
     }
 
-    #[inline]
-    fn index_of(&self, archetype: ArchetypeId) -> Option<usize> {
-        if self.archetypes.len() <= LINEAR_RECORD_LIMIT {
-            self.archetypes.iter().position(|entry| entry.archetype == archetype)
-        } else {
-            self.positions.get(&archetype).map(|&index| index as usize)
-        }
-    }
-
-    /// Removes `archetype`'s entry (whatever its count); `false` if absent.
-    fn remove(&mut self, archetype: ArchetypeId) -> bool {
-        let Some(mut index) = self.index_of(archetype) else {
-            return false;
-        };
-        if index < self.non_empty as usize {
-            // Deleted archetypes are empty, but keep the partition either way:
-            // move the entry to the end of the non-empty part first.
-            let last = self.non_empty as usize - 1;
-            self.swap_entries(index, last);
-            self.non_empty -= 1;
-            index = last;
-        }
-        let indexed = self.archetypes.len() > LINEAR_RECORD_LIMIT;
-        self.archetypes.swap_remove(index);
-        if indexed {
-            self.positions.remove(&archetype);
-            if self.archetypes.len() <= LINEAR_RECORD_LIMIT {
-                self.positions = FxHashMap::default();
-            } else if let Some(moved) = self.archetypes.get(index) {
-                self.positions.insert(moved.archetype, index as u32);
-            }
-        }
-        true
-    }
-
-    /// Swaps entries `a` and `b`, keeping the position map right.
+    /// Swaps entries `a` and `b` with their reference slots.
     #[inline]
     fn swap_entries(&mut self, a: usize, b: usize) {
-        if a == b {
-            return;
-        }
         self.archetypes.swap(a, b);
-        if self.archetypes.len() > LINEAR_RECORD_LIMIT {
-            self.positions.insert(self.archetypes[a].archetype, a as u32);
-            self.positions.insert(self.archetypes[b].archetype, b as u32);
-        }
-    }
-
-    /// Moves `archetype`'s entry to the empty part (`empty`) or the non-empty
-    /// part, with one swap across the split; nothing if it is already there
-    /// (an archetype with two ids matching a wildcard record meets it twice).
-    #[inline]
-    fn set_empty(&mut self, archetype: ArchetypeId, empty: bool) {
-        let Some(index) = self.find_on_side(archetype, empty) else {
-            debug_assert!(self.index_of(archetype).is_some(), "{archetype:?} missing from the record of {:?}", self.id);
-            return;
-        };
-        let split = self.non_empty as usize;
-        if empty {
-            self.swap_entries(index, split - 1);
-            self.non_empty -= 1;
-        } else {
-            self.swap_entries(index, split);
-            self.non_empty += 1;
-        }
-    }
-
-    /// The index of `archetype`'s entry if it is in the non-empty part
-    /// (`non_empty`) or the empty part. The entry next to the split is tried
-    /// first: a table that churns between 0 and 1 rows sits there after its
-    /// last swap, so it is found without a search.
-    #[inline]
-    fn find_on_side(&self, archetype: ArchetypeId, non_empty: bool) -> Option<usize> {
-        let split = self.non_empty as usize;
-        let entries = &self.archetypes;
-        let (side, boundary) =
-            if non_empty { (0..split, split.checked_sub(1)) } else { (split..entries.len(), Some(split)) };
-        if let Some(boundary) = boundary
-            && entries.get(boundary).is_some_and(|entry| entry.archetype == archetype)
-        {
-            return Some(boundary);
-        }
-        if entries.len() > LINEAR_RECORD_LIMIT {
-            let index = *self.positions.get(&archetype)? as usize;
-            side.contains(&index).then_some(index)
-        } else if non_empty {
-            entries[side].iter().rposition(|entry| entry.archetype == archetype)
-        } else {
-            entries[side].iter().position(|entry| entry.archetype == archetype).map(|index| index + split)
-        }
-    }
-
-    /// Adds `record` (of a new, so empty, archetype: it joins the empty part),
-    /// or counts one more matching id if its archetype is the last one listed:
-    /// an archetype registers all its ids at once, so another id of the same
-    /// archetype matching this record (a wildcard) arrives while it is still the
-    /// last entry.
-    fn insert(&mut self, record: ArchetypeRecord) {
-        if let Some(last) = self.archetypes.last_mut()
-            && last.archetype == record.archetype
-        {
-            last.count += record.count;
-            return;
-        }
-        debug_assert!(self.index_of(record.archetype).is_none(), "{:?} registered twice", record.archetype);
-        self.archetypes.push(record);
-        if self.archetypes.len() == LINEAR_RECORD_LIMIT + 1 {
-            self.positions = self.archetypes.iter().enumerate().map(|(i, e)| (e.archetype, i as u32)).collect();
-        } else if self.archetypes.len() > LINEAR_RECORD_LIMIT {
-            self.positions.insert(record.archetype, self.archetypes.len() as u32 - 1);
-        }
+        self.ref_slots.swap(a, b);
     }
 }
+
+/// An archetype's reference to one of its records: the record's slot in the
+/// slab and the index of the archetype's entry in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct RecordRef {
+    record: u32,
+    entry: u32,
+}
+
+/// An archetype's references, one per record listing it.
+type RecordRefs = SmallVec<[RecordRef; 6]>;
 
 /// id -> [`IdRecord`]. See the module docs.
 #[derive(Default)]
 pub struct ComponentIndex {
-    flat: Vec<IdRecord>,
-    hashed: FxHashMap<Id, IdRecord>,
-    /// Emptied archetype lists of dropped hashed records, for the next new
-    /// ones: pair ids come and go with their targets (a parent's `(ChildOf,
-    /// parent)` and `(*, parent)`), and their lists stay short.
-    spare_lists: Vec<Vec<ArchetypeRecord>>,
+    /// The records; a free slot has no id and is listed in `free_records`.
+    records: Vec<IdRecord>,
+    free_records: Vec<u32>,
+    /// Plain ids below [`FLAT_RECORD_LIMIT`]: their record's slot plus one (0:
+    /// none).
+    flat: Vec<u32>,
+    /// Every other id: its record's slot.
+    hashed: FxHashMap<Id, u32>,
+    /// By archetype index: its references to the records listing it.
+    refs: Vec<RecordRefs>,
 }
 
-/// How many emptied lists [`ComponentIndex`] keeps for reuse.
-const SPARE_LIST_LIMIT: usize = 4096;
-/// Lists with more room than this are freed rather than kept.
+/// Freed records keep their lists for the next new record (pair ids come and
+/// go with their targets, and their lists stay short) unless they have more
+/// room than this.
 const SPARE_LIST_CAPACITY: usize = 16;
 
 impl ComponentIndex {
@@ -278,125 +190,203 @@ impl ComponentIndex {
         !id.is_pair() && id.first_index() < FLAT_RECORD_LIMIT
     }
 
+    /// The slab slot of `id`'s record, if any archetype contains it.
+    #[inline]
+    fn slot_of(&self, id: Id) -> Option<usize> {
+        if Self::is_flat(id) {
+            let slot = *self.flat.get(id.first_index() as usize)?;
+            slot.checked_sub(1).map(|slot| slot as usize)
+        } else {
+            self.hashed.get(&id).map(|&slot| slot as usize)
+        }
+    }
+
     /// The record of `id`, if any archetype contains it.
     #[inline]
     pub fn get(&self, id: Id) -> Option<&IdRecord> {
-        let record =
-            if Self::is_flat(id) { self.flat.get(id.first_index() as usize)? } else { self.hashed.get(&id)? };
-        (record.id == Some(id)).then_some(record)
+        let record = &self.records[self.slot_of(id)?];
+        debug_assert_eq!(record.id, Some(id), "slot of {id:?} holds another record");
+        Some(record)
     }
 
-    fn entry(&mut self, id: Id) -> &mut IdRecord {
-        let record = if Self::is_flat(id) {
-            let slot = id.first_index() as usize;
-            if slot >= self.flat.len() {
-                self.flat.resize_with(slot + 1, IdRecord::default);
+    /// The slot of `id`'s record, made (empty) if it has none.
+    fn entry(&mut self, id: Id) -> usize {
+        if let Some(slot) = self.slot_of(id) {
+            return slot;
+        }
+        let slot = match self.free_records.pop() {
+            Some(slot) => slot as usize,
+            None => {
+                self.records.push(IdRecord::default());
+                self.records.len() - 1
             }
-            &mut self.flat[slot]
-        } else {
-            let spare_lists = &mut self.spare_lists;
-            self.hashed.entry(id).or_insert_with(|| IdRecord {
-                archetypes: spare_lists.pop().unwrap_or_default(),
-                ..IdRecord::default()
-            })
         };
-        debug_assert!(record.id.is_none() || record.id == Some(id), "two live ids share index {}", id.first_index());
-        record.id = Some(id);
-        record
+        self.records[slot].id = Some(id);
+        if Self::is_flat(id) {
+            let index = id.first_index() as usize;
+            if index >= self.flat.len() {
+                self.flat.resize(index + 1, 0);
+            }
+            self.flat[index] = slot as u32 + 1;
+        } else {
+            self.hashed.insert(id, slot as u32);
+        }
+        slot
+    }
+
+    /// Frees the record in `slot`, which lists no archetype.
+    fn release(&mut self, slot: usize) {
+        let record = &mut self.records[slot];
+        debug_assert!(record.archetypes.is_empty(), "releasing a record that lists archetypes");
+        let id = record.id.take().expect("a live record has an id");
+        record.non_empty = 0;
+        if record.archetypes.capacity() > SPARE_LIST_CAPACITY {
+            record.archetypes = Vec::new();
+            record.ref_slots = Vec::new();
+        }
+        if Self::is_flat(id) {
+            self.flat[id.first_index() as usize] = 0;
+        } else {
+            self.hashed.remove(&id);
+        }
+        self.free_records.push(slot as u32);
+    }
+
+    /// Points the reference of the entry at `index` of the record in `slot`
+    /// (after a swap moved it there) at `index`.
+    #[inline]
+    fn relocated(&mut self, slot: usize, index: usize) {
+        let record = &self.records[slot];
+        let (archetype, ref_slot) = (record.archetypes[index].archetype, record.ref_slots[index]);
+        self.refs[archetype.index()][ref_slot as usize].entry = index as u32;
     }
 
     /// Records a new archetype: `ids` is its sorted type, `columns[i]` the column
-    /// of `ids[i]` (-1 for none).
+    /// of `ids[i]` (-1 for none). It joins the empty part of each record; an
+    /// archetype with several ids matching a wildcard record has one entry
+    /// there, counting them.
     pub(crate) fn register_archetype(&mut self, archetype: ArchetypeId, ids: &[Id], columns: &[i32]) {
-        for (position, (&id, &column)) in ids.iter().zip(columns).enumerate() {
-            let record = ArchetypeRecord { archetype, position: position as u16, count: 1, column };
-            self.entry(id).insert(record);
-            if id.is_pair() {
-                let wildcard = Entity::WILDCARD.index();
-                self.entry(Id::pair_from_indices(id.first_index(), wildcard)).insert(record);
-                self.entry(Id::pair_from_indices(wildcard, id.second_index())).insert(record);
-            }
+        if self.refs.len() <= archetype.index() {
+            self.refs.resize_with(archetype.index() + 1, RecordRefs::new);
         }
-        if !ids.is_empty() {
-            let record = ArchetypeRecord { archetype, position: 0, count: ids.len() as u16, column: columns[0] };
-            self.entry(Entity::WILDCARD.id()).insert(record);
-        }
-    }
-
-    /// Forgets a deleted archetype of type `ids`; records left with no archetype
-    /// are dropped.
-    pub(crate) fn unregister_archetype(&mut self, archetype: ArchetypeId, ids: &[Id]) {
-        let wildcard = Entity::WILDCARD.index();
-        for &id in ids {
-            self.remove_from(id, archetype);
-            if id.is_pair() {
-                self.remove_from(Id::pair_from_indices(id.first_index(), wildcard), archetype);
-                self.remove_from(Id::pair_from_indices(wildcard, id.second_index()), archetype);
-            }
-        }
-        if !ids.is_empty() {
-            self.remove_from(Entity::WILDCARD.id(), archetype);
-        }
-    }
-
-    /// Moves archetype `archetype` of type `ids` to the empty (`empty`) or the
-    /// non-empty part of each of its records (its ids, their wildcard forms and
-    /// `*`): call it when its table loses its last row or gains its first.
-    /// O(1) per record.
-    pub(crate) fn set_archetype_empty(&mut self, archetype: ArchetypeId, ids: &[Id], empty: bool) {
-        let wildcard = Entity::WILDCARD.index();
-        for &id in ids {
-            self.record_mut(id).set_empty(archetype, empty);
-            if id.is_pair() {
-                self.record_mut(Id::pair_from_indices(id.first_index(), wildcard)).set_empty(archetype, empty);
-                self.record_mut(Id::pair_from_indices(wildcard, id.second_index())).set_empty(archetype, empty);
-            }
-        }
-        if !ids.is_empty() {
-            self.record_mut(Entity::WILDCARD.id()).set_empty(archetype, empty);
-        }
-    }
-
-    /// The existing record of `id` (every id of a registered archetype has one).
-    #[inline]
-    fn record_mut(&mut self, id: Id) -> &mut IdRecord {
-        let record =
-            if Self::is_flat(id) { self.flat.get_mut(id.first_index() as usize) } else { self.hashed.get_mut(&id) };
-        let record = record.expect("an archetype's id has a record");
-        debug_assert_eq!(record.id, Some(id), "record of {id:?} reused by another id");
-        record
-    }
-
-    fn remove_from(&mut self, id: Id, archetype: ArchetypeId) {
-        if Self::is_flat(id) {
-            if let Some(record) = self.flat.get_mut(id.first_index() as usize)
-                && record.id == Some(id)
-                && record.remove(archetype)
-                && record.archetypes.is_empty()
+        let mut refs = core::mem::take(&mut self.refs[archetype.index()]);
+        debug_assert!(refs.is_empty(), "{archetype:?} registered twice");
+        let mut add = |index: &mut Self, key: Id, entry: ArchetypeRecord| {
+            let slot = index.entry(key);
+            let record = &mut index.records[slot];
+            // The archetype's ids arrive together: another id matching this
+            // (wildcard) record finds its entry last.
+            if let Some(last) = record.archetypes.last_mut()
+                && last.archetype == archetype
             {
-                *record = IdRecord::default();
+                last.count += entry.count;
+                return;
             }
-        } else if let Some(record) = self.hashed.get_mut(&id)
-            && record.remove(archetype)
-            && record.archetypes.is_empty()
-            && let Some(record) = self.hashed.remove(&id)
-            && self.spare_lists.len() < SPARE_LIST_LIMIT
-            && record.archetypes.capacity() <= SPARE_LIST_CAPACITY
-        {
-            self.spare_lists.push(record.archetypes);
+            record.archetypes.push(entry);
+            record.ref_slots.push(refs.len() as u16);
+            refs.push(RecordRef { record: slot as u32, entry: record.archetypes.len() as u32 - 1 });
+        };
+        let wildcard = Entity::WILDCARD.index();
+        for (position, (&id, &column)) in ids.iter().zip(columns).enumerate() {
+            let entry = ArchetypeRecord { archetype, position: position as u16, count: 1, column };
+            add(self, id, entry);
+            if id.is_pair() {
+                add(self, Id::pair_from_indices(id.first_index(), wildcard), entry);
+                add(self, Id::pair_from_indices(wildcard, id.second_index()), entry);
+            }
+        }
+        if !ids.is_empty() {
+            let entry = ArchetypeRecord { archetype, position: 0, count: ids.len() as u16, column: columns[0] };
+            add(self, Entity::WILDCARD.id(), entry);
+        }
+        self.refs[archetype.index()] = refs;
+    }
+
+    /// Forgets a deleted archetype (of type `ids`); records left with no
+    /// archetype are dropped.
+    pub(crate) fn unregister_archetype(&mut self, archetype: ArchetypeId, ids: &[Id]) {
+        let Some(refs) = self.refs.get_mut(archetype.index()).map(core::mem::take) else {
+            debug_assert!(ids.is_empty(), "{archetype:?} was never registered");
+            return;
+        };
+        for reference in &refs {
+            let slot = reference.record as usize;
+            let mut index = reference.entry as usize;
+            let record = &mut self.records[slot];
+            if index < record.non_empty as usize {
+                // Keep the partition: to the end of the non-empty part first.
+                let last = record.non_empty as usize - 1;
+                record.swap_entries(index, last);
+                record.non_empty -= 1;
+                if index != last {
+                    self.relocated(slot, index);
+                }
+                index = last;
+            }
+            let record = &mut self.records[slot];
+            record.archetypes.swap_remove(index);
+            record.ref_slots.swap_remove(index);
+            if index < record.archetypes.len() {
+                self.relocated(slot, index);
+            } else if record.archetypes.is_empty() {
+                self.release(slot);
+            }
+        }
+        // Keep the list's allocation for the next archetype in this slot.
+        let mut refs = refs;
+        refs.clear();
+        self.refs[archetype.index()] = refs;
+    }
+
+    /// Moves archetype `archetype` to the empty (`empty`) or the non-empty
+    /// part of each of its records (its ids, their wildcard forms and `*`):
+    /// call it when its table loses its last row or gains its first. One swap
+    /// per record, nothing for a record where it is on that side already.
+    pub(crate) fn set_archetype_empty(&mut self, archetype: ArchetypeId, ids: &[Id], empty: bool) {
+        let Some(count) = self.refs.get(archetype.index()).map(SmallVec::len) else {
+            debug_assert!(ids.is_empty(), "{archetype:?} was never registered");
+            return;
+        };
+        for position in 0..count {
+            let reference = self.refs[archetype.index()][position];
+            let slot = reference.record as usize;
+            let index = reference.entry as usize;
+            let record = &mut self.records[slot];
+            let split = record.non_empty as usize;
+            let boundary = match (empty, index < split) {
+                (true, true) => {
+                    record.non_empty -= 1;
+                    split - 1
+                }
+                (false, false) => {
+                    record.non_empty += 1;
+                    split
+                }
+                _ => continue,
+            };
+            if index != boundary {
+                record.swap_entries(index, boundary);
+                self.relocated(slot, index);
+                self.refs[archetype.index()][position].entry = boundary as u32;
+            }
         }
     }
 
-    /// Verifies each record's own bookkeeping: the split is in bounds, the
-    /// position map (when built) locates every entry, and `is_empty` agrees
-    /// with the side of the split each entry is on.
+    /// Verifies each record's own bookkeeping: the split is in bounds,
+    /// `is_empty` agrees with the side of the split each entry is on, and the
+    /// references between entries and archetypes agree.
     ///
     /// # Panics
     /// Panics describing the first violation.
     pub(crate) fn check_partition(&self, is_empty: impl Fn(ArchetypeId) -> bool) {
-        for record in self.records() {
-            let id = record.id;
+        for (slot, record) in self.records.iter().enumerate() {
+            let Some(id) = record.id else {
+                assert!(self.free_records.contains(&(slot as u32)), "record slot {slot} is neither live nor free");
+                continue;
+            };
+            assert_eq!(self.slot_of(id), Some(slot), "the record of {id:?} is not found at its slot");
             assert!(record.non_empty as usize <= record.archetypes.len(), "split of {id:?} out of bounds");
+            assert_eq!(record.ref_slots.len(), record.archetypes.len(), "{id:?}: one reference slot per entry");
             for (index, entry) in record.archetypes.iter().enumerate() {
                 let empty = is_empty(entry.archetype);
                 assert_eq!(
@@ -405,19 +395,31 @@ impl ComponentIndex {
                     "{:?} is on the wrong side of the split of {id:?} (empty: {empty})",
                     entry.archetype
                 );
-                assert_eq!(record.index_of(entry.archetype), Some(index), "{id:?} mislocates {:?}", entry.archetype);
+                let reference = self.refs[entry.archetype.index()].get(record.ref_slots[index] as usize);
+                assert_eq!(
+                    reference,
+                    Some(&RecordRef { record: slot as u32, entry: index as u32 }),
+                    "{:?}'s reference to the record of {id:?} is off",
+                    entry.archetype
+                );
             }
-            if record.archetypes.len() > LINEAR_RECORD_LIMIT {
-                assert_eq!(record.positions.len(), record.archetypes.len(), "position map of {id:?} is off");
-            } else {
-                assert!(record.positions.is_empty(), "small record {id:?} keeps a position map");
+        }
+        for (archetype, refs) in self.refs.iter().enumerate() {
+            for reference in refs {
+                let record = &self.records[reference.record as usize];
+                assert_eq!(
+                    record.archetypes.get(reference.entry as usize).map(|entry| entry.archetype.index()),
+                    Some(archetype),
+                    "archetype {archetype} refers to an entry of {:?} that is not its own",
+                    record.id
+                );
             }
         }
     }
 
     /// Every record, for invariant checks.
     pub(crate) fn records(&self) -> impl Iterator<Item = &IdRecord> {
-        self.flat.iter().filter(|record| record.id.is_some()).chain(self.hashed.values())
+        self.records.iter().filter(|record| record.id.is_some())
     }
 }
 
@@ -429,90 +431,102 @@ mod tests {
         ArchetypeId::new(index)
     }
 
-    /// A record listing archetypes `0..count`, all empty.
-    fn record(count: usize) -> IdRecord {
-        let mut record = IdRecord::default();
-        for index in 0..count {
-            record.insert(ArchetypeRecord { archetype: archetype(index), position: 0, count: 1, column: 0 });
+    /// An index whose archetypes `1..=count` hold one shared plain id and one
+    /// pair each (`(likes, target i)`): the shared records (`shared`,
+    /// `(likes, *)`, `*`) list them all.
+    fn index(count: usize) -> (ComponentIndex, Vec<Vec<Id>>) {
+        let mut index = ComponentIndex::default();
+        let (shared, likes) = (Entity::from_raw(5, 0).id(), Entity::from_raw(6, 0));
+        let mut types = vec![Vec::new()];
+        for number in 1..=count {
+            let mut ids = vec![shared, Id::pair(likes, Entity::from_raw(100 + number as u32, 0))];
+            ids.sort_unstable();
+            index.register_archetype(archetype(number), &ids, &[0, -1]);
+            types.push(ids);
         }
-        record
+        (index, types)
     }
 
-    /// Checks the split against `non_empty` (the archetypes with rows) and the
-    /// position map against the entries.
-    fn check(record: &IdRecord, non_empty: &[usize]) {
-        let mut listed: Vec<usize> = record.non_empty().iter().map(|entry| entry.archetype.index()).collect();
+    /// Checks the index against the archetypes with rows.
+    fn check(index: &ComponentIndex, non_empty: &[usize]) {
+        index.check_partition(|archetype| !non_empty.contains(&archetype.index()));
+        let shared = index.get(Entity::from_raw(5, 0).id()).unwrap();
+        let mut listed: Vec<usize> = shared.non_empty().iter().map(|entry| entry.archetype.index()).collect();
         listed.sort_unstable();
         let mut expected = non_empty.to_vec();
         expected.sort_unstable();
         assert_eq!(listed, expected);
-        assert!(record.empty().iter().all(|entry| !non_empty.contains(&entry.archetype.index())));
-        assert_eq!(record.non_empty().len() + record.empty().len(), record.archetypes().len());
-        for (index, entry) in record.archetypes().iter().enumerate() {
-            assert_eq!(record.index_of(entry.archetype), Some(index));
-            assert_eq!(record.get(entry.archetype), Some(entry));
-        }
-        if record.archetypes().len() > LINEAR_RECORD_LIMIT {
-            assert_eq!(record.positions.len(), record.archetypes().len());
+        for entry in shared.archetypes() {
+            assert_eq!(shared.get(entry.archetype), Some(entry));
         }
     }
 
     #[test]
     fn new_archetypes_start_empty() {
-        let record = record(3);
-        assert!(record.non_empty().is_empty());
-        assert_eq!(record.empty().len(), 3);
+        let (index, _) = index(3);
+        check(&index, &[]);
+        assert_eq!(index.get(Entity::WILDCARD.id()).unwrap().empty().len(), 3);
     }
 
     #[test]
     fn swaps_across_the_split_small_and_big() {
-        for count in [3, LINEAR_RECORD_LIMIT, LINEAR_RECORD_LIMIT + 1, 100] {
-            let mut record = record(count);
+        for count in [3, 16, 17, 100] {
+            let (mut index, types) = index(count);
             let mut non_empty = Vec::new();
-            for index in (0..count).step_by(3) {
-                record.set_empty(archetype(index), false);
-                non_empty.push(index);
-                check(&record, &non_empty);
+            for number in (1..=count).step_by(3) {
+                index.set_archetype_empty(archetype(number), &types[number], false);
+                non_empty.push(number);
+                check(&index, &non_empty);
             }
-            // Idempotent: a second "non-empty" (a wildcard meeting the same
-            // archetype twice) changes nothing.
-            record.set_empty(archetype(0), false);
-            check(&record, &non_empty);
-            for index in (0..count).step_by(6) {
-                record.set_empty(archetype(index), true);
-                non_empty.retain(|&other| other != index);
-                check(&record, &non_empty);
-                record.set_empty(archetype(index), true);
-                check(&record, &non_empty);
+            // Idempotent: a second "non-empty" changes nothing.
+            index.set_archetype_empty(archetype(1), &types[1], false);
+            check(&index, &non_empty);
+            for number in (1..=count).step_by(6) {
+                index.set_archetype_empty(archetype(number), &types[number], true);
+                non_empty.retain(|&other| other != number);
+                check(&index, &non_empty);
+                index.set_archetype_empty(archetype(number), &types[number], true);
+                check(&index, &non_empty);
             }
         }
     }
 
     #[test]
     fn removal_keeps_the_partition() {
-        for count in [4, LINEAR_RECORD_LIMIT + 2, 64] {
-            let mut record = record(count);
-            let mut non_empty: Vec<usize> = (0..count).filter(|index| index % 2 == 0).collect();
-            for &index in &non_empty {
-                record.set_empty(archetype(index), false);
+        for count in [4, 18, 64] {
+            let (mut index, types) = index(count);
+            let mut non_empty: Vec<usize> = (1..=count).filter(|number| number % 2 == 0).collect();
+            for &number in &non_empty {
+                index.set_archetype_empty(archetype(number), &types[number], false);
             }
-            check(&record, &non_empty);
-            // Remove an empty one, then a non-empty one, from the front.
-            for index in [1, 0, count - 1, count / 2] {
-                assert!(record.remove(archetype(index)));
-                assert!(!record.remove(archetype(index)));
-                non_empty.retain(|&other| other != index);
-                check(&record, &non_empty);
+            check(&index, &non_empty);
+            // Unregister an empty one, then non-empty ones, from both ends
+            // (a deleted archetype is empty, but the partition holds anyway).
+            let mut alive: Vec<usize> = (1..=count).collect();
+            for number in [1, 2, count, count / 2] {
+                index.unregister_archetype(archetype(number), &types[number]);
+                alive.retain(|&other| other != number);
+                non_empty.retain(|&other| other != number);
+                check(&index, &non_empty);
+                // Its own pair's records are gone.
+                assert!(index.get(types[number][1]).is_none());
+                assert!(
+                    index
+                        .get(Id::pair_from_indices(Entity::WILDCARD.index(), types[number][1].second_index()))
+                        .is_none()
+                );
             }
-            // Shrinking below the linear limit drops the position map.
-            let remaining: Vec<usize> = record.archetypes().iter().map(|entry| entry.archetype.index()).collect();
-            for index in remaining {
-                record.remove(archetype(index));
-                non_empty.retain(|&other| other != index);
-                check(&record, &non_empty);
+            for number in alive {
+                index.unregister_archetype(archetype(number), &types[number]);
+                non_empty.retain(|&other| other != number);
+                index.check_partition(|archetype| !non_empty.contains(&archetype.index()));
             }
-            assert!(record.archetypes().is_empty());
-            assert_eq!(record.non_empty, 0);
+            assert!(index.get(Entity::WILDCARD.id()).is_none());
+            assert_eq!(index.records().count(), 0);
+            // Freed records are reused.
+            index.register_archetype(archetype(1), &types[1], &[0, -1]);
+            assert!(index.records.len() <= 3 + 2 * count);
+            index.check_partition(|_| true);
         }
     }
 
