@@ -87,9 +87,9 @@ pub(super) enum FastKind {
 pub(super) struct FastSlot {
     /// The type of the term's value ([`NoValue`] when it has none).
     pub(super) type_id: TypeId,
-    /// `type_id` when the value is in a column of the row's table, at `base +
-    /// row` (never null), else [`NoValue`]: one comparison, hoisted out of a
-    /// row loop, both checks the type and picks the case.
+    /// `type_id` when the value's address is `base + (row & row_mask)` (never
+    /// null), else [`NoValue`]: one comparison, hoisted out of a row loop,
+    /// both checks the type and picks the case.
     pub(super) direct_type: TypeId,
     /// `type_id` for a write term whose value is in a column with ticks (the
     /// common write), else [`NoValue`]: `get_mut`'s one comparison.
@@ -98,6 +98,9 @@ pub(super) struct FastSlot {
     /// Per `kind`: a column's data, a value's address, a sparse set's
     /// address; for a zero-sized value its alignment (a dangling address).
     pub(super) base: usize,
+    /// `usize::MAX` for a column (one value per row), 0 for a value shared by
+    /// every row: a direct value's address is `base + (row & row_mask)`.
+    pub(super) row_mask: usize,
     /// A column's tick arrays (0: no ticks).
     pub(super) added: usize,
     pub(super) changed: usize,
@@ -118,6 +121,7 @@ impl FastSlot {
         write_type: TypeId::of::<NoValue>(),
         kind: FastKind::Absent,
         base: 0,
+        row_mask: 0,
         added: 0,
         changed: 0,
         disabled: None,
@@ -389,20 +393,21 @@ fn fast_slot(
 ) -> FastSlot {
     let Some(type_id) = type_id else { return FastSlot::ABSENT };
     let fast = FastSlot { type_id, writes, ..FastSlot::ABSENT };
+    let direct = FastSlot { direct_type: type_id, ..fast };
     match data {
         Data::None => FastSlot::ABSENT,
         // An optional toggleable term may be absent on some rows (a required
         // one is enabled on every row the per-row checks let through).
         Data::Column { base, added, changed } if disabled.is_some() && oper == TermOper::Optional => {
-            FastSlot { kind: FastKind::ToggledColumn, base, added, changed, disabled, ..fast }
+            FastSlot { kind: FastKind::ToggledColumn, base, added, changed, disabled, row_mask: usize::MAX, ..fast }
         }
         Data::Column { base, added, changed } => {
             let write_type = if writes && changed != 0 { type_id } else { TypeId::of::<NoValue>() };
-            FastSlot { kind: FastKind::Column, base, added, changed, write_type, direct_type: type_id, ..fast }
+            FastSlot { kind: FastKind::Column, base, added, changed, row_mask: usize::MAX, write_type, ..direct }
         }
-        Data::Value { address } if address != 0 => FastSlot { kind: FastKind::Shared, base: address, ..fast },
+        Data::Value { address } if address != 0 => FastSlot { kind: FastKind::Shared, base: address, ..direct },
         Data::Value { .. } => FastSlot::ABSENT,
-        Data::ZeroSized => FastSlot { kind: FastKind::ZeroSized, base: align, ..fast },
+        Data::ZeroSized => FastSlot { kind: FastKind::ZeroSized, base: align, ..direct },
         Data::Sparse(component) => match world.sparse_sets().of(component) {
             Some(set) => FastSlot { kind: FastKind::Sparse, base: set as *const SparseSet as usize, ..fast },
             None => FastSlot::ABSENT,
@@ -536,15 +541,17 @@ impl<'q> RowBase<'q> {
         let fast = self.fast(term)?;
         let row = self.row;
         if fast.direct_type == TypeId::of::<T>() {
-            // A column's value of this row. (Integer arithmetic, then one
-            // cast: pointer arithmetic measured 3 instructions a row more in
-            // a write loop.)
-            let address = fast.base.wrapping_add(row.wrapping_mul(size_of::<T>())) as *mut u8;
+            // A column's value of this row, a shared value or a zero-sized
+            // value's dangling address: no branch on which.
+            // (Integer arithmetic, then one cast: pointer arithmetic measured
+            // 3 instructions a row more in a write loop.)
+            let address = fast.base.wrapping_add((row & fast.row_mask).wrapping_mul(size_of::<T>())) as *mut u8;
             // SAFETY: `base` is the data of a column of the row's table that
             // stores `T` (type checked) and `row` is below the table's length
-            // (the cursor walks rows of the table the world still holds):
-            // never null. Saying so lets the caller's `unwrap` or `?` compile
-            // to nothing.
+            // (the cursor walks rows of the table the world still holds), or
+            // the address of another entity's `T`, or a `T`'s alignment for a
+            // zero-sized `T` (as `NonNull::dangling`): never null. Saying so
+            // lets the caller's `unwrap` or `?` compile to nothing.
             return Some(unsafe {
                 core::hint::assert_unchecked(!address.is_null());
                 NonNull::new_unchecked(address.cast::<T>())
@@ -569,11 +576,7 @@ impl<'q> RowBase<'q> {
                 let set = unsafe { &*(fast.base as *const SparseSet) };
                 set.get(entity)?.as_ptr().cast::<T>()
             }
-            // Another entity's value, or a zero-sized value's dangling
-            // address (its alignment, as `NonNull::dangling`).
-            FastKind::Shared | FastKind::ZeroSized => fast.base as *mut T,
-            // A column's value is direct (handled above).
-            FastKind::Absent | FastKind::Column => return None,
+            FastKind::Absent | FastKind::Column | FastKind::Shared | FastKind::ZeroSized => return None,
         };
         NonNull::new(address)
     }
