@@ -113,7 +113,6 @@ impl Edges {
         self.remove.set(id, target);
     }
 
-    /// Forgets the add edge of `id` if it leads to `target`.
     /// Forgets every edge, keeping the allocations (for the next archetype
     /// of a recycled slot).
     pub(crate) fn clear(&mut self) {
@@ -121,6 +120,7 @@ impl Edges {
         self.remove.clear();
     }
 
+    /// Forgets the add edge of `id` if it leads to `target`.
     pub(crate) fn forget_add(&mut self, id: Id, target: ArchetypeId) {
         self.add.remove_if(id, target);
     }

@@ -499,7 +499,7 @@ impl World {
         // 1c. Surviving holders of union pairs targeting a dying entity lose
         // them. The dying targets' index entries go first, as a whole (each
         // holder's own unindexing then has nothing to search).
-        if !self.union_holders_is_empty() {
+        if !self.union_holders.is_empty() {
             for &dying in &plan.delete {
                 // Only targets are listed.
                 if self.entities.get(dying).is_some_and(|record| record.flags.contains(EntityFlags::IS_TARGET)) {

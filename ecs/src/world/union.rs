@@ -139,12 +139,6 @@ impl World {
         }
     }
 
-    /// Whether no union pair is held at all.
-    #[inline]
-    pub(super) fn union_holders_is_empty(&self) -> bool {
-        self.union_holders.is_empty()
-    }
-
     /// The `(holder, relationship index)` of the union pairs targeting `target`.
     pub(super) fn union_holders_of(&self, target: Entity) -> &[(Entity, u32)] {
         self.union_holders.get(&target.index()).map_or(&[], Vec::as_slice)
