@@ -96,8 +96,10 @@ pub(super) struct FastSlot {
     pub(super) write_type: TypeId,
     pub(super) kind: FastKind,
     /// Per `kind`: a column's data, a value's address, a sparse set's
-    /// address; for a zero-sized value its alignment (a dangling address).
-    pub(super) base: usize,
+    /// address; for a zero-sized value its alignment (a dangling address);
+    /// dangling for an absent value. Never null, so that an address computed
+    /// from it by pointer arithmetic needs no null test.
+    pub(super) base: SlotAddress,
     /// `usize::MAX` for a column (one value per row), 0 for a value shared by
     /// every row: a direct value's address is `base + (row & row_mask)`.
     pub(super) row_mask: usize,
@@ -120,7 +122,7 @@ impl FastSlot {
         direct_type: TypeId::of::<NoValue>(),
         write_type: TypeId::of::<NoValue>(),
         kind: FastKind::Absent,
-        base: 0,
+        base: SlotAddress(NonNull::dangling()),
         row_mask: 0,
         added: 0,
         changed: 0,
@@ -132,7 +134,7 @@ impl FastSlot {
     /// for every row (not for optional toggleable terms).
     #[inline(always)]
     pub(super) fn column<T: Component>(&self) -> Option<*mut T> {
-        (self.kind == FastKind::Column && self.type_id == TypeId::of::<T>()).then_some(self.base as *mut T)
+        (self.kind == FastKind::Column && self.type_id == TypeId::of::<T>()).then_some(self.base.address() as *mut T)
     }
 }
 
@@ -398,22 +400,67 @@ fn fast_slot(
         Data::None => FastSlot::ABSENT,
         // An optional toggleable term may be absent on some rows (a required
         // one is enabled on every row the per-row checks let through).
-        Data::Column { base, added, changed } if disabled.is_some() && oper == TermOper::Optional => {
-            FastSlot { kind: FastKind::ToggledColumn, base, added, changed, disabled, row_mask: usize::MAX, ..fast }
-        }
+        Data::Column { base, added, changed } if disabled.is_some() && oper == TermOper::Optional => FastSlot {
+            kind: FastKind::ToggledColumn,
+            base: SlotAddress::of(base),
+            added,
+            changed,
+            disabled,
+            row_mask: usize::MAX,
+            ..fast
+        },
         Data::Column { base, added, changed } => {
             let write_type = if writes && changed != 0 { type_id } else { TypeId::of::<NoValue>() };
-            FastSlot { kind: FastKind::Column, base, added, changed, row_mask: usize::MAX, write_type, ..direct }
+            FastSlot {
+                kind: FastKind::Column,
+                base: SlotAddress::of(base),
+                added,
+                changed,
+                row_mask: usize::MAX,
+                write_type,
+                ..direct
+            }
         }
-        Data::Value { address } if address != 0 => FastSlot { kind: FastKind::Shared, base: address, ..direct },
+        Data::Value { address } if address != 0 => {
+            FastSlot { kind: FastKind::Shared, base: SlotAddress::of(address), ..direct }
+        }
         Data::Value { .. } => FastSlot::ABSENT,
-        Data::ZeroSized => FastSlot { kind: FastKind::ZeroSized, base: align, ..direct },
+        Data::ZeroSized => FastSlot { kind: FastKind::ZeroSized, base: SlotAddress::of(align), ..direct },
         Data::Sparse(component) => match world.sparse_sets().of(component) {
-            Some(set) => FastSlot { kind: FastKind::Sparse, base: set as *const SparseSet as usize, ..fast },
+            Some(set) => {
+                FastSlot { kind: FastKind::Sparse, base: SlotAddress::of(set as *const SparseSet as usize), ..fast }
+            }
             None => FastSlot::ABSENT,
         },
     }
 }
+
+/// [`FastSlot::base`]: a never-null address, read through only while the
+/// solution's world is borrowed.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SlotAddress(NonNull<u8>);
+
+impl SlotAddress {
+    /// `address` (a column's data, a value, a sparse set, an alignment).
+    ///
+    /// # Panics
+    /// Panics if `address` is 0 (no slot address is).
+    fn of(address: usize) -> SlotAddress {
+        SlotAddress(NonNull::new(address as *mut u8).expect("a slot's address is never null"))
+    }
+
+    /// The address as an integer.
+    #[inline(always)]
+    fn address(self) -> usize {
+        self.0.as_ptr() as usize
+    }
+}
+
+// SAFETY: only an address, as the `usize` ones beside it in a slot: the rows
+// that read through it borrow the world as the query's access says.
+unsafe impl Send for SlotAddress {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for SlotAddress {}
 
 /// Why [`DynRow::try_get`] has no value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -535,28 +582,44 @@ impl<'q> RowBase<'q> {
 
     /// The address of term `term`'s `T` for this row, `None` where `get`
     /// gives none: a few loads and no call, so that a caller's row loop keeps
-    /// its values in registers.
+    /// its values in registers. With `INDIRECT_INLINE` false, values that are
+    /// not at a direct address (toggleable and sparse terms) are found by a
+    /// cold call, which keeps a `for` loop over [`DynIter`] short; the lending
+    /// rows take it inline, since their `for_each` keeps a solution's slots
+    /// next to the row loop and a call there made the loop reload them from
+    /// memory every row.
     #[inline(always)]
-    fn fast_address<T: Component>(&self, term: usize) -> Option<NonNull<T>> {
+    fn fast_address<T: Component, const INDIRECT_INLINE: bool>(&self, term: usize) -> Option<NonNull<T>> {
         let fast = self.fast(term)?;
-        let row = self.row;
         if fast.direct_type == TypeId::of::<T>() {
             // A column's value of this row, a shared value or a zero-sized
-            // value's dangling address: no branch on which.
-            // (Integer arithmetic, then one cast: pointer arithmetic measured
-            // 3 instructions a row more in a write loop.)
-            let address = fast.base.wrapping_add((row & fast.row_mask).wrapping_mul(size_of::<T>())) as *mut u8;
+            // value's dangling address: no branch on which. Pointer
+            // arithmetic from a never-null base, so the caller's `unwrap` or
+            // `?` compiles to nothing.
             // SAFETY: `base` is the data of a column of the row's table that
             // stores `T` (type checked) and `row` is below the table's length
-            // (the cursor walks rows of the table the world still holds), or
-            // the address of another entity's `T`, or a `T`'s alignment for a
-            // zero-sized `T` (as `NonNull::dangling`): never null. Saying so
-            // lets the caller's `unwrap` or `?` compile to nothing.
-            return Some(unsafe {
-                core::hint::assert_unchecked(!address.is_null());
-                NonNull::new_unchecked(address.cast::<T>())
-            });
+            // (the cursor walks rows of the table the world still holds), so
+            // the offset stays in the column; or the address of another
+            // entity's `T` or a `T`'s alignment for a zero-sized `T` (as
+            // `NonNull::dangling`), with offset 0 (`row_mask` 0 or
+            // `size_of::<T>()` 0).
+            return Some(unsafe { fast.base.0.add((self.row & fast.row_mask) * size_of::<T>()).cast::<T>() });
         }
+        if INDIRECT_INLINE { self.indirect_address_inline(fast) } else { self.indirect_address(fast) }
+    }
+
+    /// [`Self::indirect_address_inline`] out of the row loop's way.
+    #[cold]
+    #[inline(never)]
+    fn indirect_address<T: Component>(&self, fast: &FastSlot) -> Option<NonNull<T>> {
+        self.indirect_address_inline(fast)
+    }
+
+    /// The address of a `T` that is not at a direct address: a toggleable
+    /// column's (checked per row) or a sparse set's.
+    #[inline(always)]
+    fn indirect_address_inline<T: Component>(&self, fast: &FastSlot) -> Option<NonNull<T>> {
+        let row = self.row;
         if fast.type_id != TypeId::of::<T>() {
             return None;
         }
@@ -567,13 +630,13 @@ impl<'q> RowBase<'q> {
                     return None;
                 }
                 // SAFETY: as for a direct column.
-                unsafe { (fast.base as *mut T).add(row) }
+                unsafe { (fast.base.address() as *mut T).add(row) }
             }
             FastKind::Sparse => {
                 let entity = self.this()?;
                 // SAFETY: `base` is the address of the component's sparse set,
                 // which the borrowed world holds unchanged (see `seal`).
-                let set = unsafe { &*(fast.base as *const SparseSet) };
+                let set = unsafe { &*(fast.base.address() as *const SparseSet) };
                 set.get(entity)?.as_ptr().cast::<T>()
             }
             FastKind::Absent | FastKind::Column | FastKind::Shared | FastKind::ZeroSized => return None,
@@ -672,7 +735,7 @@ impl<'q> RowBase<'q> {
 
 /// Defines the read accessors shared by [`DynRow`] and [`DynRowMut`].
 macro_rules! row_readers {
-    ($lifetime:lifetime) => {
+    ($lifetime:lifetime, $indirect_inline:literal) => {
         /// The row's entity (`$this`).
         ///
         /// # Panics
@@ -691,7 +754,7 @@ macro_rules! row_readers {
         /// no data, or its value is not a `T`.
         #[inline]
         pub fn get<T: Component>(&self, term: usize) -> Option<&$lifetime T> {
-            let address = self.base.fast_address::<T>(term)?;
+            let address = self.base.fast_address::<T, $indirect_inline>(term)?;
             // SAFETY: the address holds a live `T` (type checked); nothing
             // writes it while this shared borrow lives: the iteration holds the
             // world, and in a lending iteration `get_mut` needs the row mutably.
@@ -773,7 +836,7 @@ pub struct DynRow<'q> {
 }
 
 impl<'q> DynRow<'q> {
-    row_readers!('q);
+    row_readers!('q, false);
 }
 
 impl fmt::Debug for DynRow<'_> {
@@ -791,7 +854,7 @@ pub struct DynRowMut<'r> {
 }
 
 impl<'r> DynRowMut<'r> {
-    row_readers!('_);
+    row_readers!('_, true);
 
     /// Term `term`'s value, mutably (change detection stamps it when written);
     /// `None` if the term does not write (`[inout]`/`[out]`), did not match or
@@ -821,7 +884,7 @@ impl<'r> DynRowMut<'r> {
             // tick arrays (`write_type`), `row` one of its rows; aliasing as
             // below.
             return Some(unsafe {
-                let value = &mut *(fast.base as *mut T).add(row);
+                let value = fast.base.0.cast::<T>().add(row).as_mut();
                 let added = (*(fast.added as *const TickCell).add(row)).get();
                 let changed = &*(fast.changed as *const TickCell).add(row);
                 Mut::new(value, added, Some(changed), self.last_run, self.this_run)
@@ -830,7 +893,7 @@ impl<'r> DynRowMut<'r> {
         if !fast.writes {
             return None;
         }
-        let address = self.base.fast_address::<T>(term)?;
+        let address = self.base.fast_address::<T, true>(term)?;
         // SAFETY: as in `try_get_mut`: exclusive world, write terms alias no
         // other term, one row lent at a time, `&mut self` held. The tick cells
         // are the row's own in the same column or sparse set.
@@ -843,7 +906,7 @@ impl<'r> DynRowMut<'r> {
                     Some(&*(fast.changed as *const TickCell).add(row)),
                 ),
                 FastKind::Sparse => {
-                    let set = &*(fast.base as *const SparseSet);
+                    let set = &*(fast.base.address() as *const SparseSet);
                     match self.base.this().and_then(|entity| set.ticks(entity)) {
                         Some(cells) => (cells.added.get(), Some(&cells.changed)),
                         None => (Tick::default(), None),
