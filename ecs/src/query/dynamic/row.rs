@@ -87,7 +87,7 @@ pub(super) enum FastKind {
 pub(super) struct FastSlot {
     /// The type of the term's value ([`NoValue`] when it has none).
     pub(super) type_id: TypeId,
-    /// `type_id` when the value's address is `base + (row & row_mask)` (never
+    /// `type_id` when the value's address is `base + row * row_stride` (never
     /// null), else [`NoValue`]: one comparison, hoisted out of a row loop,
     /// both checks the type and picks the case.
     pub(super) direct_type: TypeId,
@@ -100,9 +100,10 @@ pub(super) struct FastSlot {
     /// dangling for an absent value. Never null, so that an address computed
     /// from it by pointer arithmetic needs no null test.
     pub(super) base: SlotAddress,
-    /// `usize::MAX` for a column (one value per row), 0 for a value shared by
-    /// every row: a direct value's address is `base + (row & row_mask)`.
-    pub(super) row_mask: usize,
+    /// The value's size for a column (one value per row), 0 for a value
+    /// shared by every row: a direct value's address is
+    /// `base + row * row_stride` (bytes).
+    pub(super) row_stride: usize,
     /// A column's tick arrays (0: no ticks).
     pub(super) added: usize,
     pub(super) changed: usize,
@@ -123,7 +124,7 @@ impl FastSlot {
         write_type: TypeId::of::<NoValue>(),
         kind: FastKind::Absent,
         base: SlotAddress(NonNull::dangling()),
-        row_mask: 0,
+        row_stride: 0,
         added: 0,
         changed: 0,
         disabled: None,
@@ -377,8 +378,8 @@ fn slot(
         },
     };
     let writes = term.access == DataAccess::Write && !matches!(data, Data::None);
-    let align = info.map_or(1, |info| info.layout().align());
-    let fast = fast_slot(world, term.oper, type_id, align, data, disabled, writes);
+    let layout = info.map_or((0, 1), |info| (info.layout().size(), info.layout().align()));
+    let fast = fast_slot(world, term.oper, type_id, layout, data, disabled, writes);
     (Slot { hit: Some(hit), pattern, source: hit.source.or(source), type_id, writes, data, disabled }, fast)
 }
 
@@ -388,7 +389,7 @@ fn fast_slot(
     world: &World,
     oper: TermOper,
     type_id: Option<TypeId>,
-    align: usize,
+    (size, align): (usize, usize),
     data: Data,
     disabled: Option<DisabledBits>,
     writes: bool,
@@ -406,7 +407,7 @@ fn fast_slot(
             added,
             changed,
             disabled,
-            row_mask: usize::MAX,
+            row_stride: size,
             ..fast
         },
         Data::Column { base, added, changed } => {
@@ -416,7 +417,7 @@ fn fast_slot(
                 base: SlotAddress::of(base),
                 added,
                 changed,
-                row_mask: usize::MAX,
+                row_stride: size,
                 write_type,
                 ..direct
             }
@@ -601,9 +602,9 @@ impl<'q> RowBase<'q> {
             // (the cursor walks rows of the table the world still holds), so
             // the offset stays in the column; or the address of another
             // entity's `T` or a `T`'s alignment for a zero-sized `T` (as
-            // `NonNull::dangling`), with offset 0 (`row_mask` 0 or
-            // `size_of::<T>()` 0).
-            return Some(unsafe { fast.base.0.add((self.row & fast.row_mask) * size_of::<T>()).cast::<T>() });
+            // `NonNull::dangling`), with offset 0 (`row_stride` 0). A
+            // column's `row_stride` is the size of its values, `T`'s.
+            return Some(unsafe { fast.base.0.add(self.row * fast.row_stride).cast::<T>() });
         }
         if INDIRECT_INLINE { self.indirect_address_inline(fast) } else { self.indirect_address(fast) }
     }
