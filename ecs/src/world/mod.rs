@@ -633,9 +633,28 @@ impl World {
         EntityWorldMut::new(self, entity)
     }
 
-    /// Spawns an entity with no components.
+    /// Spawns an entity with no components (as `spawn(())`, without the bundle
+    /// steps: no component, so no hook, observer or name check to run).
+    ///
+    /// # Panics
+    /// Panics if the active entity range ([`World::set_entity_range`]) has no
+    /// index left (the message names the range).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// let mut world = World::new();
+    /// let e = world.spawn_empty().id();
+    /// assert!(world.is_alive(e));
+    /// assert_eq!(world.entity(e).archetype(), ecs::entity::ArchetypeId::EMPTY);
+    /// ```
+    #[track_caller]
     pub fn spawn_empty(&mut self) -> EntityWorldMut<'_> {
-        self.spawn(())
+        self.flush_entities();
+        let entity = self.entities.alloc();
+        let location = place_empty(&mut self.archetypes)(entity);
+        self.entities.set_location(entity, location);
+        EntityWorldMut::new(self, entity)
     }
 
     /// Spawns one entity per bundle of `bundles` and returns their ids. The
