@@ -1006,6 +1006,35 @@ impl Archetypes {
         self.emptiness_log_start + self.emptiness_log.len() as u64
     }
 
+    /// A number that grows whenever a query cache may have to look at the
+    /// archetypes again: an archetype was created, a slot reused, an archetype
+    /// deleted, what archetypes inherit changed, or a table got its first row
+    /// or lost its last one. The sum of those monotonic counters, so it never
+    /// repeats a value after a change; a cache that saw the same value has
+    /// nothing to update.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let before = world.archetypes().cache_epoch();
+    /// let e = world.spawn(Health(1)).id(); // a new archetype, its first row
+    /// let after = world.archetypes().cache_epoch();
+    /// assert!(after > before);
+    /// world.get_mut::<Health>(e).unwrap().0 = 2; // no structural change
+    /// assert_eq!(world.archetypes().cache_epoch(), after);
+    /// ```
+    #[inline]
+    pub fn cache_epoch(&self) -> u64 {
+        self.len() as u64
+            + self.reused as u64
+            + self.deleted as u64
+            + self.inheritance.epoch as u64
+            + self.emptiness_log_end()
+    }
+
     /// The archetypes whose table got its first row or lost its last one since
     /// sequence number `since` (some may have changed back), oldest first;
     /// `None` if the log no longer reaches back that far (a cache then looks

@@ -143,6 +143,11 @@ pub struct QueryState<D: QueryData, F: QueryFilter = ()> {
     emptiness_seen: u64,
     /// `matched` changed since the last split: the next one is a full pass.
     reshaped: bool,
+    /// `Archetypes::cache_epoch` at the last update: while it is the same and
+    /// nothing reshaped `matched` (the `with_pair` requirements, resolved
+    /// first, reshape it when they change), an update has nothing to do. A
+    /// cascade order is computed on every update.
+    cache_epoch_seen: u64,
 }
 
 /// Refuses a query that may match prefabs (it names `Prefab`) and writes a
@@ -232,6 +237,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
             positions: crate::util::FxHashMap::default(),
             emptiness_seen: 0,
             reshaped: true,
+            cache_epoch_seen: u64::MAX,
         };
         state.update_archetypes(world);
         state
@@ -292,6 +298,11 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
             self.resolve_runtime_pairs(world);
         }
         let archetypes = world.archetypes();
+        let epoch = archetypes.cache_epoch();
+        if epoch == self.cache_epoch_seen && !self.reshaped && self.cascade.is_none() {
+            return;
+        }
+        self.cache_epoch_seen = epoch;
         if self.reused_seen != archetypes.reused_count() || self.inheritance_seen != archetypes.inheritance_epoch() {
             self.reused_seen = archetypes.reused_count();
             self.inheritance_seen = archetypes.inheritance_epoch();
