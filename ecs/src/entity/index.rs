@@ -959,6 +959,24 @@ impl EntityIndex {
         (generation & DEAD == 0).then(|| Entity::from_raw(index, generation))
     }
 
+    /// The alive entity whose index is `index` and its flags, through one
+    /// page lookup; `None` if none is alive there.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::entity::{EntityFlags, EntityIndex};
+    /// let mut index = EntityIndex::default();
+    /// let e = index.alloc();
+    /// assert_eq!(index.alive_at(e.index()), Some((e, EntityFlags::EMPTY)));
+    /// assert_eq!(index.alive_at(99), None);
+    /// ```
+    #[inline]
+    pub fn alive_at(&self, index: u32) -> Option<(Entity, EntityFlags)> {
+        let page = self.page(index)?;
+        let generation = page.hot[slot(index)].generation;
+        (generation & DEAD == 0).then(|| (Entity::from_raw(index, generation), page.cold[slot(index)].flags))
+    }
+
     /// Verifies the invariants in the module docs.
     ///
     /// # Panics

@@ -227,11 +227,15 @@ impl World {
     pub(super) fn prepare_add(&mut self, entity: Entity, id: Id) -> Result<EntityLocation, PairError> {
         self.flush_entities();
         let record = self.entities.get(entity).ok_or(PairError::NotAlive(entity))?;
-        let first = self.entity_at(id.first_index());
+        // The flags come with each lookup: an id's first use flags it, later
+        // uses skip the second lookup.
+        let first = self.entities.alive_at(id.first_index());
         if id.is_pair() {
-            let relationship = first.ok_or(PairError::NotAlive(Entity::from_raw(id.first_index(), 0)))?;
-            let target = self
-                .entity_at(id.second_index())
+            let (relationship, relationship_flags) =
+                first.ok_or(PairError::NotAlive(Entity::from_raw(id.first_index(), 0)))?;
+            let (target, target_flags) = self
+                .entities
+                .alive_at(id.second_index())
                 .ok_or(PairError::NotAlive(Entity::from_raw(id.second_index().max(1), 0)))?;
             let traits = self.components.relationship_traits(id.first_index());
             // A chain of targets from `target` back to `entity` ends in a pair
@@ -245,12 +249,18 @@ impl World {
             if let Some(clash) = self.name_clash_under(entity, id) {
                 return Err(PairError::NameTaken(clash));
             }
-            self.flag(relationship, EntityFlags::IS_COMPONENT);
-            self.flag(target, EntityFlags::IS_TARGET);
+            if !relationship_flags.contains(EntityFlags::IS_COMPONENT) {
+                self.flag(relationship, EntityFlags::IS_COMPONENT);
+            }
+            if !target_flags.contains(EntityFlags::IS_TARGET) {
+                self.flag(target, EntityFlags::IS_TARGET);
+            }
             if relationship == self.builtin.is_a {
                 self.register_base(target);
             }
-        } else if let Some(first) = first {
+        } else if let Some((first, flags)) = first
+            && !flags.contains(EntityFlags::IS_COMPONENT)
+        {
             self.flag(first, EntityFlags::IS_COMPONENT);
         }
         Ok(record.location)
