@@ -9,6 +9,9 @@
 //!   hidden archetypes only when the query requires their marker: internal
 //!   ones (`Internal`, `ComponentInfo`, `ObserverMarker`), disabled entities
 //!   (`Disabled`) and prefabs (`Prefab`), see `ArchetypeFlags::HIDDEN`;
+//! * an update whose world shows the same `Archetypes::cache_epoch` as the last
+//!   one (no archetype created, reused or deleted, no inheritance or emptiness
+//!   change) and that nothing reshaped has nothing to do and returns at once;
 //! * `last_run` is the previous `iter`/`iter_mut`'s reading of the world's 64-bit
 //!   clock ([`LastRun::NEVER`] before the first); the baseline of `Added`/`Changed`
 //!   is that tick, clamped to the age window when a run starts (so a state left
