@@ -985,8 +985,7 @@ impl Archetypes {
     #[cold]
     #[inline(never)]
     fn table_filled(&mut self, archetype: ArchetypeId) {
-        let ids = &self.archetypes[archetype.index()].ids;
-        self.index.set_archetype_empty(archetype, ids, false);
+        self.index.set_archetype_empty(archetype, false);
         self.log_emptiness_change(archetype);
     }
 
@@ -1066,7 +1065,7 @@ impl Archetypes {
     fn table_emptied(&mut self, archetype: ArchetypeId) {
         let slot = &mut self.archetypes[archetype.index()];
         slot.empty_since = self.gc_epoch;
-        self.index.set_archetype_empty(archetype, &slot.ids, true);
+        self.index.set_archetype_empty(archetype, true);
         self.log_emptiness_change(archetype);
     }
 
@@ -1255,7 +1254,7 @@ impl Archetypes {
         dead.edges = edges;
         dead.plans = plans;
         self.by_ids.remove(&ids);
-        self.index.unregister_archetype(id, &ids);
+        self.index.unregister_archetype(id);
         self.archetypes[id.index()].inherited = Vec::new();
         self.inheritance.archetypes.retain(|&inheriting| inheriting != id);
         self.deleted += 1;

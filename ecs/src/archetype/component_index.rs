@@ -302,11 +302,10 @@ impl ComponentIndex {
         self.refs[archetype.index()] = refs;
     }
 
-    /// Forgets a deleted archetype (of type `ids`); records left with no
+    /// Forgets a deleted archetype; records left with no
     /// archetype are dropped.
-    pub(crate) fn unregister_archetype(&mut self, archetype: ArchetypeId, ids: &[Id]) {
+    pub(crate) fn unregister_archetype(&mut self, archetype: ArchetypeId) {
         let Some(refs) = self.refs.get_mut(archetype.index()).map(core::mem::take) else {
-            debug_assert!(ids.is_empty(), "{archetype:?} was never registered");
             return;
         };
         for reference in &refs {
@@ -342,9 +341,8 @@ impl ComponentIndex {
     /// part of each of its records (its ids, their wildcard forms and `*`):
     /// call it when its table loses its last row or gains its first. One swap
     /// per record, nothing for a record where it is on that side already.
-    pub(crate) fn set_archetype_empty(&mut self, archetype: ArchetypeId, ids: &[Id], empty: bool) {
+    pub(crate) fn set_archetype_empty(&mut self, archetype: ArchetypeId, empty: bool) {
         let Some(count) = self.refs.get(archetype.index()).map(SmallVec::len) else {
-            debug_assert!(ids.is_empty(), "{archetype:?} was never registered");
             return;
         };
         for position in 0..count {
@@ -471,21 +469,21 @@ mod tests {
     #[test]
     fn swaps_across_the_split_small_and_big() {
         for count in [3, 16, 17, 100] {
-            let (mut index, types) = index(count);
+            let (mut index, _) = index(count);
             let mut non_empty = Vec::new();
             for number in (1..=count).step_by(3) {
-                index.set_archetype_empty(archetype(number), &types[number], false);
+                index.set_archetype_empty(archetype(number), false);
                 non_empty.push(number);
                 check(&index, &non_empty);
             }
             // Idempotent: a second "non-empty" changes nothing.
-            index.set_archetype_empty(archetype(1), &types[1], false);
+            index.set_archetype_empty(archetype(1), false);
             check(&index, &non_empty);
             for number in (1..=count).step_by(6) {
-                index.set_archetype_empty(archetype(number), &types[number], true);
+                index.set_archetype_empty(archetype(number), true);
                 non_empty.retain(|&other| other != number);
                 check(&index, &non_empty);
-                index.set_archetype_empty(archetype(number), &types[number], true);
+                index.set_archetype_empty(archetype(number), true);
                 check(&index, &non_empty);
             }
         }
@@ -497,14 +495,14 @@ mod tests {
             let (mut index, types) = index(count);
             let mut non_empty: Vec<usize> = (1..=count).filter(|number| number % 2 == 0).collect();
             for &number in &non_empty {
-                index.set_archetype_empty(archetype(number), &types[number], false);
+                index.set_archetype_empty(archetype(number), false);
             }
             check(&index, &non_empty);
             // Unregister an empty one, then non-empty ones, from both ends
             // (a deleted archetype is empty, but the partition holds anyway).
             let mut alive: Vec<usize> = (1..=count).collect();
             for number in [1, 2, count, count / 2] {
-                index.unregister_archetype(archetype(number), &types[number]);
+                index.unregister_archetype(archetype(number));
                 alive.retain(|&other| other != number);
                 non_empty.retain(|&other| other != number);
                 check(&index, &non_empty);
@@ -517,7 +515,7 @@ mod tests {
                 );
             }
             for number in alive {
-                index.unregister_archetype(archetype(number), &types[number]);
+                index.unregister_archetype(archetype(number));
                 non_empty.retain(|&other| other != number);
                 index.check_partition(|archetype| !non_empty.contains(&archetype.index()));
             }
@@ -543,20 +541,20 @@ mod tests {
         index.register_archetype(archetype(2), &ids_b, &[0]);
         let is_empty_all = |_: ArchetypeId| true;
         index.check_partition(is_empty_all);
-        index.set_archetype_empty(archetype(1), &ids_a, false);
+        index.set_archetype_empty(archetype(1), false);
         index.check_partition(|id| id != archetype(1));
         let likes_any = Id::pair(likes, Entity::WILDCARD);
         assert_eq!(index.get(likes_any).unwrap().non_empty().len(), 1);
         assert_eq!(index.get(likes_any).unwrap().non_empty()[0].count, 2);
         assert_eq!(index.get(Entity::WILDCARD.id()).unwrap().non_empty().len(), 1);
         assert_eq!(index.get(Id::pair(Entity::WILDCARD, bob)).unwrap().non_empty().len(), 1);
-        index.set_archetype_empty(archetype(2), &ids_b, false);
+        index.set_archetype_empty(archetype(2), false);
         index.check_partition(|_| false);
         assert_eq!(index.get(plain).unwrap().non_empty().len(), 2);
-        index.set_archetype_empty(archetype(1), &ids_a, true);
+        index.set_archetype_empty(archetype(1), true);
         index.check_partition(|id| id == archetype(1));
         assert_eq!(index.get(plain).unwrap().empty()[0].archetype, archetype(1));
-        index.unregister_archetype(archetype(1), &ids_a);
+        index.unregister_archetype(archetype(1));
         index.check_partition(|_| false);
         assert!(index.get(likes_any).is_none());
     }
