@@ -783,7 +783,8 @@ impl Archetypes {
             None => ArchetypeId::new(self.archetypes.len()),
         };
         let mut columns = SmallVec::with_capacity(ids.len());
-        let mut table_columns = Vec::new();
+        // On the stack: a recycled table of the same shape keeps its own.
+        let mut table_columns: SmallVec<[Column; 8]> = SmallVec::new();
         let mut tag_drops = SmallVec::new();
         for (position, &component) in ids.iter().enumerate() {
             match id_storage(components, component) {
@@ -815,7 +816,7 @@ impl Archetypes {
                 table.reshape(table_columns);
                 (table, core::mem::take(&mut dead.edges), core::mem::take(&mut dead.plans))
             }
-            None => (Table::new(table_columns), Edges::default(), FxHashMap::default()),
+            None => (Table::new(table_columns.into_vec()), Edges::default(), FxHashMap::default()),
         };
         let archetype = Archetype {
             id,

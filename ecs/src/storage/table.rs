@@ -189,8 +189,10 @@ impl Table {
     /// table.reshape(vec![Column::new(Layout::new::<u64>(), None)]);
     /// assert_eq!(table.capacity(), 0);
     /// ```
-    pub fn reshape(&mut self, columns: Vec<Column>) {
+    pub fn reshape(&mut self, columns: impl IntoIterator<Item = Column>) {
         assert!(self.is_empty(), "reshaping a table that holds {} rows", self.len());
+        // Gathered on the stack: a table of the same shape needs no allocation.
+        let columns: SmallVec<[Column; 8]> = columns.into_iter().collect();
         let same_shape = self.columns.len() == columns.len()
             && self.columns.iter().zip(&columns).all(|(old, new)| old.same_shape(new));
         if same_shape {
@@ -198,7 +200,7 @@ impl Table {
                 old.adopt(new);
             }
         } else {
-            *self = Table::new(columns);
+            *self = Table::new(columns.into_vec());
         }
     }
 
