@@ -808,39 +808,43 @@ impl Archetypes {
         let ids: ArchetypeType = SmallVec::from_slice(ids);
         self.index.register_archetype(id, &ids, &columns);
         self.by_ids.insert(ids.clone(), id);
-        let (table, edges, plans) = match self.archetypes.get_mut(id.index()) {
-            // A recycled slot: its dead archetype's table and maps, emptied by
-            // `delete`.
+        let inherits = self.inheritance.holds_isa(&ids);
+        let flags = ArchetypeFlags(
+            hidden.0
+                | if hooked { ArchetypeFlags::HAS_HOOKS.0 } else { 0 }
+                | if has_union { ArchetypeFlags::HAS_UNION.0 } else { 0 },
+        );
+        match self.archetypes.get_mut(id.index()) {
+            // A recycled slot, filled in place: its dead archetype's table and
+            // maps (emptied by `delete`) serve the new one, and nothing big is
+            // moved or dropped.
             Some(dead) => {
-                let mut table = core::mem::replace(&mut dead.table, Table::new(Vec::new()));
-                table.reshape(table_columns);
-                (table, core::mem::take(&mut dead.edges), core::mem::take(&mut dead.plans))
+                dead.table.reshape(table_columns);
+                dead.id = id;
+                dead.ids = ids;
+                dead.columns = columns;
+                dead.tag_drops = tag_drops;
+                debug_assert!(dead.edges.adds().next().is_none() && dead.plans.is_empty(), "delete empties the maps");
+                dead.plan_sources.clear();
+                dead.replacement_sources.clear();
+                dead.empty_since = self.gc_epoch;
+                dead.flags = flags;
+                dead.inherited.clear();
             }
-            None => (Table::new(table_columns.into_vec()), Edges::default(), FxHashMap::default()),
-        };
-        let archetype = Archetype {
-            id,
-            ids,
-            columns,
-            tag_drops,
-            table,
-            edges,
-            plans,
-            plan_sources: SmallVec::new(),
-            replacement_sources: SmallVec::new(),
-            empty_since: self.gc_epoch,
-            flags: ArchetypeFlags(
-                hidden.0
-                    | if hooked { ArchetypeFlags::HAS_HOOKS.0 } else { 0 }
-                    | if has_union { ArchetypeFlags::HAS_UNION.0 } else { 0 },
-            ),
-            inherited: Vec::new(),
-        };
-        let inherits = self.inheritance.holds_isa(&archetype.ids);
-        if id.index() == self.archetypes.len() {
-            self.archetypes.push(archetype);
-        } else {
-            self.archetypes[id.index()] = archetype;
+            None => self.archetypes.push(Archetype {
+                id,
+                ids,
+                columns,
+                tag_drops,
+                table: Table::new(table_columns.into_vec()),
+                edges: Edges::default(),
+                plans: FxHashMap::default(),
+                plan_sources: SmallVec::new(),
+                replacement_sources: SmallVec::new(),
+                empty_since: self.gc_epoch,
+                flags,
+                inherited: Vec::new(),
+            }),
         }
         if inherits {
             let inherited = self.inheritance.compute(&self.archetypes[id.index()].ids, prefab_ids(&self.archetypes));
