@@ -71,6 +71,9 @@ fn world_query_impl(
             fn required_ids(state: &Self::State, ids: &mut impl ::core::ops::FnMut(::ecs::entity::Id)) {
                 <#tuple as ::ecs::query::WorldQuery>::required_ids(state, ids)
             }
+            fn mentioned_ids(state: &Self::State, ids: &mut impl ::core::ops::FnMut(::ecs::entity::Id)) {
+                <#tuple as ::ecs::query::WorldQuery>::mentioned_ids(state, ids)
+            }
             #[inline]
             fn match_archetype(
                 state: &Self::State,

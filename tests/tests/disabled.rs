@@ -53,9 +53,34 @@ fn runtime_queries_skip_them_too() {
     }
     let mut q = world.query_dsl("Health, Disabled").unwrap();
     assert_eq!(set(q.iter(&world).map(|row| row.entity())), set([disabled]));
-    // `?Disabled` does not name it as required: still hidden (as `Has<Disabled>`).
+    // Naming it in any term matches them, as in Flecs (`?Disabled` is how a
+    // query sees enabled and disabled entities alike); `!Disabled` names it
+    // and excludes them.
     let mut q = world.query_dsl("Health, ?Disabled").unwrap();
-    assert_eq!(q.count(&world), 1);
+    let rows: Vec<(Entity, bool)> = q.iter(&world).map(|row| (row.entity(), row.is_set(1))).collect();
+    assert_eq!(set(rows), set([(live, false), (disabled, true)]));
+    assert_eq!(world.query_dsl("Health, !Disabled").unwrap().count(&world), 1);
+    let mut q = world.query_dsl("Health, ?Prefab").unwrap();
+    assert_eq!(q.count(&world), 2);
+}
+
+#[test]
+fn typed_queries_that_name_disabled_in_any_term_see_them() {
+    let mut world = World::new();
+    let live = world.spawn(Health(1)).id();
+    let disabled = world.spawn((Health(2), Disabled)).id();
+    let prefab = world.spawn((Health(3), Prefab)).id();
+    // As in Bevy: `Has<Disabled>` and `Option<&Disabled>` name it.
+    let mut q = world.query::<(Entity, Has<Disabled>)>();
+    assert_eq!(set(q.iter(&world)), set([(live, false), (disabled, true)]));
+    let mut q = world.query_filtered::<(Entity, Option<&Disabled>), With<Health>>();
+    assert_eq!(set(q.iter(&world).map(|(e, d)| (e, d.is_some()))), set([(live, false), (disabled, true)]));
+    let mut q = world.query_filtered::<Entity, Or<(With<Disabled>, With<Prefab>)>>();
+    assert_eq!(set(q.iter(&world)), set([disabled, prefab]));
+    let mut q = world.query::<(Entity, &Health, Has<Prefab>)>();
+    assert_eq!(set(q.iter(&world).map(|(e, _, p)| (e, p))), set([(live, false), (prefab, true)]));
+    // Not naming it: skipped.
+    assert_eq!(world.query::<&Health>().iter(&world).count(), 1);
 }
 
 #[test]

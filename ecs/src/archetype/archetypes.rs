@@ -52,6 +52,11 @@ impl ArchetypeFlags {
     /// marker: [`INTERNAL`](Self::INTERNAL), [`DISABLED`](Self::DISABLED),
     /// [`PREFAB`](Self::PREFAB).
     pub const HIDDEN: ArchetypeFlags = ArchetypeFlags(1 | 1 << 3 | 1 << 4);
+    /// The hiding flags a query lifts by naming their marker in any term,
+    /// required or not ([`DISABLED`](Self::DISABLED) and
+    /// [`PREFAB`](Self::PREFAB): `Has<Disabled>`, `?Prefab`, as in Bevy and
+    /// Flecs); [`INTERNAL`](Self::INTERNAL) is lifted only by a required term.
+    pub const SHOWN_WHEN_NAMED: ArchetypeFlags = ArchetypeFlags(1 << 3 | 1 << 4);
     /// No flag.
     pub const NONE: ArchetypeFlags = ArchetypeFlags(0);
 
@@ -65,6 +70,19 @@ impl ArchetypeFlags {
     #[inline]
     pub const fn union(self, other: ArchetypeFlags) -> ArchetypeFlags {
         ArchetypeFlags(self.0 | other.0)
+    }
+
+    /// The flags set in both `self` and `other`.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::archetype::ArchetypeFlags;
+    /// let both = ArchetypeFlags::DISABLED.union(ArchetypeFlags::INTERNAL);
+    /// assert_eq!(both.intersection(ArchetypeFlags::SHOWN_WHEN_NAMED), ArchetypeFlags::DISABLED);
+    /// ```
+    #[inline]
+    pub const fn intersection(self, other: ArchetypeFlags) -> ArchetypeFlags {
+        ArchetypeFlags(self.0 & other.0)
     }
 
     /// Whether an archetype with these flags is hidden from a query that
@@ -614,6 +632,31 @@ impl Archetypes {
     pub(crate) fn add_hiding_marker(&mut self, id: Id, flag: ArchetypeFlags) {
         debug_assert!(ArchetypeFlags::HIDDEN.contains(flag), "{flag:?} is no hiding flag");
         self.hiding_markers.push((id, flag));
+    }
+
+    /// The hiding flags a query lifts (what it may match beyond the
+    /// unhidden archetypes): those of the markers its `required` ids name, and
+    /// [`ArchetypeFlags::SHOWN_WHEN_NAMED`] ones of the markers any term names
+    /// (`mentioned`, required or not).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::archetype::ArchetypeFlags;
+    /// use ecs::component::Internal;
+    /// let mut world = World::new();
+    /// let disabled = world.component_id::<Disabled>().unwrap().id();
+    /// let internal = world.component_id::<Internal>().unwrap().id();
+    /// let archetypes = world.archetypes();
+    /// assert_eq!(archetypes.lifted_flags([], [disabled, internal]), ArchetypeFlags::DISABLED);
+    /// assert_eq!(archetypes.lifted_flags([internal], [internal]), ArchetypeFlags::INTERNAL);
+    /// ```
+    pub fn lifted_flags(
+        &self,
+        required: impl IntoIterator<Item = Id>,
+        mentioned: impl IntoIterator<Item = Id>,
+    ) -> ArchetypeFlags {
+        self.hiding_flags(required).union(self.hiding_flags(mentioned).intersection(ArchetypeFlags::SHOWN_WHEN_NAMED))
     }
 
     /// The hiding flags whose markers are among `ids`: what a query that

@@ -107,8 +107,9 @@ impl Component for ChildOf {
 }
 
 /// The built-in tag of disabled entities: every query (typed or runtime) and
-/// so every system skips them unless it names `Disabled` (`With<Disabled>`,
-/// `&Disabled`, a DSL term `Disabled`); observers still see them, and `get`
+/// so every system skips them unless it names `Disabled` in any term
+/// (`With<Disabled>`, `&Disabled`, `Has<Disabled>`, `Option<&Disabled>`, a
+/// DSL term `Disabled` or `?Disabled`); observers still see them, and `get`
 /// still reads them.
 ///
 /// # Examples
@@ -122,6 +123,8 @@ impl Component for ChildOf {
 /// world.entity_mut(e).insert(Disabled);
 /// assert_eq!(world.query::<&Health>().iter(&world).count(), 1);
 /// assert_eq!(world.query_filtered::<&Health, With<Disabled>>().iter(&world).count(), 1);
+/// // Naming it without requiring it sees both.
+/// assert_eq!(world.query::<(&Health, Has<Disabled>)>().iter(&world).count(), 2);
 /// assert!(world.get::<Health>(e).is_some());
 /// world.entity_mut(e).remove::<Disabled>();
 /// assert_eq!(world.query::<&Health>().iter(&world).count(), 2);
@@ -139,7 +142,8 @@ impl Component for Disabled {
 }
 
 /// The built-in tag of prefabs (templates for instances): queries skip
-/// entities with `Prefab` unless they name it.
+/// entities with `Prefab` unless a term names it (`With<Prefab>`,
+/// `Has<Prefab>`, `Option<&Prefab>`, a DSL term `Prefab` or `?Prefab`).
 ///
 /// # Examples
 /// ```

@@ -58,6 +58,15 @@ pub unsafe trait WorldQuery {
     fn update_access(state: &Self::State, access: &mut QueryAccess);
     /// Reports the table ids every matched archetype must contain.
     fn required_ids(state: &Self::State, ids: &mut impl FnMut(Id));
+    /// Reports every id the term names, required or not (`Option<&T>` and
+    /// `Has<T>` name `T` without requiring it). A query that names a hiding
+    /// marker (`Disabled`, `Prefab`) in any term also matches the archetypes
+    /// it hides, as in Bevy (a query mentioning `Disabled` sees disabled
+    /// entities) and Flecs (any term on `Disabled` or `Prefab`). The default
+    /// reports the required ids.
+    fn mentioned_ids(state: &Self::State, ids: &mut impl FnMut(Id)) {
+        Self::required_ids(state, ids);
+    }
     /// Whether the term matches `archetype`; if so, its per-archetype cache.
     fn match_archetype(state: &Self::State, archetype: &Archetype) -> Option<Self::Cache>;
     /// In how many ways the term matches `archetype`: 1 for most terms; for a
@@ -744,6 +753,9 @@ unsafe impl<Q: WorldQuery> WorldQuery for Option<Q> {
         access.extend_borrows(&inner);
     }
     fn required_ids(_state: &Q::State, _ids: &mut impl FnMut(Id)) {}
+    fn mentioned_ids(state: &Q::State, ids: &mut impl FnMut(Id)) {
+        Q::mentioned_ids(state, ids);
+    }
     #[inline]
     fn match_archetype(state: &Q::State, archetype: &Archetype) -> Option<Option<Q::Cache>> {
         Some(Q::match_archetype(state, archetype))
@@ -823,6 +835,9 @@ unsafe impl<T: Component> WorldQuery for Has<T> {
     }
     fn update_access(_state: &Entity, _access: &mut QueryAccess) {}
     fn required_ids(_state: &Entity, _ids: &mut impl FnMut(Id)) {}
+    fn mentioned_ids(state: &Entity, ids: &mut impl FnMut(Id)) {
+        ids(state.id());
+    }
     #[inline]
     fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<(bool, ColumnCache)> {
         let owned = is_table::<T>() && archetype.contains(state.id());
@@ -890,6 +905,10 @@ macro_rules! impl_query_data_tuple {
             fn required_ids(state: &Self::State, ids: &mut impl FnMut(Id)) {
                 let ($($state,)*) = state;
                 $($name::required_ids($state, ids);)*
+            }
+            fn mentioned_ids(state: &Self::State, ids: &mut impl FnMut(Id)) {
+                let ($($state,)*) = state;
+                $($name::mentioned_ids($state, ids);)*
             }
             #[inline]
             fn match_archetype(state: &Self::State, archetype: &Archetype) -> Option<Self::Cache> {

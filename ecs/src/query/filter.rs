@@ -333,6 +333,10 @@ macro_rules! impl_or_filter {
                 access.add_any_of(&branches);
             }
             fn required_ids(_state: &Self::State, _ids: &mut impl FnMut(Id)) {}
+            fn mentioned_ids(state: &Self::State, ids: &mut impl FnMut(Id)) {
+                let ($($state,)*) = state;
+                $($name::mentioned_ids($state, ids);)*
+            }
             #[inline]
             fn match_archetype(state: &Self::State, archetype: &Archetype) -> Option<Self::Cache> {
                 let ($($state,)*) = state;

@@ -6,7 +6,9 @@
 //!   whose table has rows first (`matched[..non_empty]`, kept in step with
 //!   the world's emptiness log in O(1) per change; a cascade order instead
 //!   orders all by depth and iterations check lengths);
-//!   hidden archetypes only when the query requires their marker: internal
+//!   hidden archetypes only when the query names their marker (`Disabled`,
+//!   `Prefab`: in any term, `Has` and `Option<&T>` too) or requires it
+//!   (internal markers): internal
 //!   ones (`Internal`, `ComponentInfo`, `ObserverMarker`), disabled entities
 //!   (`Disabled`) and prefabs (`Prefab`), see `ArchetypeFlags::HIDDEN`;
 //! * an update whose world shows the same `Archetypes::cache_epoch` as the last
@@ -110,8 +112,9 @@ pub struct QueryState<D: QueryData, F: QueryFilter = ()> {
     data_state: D::State,
     filter_state: F::State,
     required: SmallVec<[Id; 4]>,
-    /// The hiding flags of the markers the query requires: archetypes hidden
-    /// by other flags (internal entities, `Disabled`, `Prefab`) are skipped.
+    /// The hiding flags the query lifts (`Archetypes::lifted_flags`):
+    /// archetypes hidden by other flags (internal entities, `Disabled`,
+    /// `Prefab`) are skipped.
     allowed: ArchetypeFlags,
     last_run: LastRun,
     /// `Archetypes::inheritance_epoch` when the archetypes were last matched:
@@ -216,7 +219,13 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         let mut required = SmallVec::new();
         D::required_ids(&data_state, &mut |id| required.push(id));
         F::required_ids(&filter_state, &mut |id| required.push(id));
-        let allowed = world.archetypes().hiding_flags(required.iter().copied());
+        // Archetypes hidden by `Disabled` or `Prefab` are matched by queries
+        // that name it in any term (`With`, `Has`, `Option<&T>`, ...), internal
+        // ones only by queries that require their marker.
+        let mut mentioned: SmallVec<[Id; 8]> = SmallVec::new();
+        D::mentioned_ids(&data_state, &mut |id| mentioned.push(id));
+        F::mentioned_ids(&filter_state, &mut |id| mentioned.push(id));
+        let allowed = world.archetypes().lifted_flags(required.iter().copied(), mentioned.iter().copied());
         if allowed.contains(ArchetypeFlags::PREFAB) {
             refuse_prefab_writes(world, &access, type_name::<(D, F)>());
         }

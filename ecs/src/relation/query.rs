@@ -186,6 +186,9 @@ unsafe impl<T: PairTerm> WorldQuery for Pair<T> {
     fn required_ids(state: &Self::State, ids: &mut impl FnMut(Id)) {
         T::Term::required_ids(state, ids);
     }
+    fn mentioned_ids(state: &Self::State, ids: &mut impl FnMut(Id)) {
+        T::Term::mentioned_ids(state, ids);
+    }
     #[inline]
     fn match_archetype(state: &Self::State, archetype: &Archetype) -> Option<Self::Cache> {
         T::Term::match_archetype(state, archetype)

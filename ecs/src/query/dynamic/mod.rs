@@ -16,7 +16,7 @@
 //! values; rows are then the table's entities for every solution (sparse
 //! components on `$this` are checked per row). Empty tables are never
 //! visited, and neither are hidden ones (internal entities, `Disabled`,
-//! `Prefab`) unless a required term names their marker. Row access is typed at run time: `row.get::<T>(term)` checks the
+//! `Prefab`) unless a term names their marker (`?Prefab` too, as in Flecs). Row access is typed at run time: `row.get::<T>(term)` checks the
 //! id the term matched against `T` and is `None` on a mismatch.
 //!
 //! Borrows: a term reads its component on its source (`$this`, a fixed
@@ -81,7 +81,7 @@ pub enum QueryBuildError {
         variable: String,
     },
     /// Term `term` writes a component that instances read from prefabs
-    /// through `IsA`, and the query may match prefabs (an `And` term names
+    /// through `IsA`, and the query may match prefabs (a term names
     /// `Prefab`): its `&mut` of a prefab's value could alias an instance's
     /// shared read. Edit prefabs with `World::get_mut`.
     WritesInheritedOnPrefabs {
@@ -170,7 +170,7 @@ pub struct DynQuery {
     compiled: Compiled,
     cached: bool,
     world_id: Option<WorldId>,
-    /// The hiding flags of the markers an `And` term names (see
+    /// The hiding flags of the markers a term names (see
     /// `Archetypes::hiding_flags`).
     allowed: ArchetypeFlags,
     /// Matched archetypes with their prefix frames: those whose table has
@@ -249,13 +249,10 @@ impl DynQuery {
     }
 
     /// [`QueryBuildError::WritesInheritedOnPrefabs`] if the query names
-    /// `Prefab` in an `And` term and writes a component read through `IsA`.
+    /// `Prefab` in a term (so matches prefabs) and writes a component read
+    /// through `IsA`.
     fn prefab_write_error(&self, world: &World) -> Option<QueryBuildError> {
-        let named =
-            self.compiled.terms.iter().filter(|term| term.oper == TermOper::And).flat_map(|term| {
-                term.alternatives.iter().filter_map(|pattern| pattern.concrete_first().map(Entity::id))
-            });
-        if !world.archetypes().hiding_flags(named).contains(ArchetypeFlags::PREFAB) {
+        if !self.lifted_flags(world).contains(ArchetypeFlags::PREFAB) {
             return None;
         }
         self.compiled.terms.iter().enumerate().find_map(|(term, compiled)| {
@@ -264,6 +261,19 @@ impl DynQuery {
             (compiled.access == compile::DataAccess::Write && info.is_inherited())
                 .then(|| QueryBuildError::WritesInheritedOnPrefabs { term, name: info.name().to_owned() })
         })
+    }
+
+    /// The hiding flags the query lifts (`Archetypes::lifted_flags`): as in
+    /// Flecs, any term on `Disabled` or `Prefab` (`?Prefab` included) makes
+    /// the query match the entities they hide; internal entities need an
+    /// `And` term on their marker.
+    fn lifted_flags(&self, world: &World) -> ArchetypeFlags {
+        let named = |and_only: bool| {
+            self.compiled.terms.iter().filter(move |term| !and_only || term.oper == TermOper::And).flat_map(|term| {
+                term.alternatives.iter().filter_map(|pattern| pattern.concrete_first().map(Entity::id))
+            })
+        };
+        world.archetypes().lifted_flags(named(true), named(false))
     }
 
     /// The terms, in order (a term's index is its position).
@@ -311,10 +321,7 @@ impl DynQuery {
                 if let Ok(compiled) = compile::compile(&self.terms, &is_transitive) {
                     self.compiled = compiled;
                 }
-                let named = self.compiled.terms.iter().filter(|term| term.oper == TermOper::And).flat_map(|term| {
-                    term.alternatives.iter().filter_map(|pattern| pattern.concrete_first().map(Entity::id))
-                });
-                self.allowed = world.archetypes().hiding_flags(named);
+                self.allowed = self.lifted_flags(world);
                 self.names = mentioned_entities(&self.terms)
                     .filter_map(|entity| Some((entity, world.name_of(entity)?)))
                     .collect();
