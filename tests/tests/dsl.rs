@@ -249,8 +249,9 @@ fn errors_have_exact_offsets() {
         ("Position(self|Game)", 14, "expected `up` after `self|`, found `Game`"),
         ("Position(Game|LocatedIn)", 14, "expected `self` or `up`, found `LocatedIn`"),
         // variables
-        ("!Position($x)", 10, "unbound variable `$x`: it occurs in no required term (only under `!` or `?`)"),
-        ("?(Likes, $y), Position, !Health($y)", 9, "unbound variable `$y`"),
+        ("!Position($x)", 10, "unbound variable `$x`: no required term binds it, nor the id of an optional one"),
+        ("!(Likes, $y), Position", 9, "unbound variable `$y`"),
+        ("Position, ?Health($y)", 18, "unbound variable `$y`"),
         ("Position($a), ?Likes($b, $a)", 21, "unbound variable `$b`"),
         ("$this", 0, "`$this` can only be a source"),
         ("(Likes, $this)", 8, "`$this` can only be a source"),

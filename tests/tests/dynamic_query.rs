@@ -881,3 +881,54 @@ fn terms_past_a_short_query_give_nothing() {
     total.sort_unstable();
     assert_eq!(total, [10, 11, 12, 13, 14, 15]);
 }
+
+/// A variable named only in the id of an optional term is bound where the term
+/// matches (one row per match) and unbound where it does not (Flecs' optional
+/// variables; API.md: `row.var(..)` is `None` when unbound).
+#[test]
+fn optional_terms_bind_variables_where_they_match() {
+    let mut world = World::new();
+    let (bob, carol) = (world.spawn(Health(7)).id(), world.spawn_empty().id());
+    let both = world.spawn(Position::default()).add_pair::<Likes>(bob).add_pair::<Likes>(carol).id();
+    let one = world.spawn(Position::default()).add_pair::<Likes>(carol).id();
+    let none = world.spawn(Position::default()).id();
+    let expected = BTreeSet::from([(both, Some(bob)), (both, Some(carol)), (one, Some(carol)), (none, None)]);
+    let likes = world.register_component::<Likes>();
+    let position = world.register_component::<Position>();
+    let builder = || world.query_builder().with(position).pair_var(likes, "x").optional_last();
+    for mut query in [
+        world.query_dsl("Position, ?(Likes, $x)").unwrap(),
+        world.query_dsl_uncached("Position, ?(Likes, $x)").unwrap(),
+        builder().build_in(&world).unwrap(),
+    ] {
+        let rows: BTreeSet<_> = query.iter(&world).map(|row| (row.entity(), row.var("x"))).collect();
+        assert_eq!(rows, expected, "{}", query.to_dsl());
+        assert!(query.iter(&world).all(|row| row.is_set(1) == row.var("x").is_some()));
+        assert_eq!(world.query_dsl(&query.to_dsl()).unwrap().count(&world), 4);
+    }
+    // A later term reads the optional binding: `Health($x)` holds for bob only;
+    // where `$x` is unbound, an optional term on it does not match.
+    let mut query = world.query_dsl("Position, ?(Likes, $x), ?Health($x)").unwrap();
+    let rows: BTreeSet<_> = query.iter(&world).map(|row| (row.entity(), row.var("x"), row.is_set(2))).collect();
+    assert_eq!(
+        rows,
+        BTreeSet::from([
+            (both, Some(bob), true),
+            (both, Some(carol), false),
+            (one, Some(carol), false),
+            (none, None, false)
+        ])
+    );
+    // A cached query follows new matches.
+    let mut cached = world.query_dsl("Position, ?(Likes, $x)").unwrap();
+    assert_eq!(cached.count(&world), 4);
+    world.entity_mut(none).add_pair::<Likes>(bob);
+    let rows: BTreeSet<_> = cached.iter(&world).map(|row| (row.entity(), row.var("x"))).collect();
+    assert!(rows.contains(&(none, Some(bob))) && !rows.contains(&(none, None)));
+    // Only under `!`, or only as an optional term's source: still an error.
+    assert!(matches!(
+        world.query_builder().with(position).pair_var(likes, "y").negate_last().build(),
+        Err(QueryBuildError::UnboundVariable { .. })
+    ));
+    assert!(world.query_dsl("Position, ?Health($y)").is_err());
+}

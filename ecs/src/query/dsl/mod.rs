@@ -196,7 +196,8 @@ impl std::error::Error for DslError {}
 /// bad syntax (unbalanced parentheses included), an unknown name or access
 /// modifier, `!`/`?` in an or-chain, alternatives with different sources, a
 /// relationship after `up` that is not traversable, `$this` anywhere but a
-/// source, `*`/`_` as a source, or a variable that occurs in no required term.
+/// source, `*`/`_` as a source, or a variable that no required term binds
+/// (nor the id of an optional one).
 ///
 /// # Examples
 /// ```

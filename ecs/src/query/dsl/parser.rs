@@ -42,8 +42,10 @@ impl Place {
 struct VariableUse {
     name: String,
     offset: usize,
-    /// Whether it occurs in a term whose operator is `And`.
-    in_required_term: bool,
+    /// Whether this occurrence can bind it: in a required (`And`) term, or
+    /// in the id of an optional one (which binds it where it matches and
+    /// leaves it unbound where it does not).
+    binds: bool,
 }
 
 struct Parser<'a, 'n, N: DslNames> {
@@ -51,14 +53,14 @@ struct Parser<'a, 'n, N: DslNames> {
     position: usize,
     names: &'n N,
     variables: Vec<VariableUse>,
-    /// Whether the term being parsed is `And` (its variables are bound).
-    term_is_required: bool,
+    /// The operator of the term being parsed.
+    term_oper: TermOper,
 }
 
 /// Parses `input` into terms (see `query::dsl::parse_query`).
 pub(super) fn parse(input: &str, names: &impl DslNames) -> Result<Vec<Term>, DslError> {
     let mut parser =
-        Parser { tokens: tokenize(input), position: 0, names, variables: Vec::new(), term_is_required: true };
+        Parser { tokens: tokenize(input), position: 0, names, variables: Vec::new(), term_oper: TermOper::And };
     let terms = parser.query()?;
     parser.check_variables_bound()?;
     Ok(terms)
@@ -138,7 +140,7 @@ impl<'a, N: DslNames> Parser<'a, '_, N> {
         } else {
             (TermOper::And, None)
         };
-        self.term_is_required = oper == TermOper::And;
+        self.term_oper = oper;
         let (first, place, _) = self.alternative()?;
         let mut alternatives: SmallVec<[TermMatch; 1]> = smallvec::smallvec![first];
         while self.next_is(&TokenKind::Or)? {
@@ -318,7 +320,8 @@ impl<'a, N: DslNames> Parser<'a, '_, N> {
                 self.variables.push(VariableUse {
                     name: name.clone(),
                     offset: token.offset,
-                    in_required_term: self.term_is_required,
+                    binds: self.term_oper == TermOper::And
+                        || (self.term_oper == TermOper::Optional && role != Role::Source),
                 });
                 TermRef::Var(name)
             }
@@ -337,19 +340,21 @@ impl<'a, N: DslNames> Parser<'a, '_, N> {
         Ok(reference)
     }
 
-    /// Every variable must occur in some required (`And`) term; the error
-    /// points at the first occurrence of the first unbound one.
+    /// Every variable must occur where it can be bound: in a required (`And`)
+    /// term, or in the id of an optional one (`?(Likes, $x)`: `$x` is unbound
+    /// in the rows where it does not match). The error points at the first
+    /// occurrence of the first unbound one.
     fn check_variables_bound(&self) -> Result<(), DslError> {
-        let bound: FxHashSet<&str> = self
-            .variables
-            .iter()
-            .filter(|variable| variable.in_required_term)
-            .map(|variable| variable.name.as_str())
-            .collect();
+        let bound: FxHashSet<&str> =
+            self.variables.iter().filter(|variable| variable.binds).map(|variable| variable.name.as_str()).collect();
         match self.variables.iter().find(|variable| !bound.contains(variable.name.as_str())) {
             Some(unbound) => Err(DslError::new(
                 unbound.offset,
-                format!("unbound variable `${}`: it occurs in no required term (only under `!` or `?`)", unbound.name),
+                format!(
+                    "unbound variable `${}`: no required term binds it, nor the id of an optional one (it occurs \
+                     only under `!` or as an optional term's source)",
+                    unbound.name
+                ),
             )),
             None => Ok(()),
         }

@@ -18,7 +18,9 @@
 //! Invariants of a compiled query (checked by [`compile`], else a
 //! [`QueryBuildError`]): writes are on `$this`, without traversal, on a
 //! concrete component; no two terms may match the same id where one of them
-//! writes; every variable is bound by an `And` term; `$this` is only a source.
+//! writes; every variable is bound by an `And` term or by the id of an
+//! `Optional` one (then unbound in the solutions where it does not match);
+//! `$this` is only a source.
 
 use smallvec::SmallVec;
 
@@ -341,6 +343,20 @@ fn plan(terms: &[CompiledTerm], var_names: &[String]) -> Result<Plan, QueryBuild
             continue;
         }
         let select = (0..terms.len()).find(|&i| !placed[i] && terms[i].oper == TermOper::And);
+        // Last, when no required term is left: an optional term on a bound
+        // source binds the unbound variables of its id where it matches and
+        // leaves them unbound where it does not (Flecs' optional variables).
+        // Later terms see them as bound at plan time; at run time an unbound
+        // one reads as "no match" for a source and as a wildcard in an id.
+        let optional = select.is_none().then(|| {
+            (0..terms.len()).find(|&i| !placed[i] && terms[i].oper == TermOper::Optional && source_bound(&terms[i]))
+        });
+        if let Some(Some(index)) = optional {
+            placed[index] = true;
+            terms[index].variables().for_each(|var| bound[var] = true);
+            plan.suffix.push(Step::Term(index));
+            continue;
+        }
         match select {
             Some(index) => {
                 let Source::Var(var) = terms[index].source else {

@@ -73,7 +73,9 @@ pub enum QueryBuildError {
         /// The term.
         term: usize,
     },
-    /// A variable is named only by `!`/`?` terms, so nothing binds it.
+    /// A variable is named only by `!` terms or as the source of `?` terms,
+    /// so nothing binds it (a required term binds its variables, an optional
+    /// one those of its id where it matches).
     UnboundVariable {
         /// A term naming it.
         term: usize,
@@ -122,7 +124,8 @@ impl fmt::Display for QueryBuildError {
             ),
             QueryBuildError::UnboundVariable { term, variable } => write!(
                 f,
-                "variable ${variable} (term {term}) is not bound: name it in a term that is neither `!` nor `?`"
+                "variable ${variable} (term {term}) is not bound: name it in a required term or in the id of an \
+                 optional one (not only under `!` or as an optional term's source)"
             ),
             QueryBuildError::InvalidTerm { term, reason } => write!(f, "term {term}: {reason}"),
         }
