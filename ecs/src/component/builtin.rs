@@ -174,6 +174,19 @@ impl Component for Prefab {
 /// [`OnInstantiate`] policy and instantiates the base's children; components
 /// with the default policy are then read through the pair.
 ///
+/// Values are read through prefabs only. A base without [`Prefab`] (a plain
+/// entity, or an instance used as a base) passes no value on: its pair still
+/// matches `(IsA, base)` terms and `up IsA` traversal, and `override`
+/// components are still copied from it. This keeps borrows sound without
+/// giving up `With`/`Without` disjointness: a prefab is hidden from every
+/// query that does not name it, so a `Query<&mut T>` never hands out a value
+/// that instances read through `&T` (Flecs reads through any base; make the
+/// base a prefab instead). Prefab variants (a prefab with an `(IsA, prefab)`
+/// pair) inherit transitively. With several bases, the first in the
+/// archetype's type order (by the base's id: normally the first created)
+/// wins a conflict, as in Flecs: an archetype is a set of ids and does not
+/// record the order its pairs were added in.
+///
 /// # Examples
 /// ```
 /// use ecs::prelude::*;
@@ -184,6 +197,15 @@ impl Component for Prefab {
 /// let fighter = world.spawn_empty().add_pair::<IsA>(ship).id();
 /// assert_eq!(world.get::<MaxSpeed>(fighter), Some(&MaxSpeed(10.0)));
 /// assert_eq!(world.query::<&MaxSpeed>().iter(&world).count(), 1); // the prefab is hidden
+/// // A variant: a prefab based on a prefab, read through both.
+/// let heavy = world.spawn((Prefab, Name::new("heavy"))).add_pair::<IsA>(ship).id();
+/// let tank = world.instantiate(heavy);
+/// assert_eq!(world.get::<MaxSpeed>(tank), Some(&MaxSpeed(10.0)));
+/// // A plain entity as a base: the pair, no values.
+/// let plain = world.spawn(MaxSpeed(3.0)).id();
+/// let copy = world.spawn_empty().add_pair::<IsA>(plain).id();
+/// assert!(world.has_pair::<IsA>(copy, plain));
+/// assert_eq!(world.get::<MaxSpeed>(copy), None);
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct IsA;
