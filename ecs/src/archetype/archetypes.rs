@@ -56,7 +56,7 @@ impl ArchetypeFlags {
     /// required or not ([`DISABLED`](Self::DISABLED) and
     /// [`PREFAB`](Self::PREFAB): `Has<Disabled>`, `?Prefab`, as in Bevy and
     /// Flecs); [`INTERNAL`](Self::INTERNAL) is lifted only by a required term.
-    pub const SHOWN_WHEN_NAMED: ArchetypeFlags = ArchetypeFlags(1 << 3 | 1 << 4);
+    pub const SHOWN_WHEN_NAMED: ArchetypeFlags = ArchetypeFlags(Self::DISABLED.0 | Self::PREFAB.0);
     /// No flag.
     pub const NONE: ArchetypeFlags = ArchetypeFlags(0);
 

@@ -16,8 +16,10 @@
 //! values; rows are then the table's entities for every solution (sparse
 //! components on `$this` are checked per row). Empty tables are never
 //! visited, and neither are hidden ones (internal entities, `Disabled`,
-//! `Prefab`) unless a term names their marker (`?Prefab` too, as in Flecs). Row access is typed at run time: `row.get::<T>(term)` checks the
-//! id the term matched against `T` and is `None` on a mismatch.
+//! `Prefab`) unless a term names their marker (`?Prefab` too, as in Flecs;
+//! internal markers only in an `And` term). Row access is typed at run time:
+//! `row.get::<T>(term)` checks the id the term matched against `T` and is
+//! `None` on a mismatch.
 //!
 //! Borrows: a term reads its component on its source (`$this`, a fixed
 //! entity, a variable's entity, the ancestor `up` found); writes are only on
@@ -173,8 +175,7 @@ pub struct DynQuery {
     compiled: Compiled,
     cached: bool,
     world_id: Option<WorldId>,
-    /// The hiding flags of the markers a term names (see
-    /// `Archetypes::hiding_flags`).
+    /// The hiding flags the query lifts (see `DynQuery::lifted_flags`).
     allowed: ArchetypeFlags,
     /// Matched archetypes with their prefix frames: those whose table has
     /// rows first (`..cache_split`), then the empty ones; `cache_positions`
