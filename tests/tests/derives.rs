@@ -307,6 +307,8 @@ fn generic_bundles() {
     assert_eq!(world.get::<Stunned>(f), Some(&Stunned(4)));
     assert_eq!(world.remove::<WithExtra<Health>>(e), Some(WithExtra { base: mover(1), extra: Health(2) }));
     assert!(world.remove::<WithExtra<Health>>(f).is_none(), "f has no Health");
+    assert!(world.has::<Position>(f), "all or nothing");
+    world.entity_mut(f).remove::<WithExtra<Health>>();
     assert!(!world.has::<Position>(f), "the present part was removed");
     assert!(world.has::<Stunned>(f));
     world.check_invariants();

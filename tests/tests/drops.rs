@@ -151,15 +151,20 @@ fn removing_a_partly_present_bundle_drops_the_present_values() {
     let tags = TagCounter::start();
     let mut world = World::new();
     let e = world.spawn((log.table(1), log.sparse(2), DropTag)).id();
-    // DropTable2 is missing: the rest is removed and dropped, None returned
+    // DropTable2 is missing: World::remove changes nothing, EntityWorldMut::remove
+    // removes and drops the rest.
     assert!(world.remove::<(DropTable, DropTable2, DropTag)>(e).is_none());
+    log.assert_dropped_once([]);
+    world.entity_mut(e).remove::<(DropTable, DropTable2, DropTag)>();
     log.assert_dropped_once([1]);
     assert_eq!(tags.table(), 1);
     let f = world.spawn((log.table(3), DropSparseTag)).id();
     // table part present, sparse part missing
     assert!(world.remove::<(DropTable, DropSparse)>(f).is_none());
+    log.assert_dropped_once([1]);
+    world.entity_mut(f).remove::<(DropTable, DropSparse)>();
     log.assert_dropped_once([1, 3]);
-    assert!(world.remove::<(DropSparse, DropSparseTag, Plain)>(e).is_none());
+    world.entity_mut(e).remove::<(DropSparse, DropSparseTag, Plain)>();
     log.assert_dropped_once([1, 2, 3]);
     world.check_invariants();
     drop(world);

@@ -428,7 +428,7 @@ proptest! {
                         match which {
                             0 => { world.remove::<A>(e); m.a = None; }
                             1 => { world.remove::<B>(e); m.b = None; }
-                            2 => { world.remove::<(C, T)>(e); m.c = None; m.t = false; }
+                            2 => { world.entity_mut(e).remove::<(C, T)>(); m.c = None; m.t = false; }
                             _ => { world.remove::<T>(e); m.t = false; }
                         }
                     }

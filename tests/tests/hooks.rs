@@ -448,10 +448,13 @@ fn remove_runs_on_replace_then_on_remove_with_the_value_readable() {
     assert_eq!(world.remove::<(A, B)>(e), Some((A(5), B(2))));
     assert_eq!(take_log(), ["A.replace(5)", "B.replace(2)", "A.remove(5)", "B.remove(2)"]);
 
-    // Partly present: the present part is replaced and removed.
+    // Partly present: World::remove changes nothing; EntityWorldMut::remove
+    // replaces and removes the present part.
     world.insert(e, A(6));
     take_log();
     assert_eq!(world.remove::<(B, A)>(e), None);
+    assert!(take_log().is_empty());
+    world.entity_mut(e).remove::<(B, A)>();
     assert_eq!(take_log(), ["A.replace(6)", "A.remove(6)"]);
     assert!(!world.has::<A>(e));
 
@@ -1059,7 +1062,9 @@ fn hooked_values_are_dropped_exactly_once_across_overwrite_remove_and_despawn() 
     assert_eq!(drops(), [1, 2, 3, 4]);
 
     world.insert(e, (Tracked(5), TrackedSparse(6)));
-    world.remove::<(Tracked, B)>(e); // partial: Tracked dropped
+    assert!(world.remove::<(Tracked, B)>(e).is_none()); // partial: nothing removed
+    assert_eq!(drops(), [1, 2, 3, 4]);
+    world.entity_mut(e).remove::<(Tracked, B)>(); // the present part: Tracked dropped
     assert_eq!(drops(), [1, 2, 3, 4, 5]);
     world.insert(e, Tracked(7));
     world.despawn(e);

@@ -408,6 +408,8 @@ fn multi_component_bundles_move_between_every_pair_of_archetypes() {
             assert_eq!(removed.map(|(p, l, _)| (p, l)), Some((Position(mask.into(), 1), Label(format!("new{mask}")))));
         } else {
             assert!(removed.is_none(), "Position was missing");
+            assert!(world.has::<Label>(e), "all or nothing");
+            world.entity_mut(e).remove::<(Position, Label, Enemy)>();
         }
         assert!(!world.has::<Position>(e) && !world.has::<Label>(e) && !world.has::<Enemy>(e));
         assert_eq!(world.get::<Velocity>(e), Some(&Velocity(100 + mask as i32)));

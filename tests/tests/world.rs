@@ -275,17 +275,27 @@ fn remove_a_bundle() {
 }
 
 #[test]
-fn removing_a_partly_present_bundle_removes_what_is_there_and_returns_none() {
+fn removing_a_partly_present_bundle_changes_nothing_while_entity_remove_takes_what_is_there() {
     let mut world = World::new();
     let e = world.spawn((pos(1.0), Stunned(1))).id();
+    // World::remove (and take) is all-or-nothing, as hecs' remove and Bevy's take.
     assert!(world.remove::<(Position, Health)>(e).is_none());
+    assert_eq!(world.get::<Position>(e), Some(&pos(1.0)));
+    assert!(world.remove::<(Stunned, Velocity)>(e).is_none());
+    assert_eq!(world.get::<Stunned>(e), Some(&Stunned(1)));
+    assert!(world.entity_mut(e).take::<(Stunned, Velocity)>().is_none());
+    assert!(world.has::<Stunned>(e));
+    // EntityWorldMut::remove removes the part that is there.
+    world.entity_mut(e).remove::<(Position, Health)>();
     assert!(!world.has::<Position>(e));
     assert!(world.has::<Stunned>(e));
-    assert!(world.remove::<(Stunned, Velocity)>(e).is_none());
+    world.entity_mut(e).remove::<(Stunned, Velocity)>();
     assert!(!world.has::<Stunned>(e));
     let f = world.spawn((pos(1.0), Health(1.0))).id();
     // table components all present, sparse one missing
     assert!(world.remove::<(Position, Stunned)>(f).is_none());
+    assert!(world.has::<Position>(f));
+    world.entity_mut(f).remove::<(Position, Stunned)>();
     assert!(!world.has::<Position>(f));
     assert_eq!(world.get::<Health>(f), Some(&Health(1.0)));
     world.check_invariants();

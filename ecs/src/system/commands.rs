@@ -185,7 +185,10 @@ impl EntityCommands<'_, '_, '_> {
     pub fn remove<B: Bundle>(&mut self) -> &mut Self {
         let entity = self.entity;
         self.commands.queue(move |world: &mut World| {
-            world.remove::<B>(entity);
+            // What is there, as `EntityWorldMut::remove` (not all-or-nothing as
+            // `World::remove`).
+            world.flush_entities();
+            drop(world.remove_bundle::<B, false>(entity));
         });
         self
     }

@@ -154,18 +154,19 @@ impl<'w> EntityWorldMut<'w> {
     #[track_caller]
     pub fn remove<B: Bundle>(&mut self) -> &mut Self {
         self.assert_alive();
-        drop(self.world.remove_bundle::<B>(self.entity));
+        drop(self.world.remove_bundle::<B, false>(self.entity));
         self
     }
 
-    /// Removes `B` and returns it if the entity had all of it (see [`World::remove`]).
+    /// Removes `B` and returns it if the entity had all of it; else removes
+    /// nothing and returns `None` (see [`World::remove`]).
     ///
     /// # Panics
     /// Panics if the entity was despawned through [`EntityWorldMut::world_mut`].
     #[track_caller]
     pub fn take<B: Bundle>(&mut self) -> Option<B> {
         self.assert_alive();
-        self.world.remove_bundle::<B>(self.entity)
+        self.world.remove_bundle::<B, true>(self.entity)
     }
 
     /// Despawns the entity (see [`World::despawn`]).

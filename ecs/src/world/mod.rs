@@ -1325,8 +1325,10 @@ impl World {
     }
 
     /// Removes the components of bundle `B` from `entity` and returns them if it had
-    /// every one of them. If it had only some, those are removed and dropped and
-    /// `None` is returned; `None` too if the entity is not alive.
+    /// every one of them (its own values, not inherited ones). If it lacks any,
+    /// nothing is removed and `None` is returned (as hecs' `remove` and Bevy's
+    /// `take`); `None` too if the entity is not alive.
+    /// [`EntityWorldMut::remove`] removes whatever part of `B` the entity has.
     ///
     /// # Panics
     /// If the `Drop` of a dropped value panics, the removal still completes and
@@ -1343,18 +1345,22 @@ impl World {
     /// let e = world.spawn((Health(5.0), Armor(1))).id();
     /// assert_eq!(world.remove::<Health>(e), Some(Health(5.0)));
     /// assert_eq!(world.remove::<Health>(e), None);
-    /// assert_eq!(world.remove::<(Health, Armor)>(e), None); // Armor removed, Health missing
+    /// assert_eq!(world.remove::<(Health, Armor)>(e), None); // Health missing: nothing removed
+    /// assert_eq!(world.get::<Armor>(e), Some(&Armor(1)));
+    /// world.entity_mut(e).remove::<(Health, Armor)>(); // removes what is there
     /// assert!(!world.has::<Armor>(e));
     /// ```
     #[inline]
     pub fn remove<B: Bundle>(&mut self, entity: Entity) -> Option<B> {
         self.flush_entities();
-        self.remove_bundle::<B>(entity)
+        self.remove_bundle::<B, true>(entity)
     }
 
-    /// Removes `B` from `entity`; see [`World::remove`].
+    /// Removes `B` from `entity`; see [`World::remove`]. With `ALL_OR_NOTHING`,
+    /// an entity lacking part of `B` is left unchanged; without, the part it
+    /// has is removed and dropped (both give `None` then).
     #[inline]
-    pub(crate) fn remove_bundle<B: Bundle>(&mut self, entity: Entity) -> Option<B> {
+    pub(crate) fn remove_bundle<B: Bundle, const ALL_OR_NOTHING: bool>(&mut self, entity: Entity) -> Option<B> {
         const {
             assert!(
                 !B::HAS_PAIRS,
@@ -1364,10 +1370,10 @@ impl World {
         let bundle_id = self.register_bundle::<B>();
         let location = self.entities.location(entity)?;
         if self.bundle_lifecycle(bundle_id, entity) {
-            return self.remove_bundle_hooked(entity, bundle_id);
+            return self.remove_bundle_hooked::<B, ALL_OR_NOTHING>(entity, bundle_id);
         }
         let mut panics = PanicSlot::default();
-        let taken = self.remove_bundle_unhooked(entity, bundle_id, location, &mut panics);
+        let taken = self.remove_bundle_unhooked::<B, ALL_OR_NOTHING>(entity, bundle_id, location, &mut panics);
         panics.resume();
         taken
     }
@@ -1376,13 +1382,20 @@ impl World {
     /// removes (still readable), the removal, then their commands.
     #[cold]
     #[inline(never)]
-    fn remove_bundle_hooked<B: Bundle>(&mut self, entity: Entity, bundle_id: BundleId) -> Option<B> {
+    fn remove_bundle_hooked<B: Bundle, const ALL_OR_NOTHING: bool>(
+        &mut self,
+        entity: Entity,
+        bundle_id: BundleId,
+    ) -> Option<B> {
         let present = self.bundle_components_present(entity, bundle_id);
+        if ALL_OR_NOTHING && present.len() < self.bundles.info(bundle_id).components().len() {
+            return None;
+        }
         self.run_hooks(HookKind::Replace, entity, &present);
         self.run_hooks(HookKind::Remove, entity, &present);
         let location = self.entities.location(entity).expect("hooks cannot despawn (their commands wait)");
         let mut panics = PanicSlot::default();
-        let taken = self.remove_bundle_unhooked(entity, bundle_id, location, &mut panics);
+        let taken = self.remove_bundle_unhooked::<B, ALL_OR_NOTHING>(entity, bundle_id, location, &mut panics);
         self.flush_deferred();
         panics.resume();
         taken
@@ -1393,7 +1406,7 @@ impl World {
     /// only part of `B`) keep a panicking `Drop` in `panics`: the removal
     /// completes.
     #[inline(always)]
-    fn remove_bundle_unhooked<B: Bundle>(
+    fn remove_bundle_unhooked<B: Bundle, const ALL_OR_NOTHING: bool>(
         &mut self,
         entity: Entity,
         bundle_id: BundleId,
@@ -1413,6 +1426,9 @@ impl World {
                     ReadSource::Sparse(set) => self.sparse_sets.get(*set).contains(entity),
                     _ => true,
                 }));
+        if ALL_OR_NOTHING && !has_all {
+            return None;
+        }
         let row = location.row as usize;
         let taken = if has_all {
             let mut reader = BundleReader {

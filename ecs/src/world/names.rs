@@ -217,7 +217,7 @@ impl World {
                 self.insert_bundle_values(entity, bundle_id, name);
             }
             None => {
-                self.remove_bundle::<Name>(entity);
+                self.remove_bundle::<Name, true>(entity);
             }
         }
         if self.parent_of(entity) != parent

@@ -231,7 +231,7 @@ impl Harness {
                 }
             }
             Recorded::Remove(entity, kinds) => {
-                self.model_remove(*entity, kinds);
+                self.model_remove(*entity, kinds, false);
             }
             Recorded::Despawn(entity) => {
                 self.despawn_model(*entity).map_err(|_| "Anchored")?;

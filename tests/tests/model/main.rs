@@ -549,7 +549,7 @@ impl Harness {
                     [a, b] => with_kind!(*a, A => with_kind!(*b, B => remove2::<A, B>(&mut self.world, entity))),
                     _ => unreachable!("removes have 1 or 2 kinds"),
                 };
-                let expected = self.model_remove(entity, kinds);
+                let expected = self.model_remove(entity, kinds, true);
                 assert_eq!(removed, expected, "remove::<{kinds:?}>({entity:?})");
             }
             Op::Despawn { target } => {
@@ -714,10 +714,15 @@ impl Harness {
         self.observe_insert(entity, &before, values);
     }
 
-    /// Takes `kinds` out of `entity` in the model (those it has), mirroring the
-    /// observers; the values if it had them all (what `World::remove` returns).
-    fn model_remove(&mut self, entity: Entity, kinds: &[Kind]) -> Option<Vec<Val>> {
+    /// Takes `kinds` out of `entity` in the model, mirroring the observers:
+    /// with `whole` (as `World::remove`) only if it has every one, else (as
+    /// `EntityWorldMut::remove` and the command) whatever part it has; the
+    /// values if it had every one (what `World::remove` returns).
+    fn model_remove(&mut self, entity: Entity, kinds: &[Kind], whole: bool) -> Option<Vec<Val>> {
         let model = self.model.get_mut(&entity)?;
+        if whole && kinds.iter().any(|&k| model[k as usize].is_none()) {
+            return None;
+        }
         let before = model.clone();
         let values: Vec<Option<Val>> = kinds.iter().map(|&k| model[k as usize].take()).collect();
         self.observe_remove(entity, &before);
