@@ -1,6 +1,7 @@
 //! [`QueryIter`]: walks the matched archetypes of a `QueryState`, row by row.
 //!
-//! Per table it sets the fetches once (column pointers); per row it only indexes.
+//! Per table it sets the fetches once (column pointers) and decides whether
+//! its rows need any check (`fast_end`); per row it only indexes.
 //! `next` is inline and makes no call (the move to the next table included), so
 //! a `for` loop over it keeps its accumulators in registers.
 //! Empty tables are skipped before any per-table work. When every term is dense
@@ -31,6 +32,11 @@ pub struct QueryIter<'w, 's, D: QueryData, F: QueryFilter> {
     filter: F::Fetch<'w>,
     entities: &'w [Entity],
     row: usize,
+    /// Rows of the current table below this need no check at all (no row
+    /// term, toggle or union filter to test): the table's length when every
+    /// row passes as it is, else 0. `next`'s fast path compares the row with
+    /// it and nothing else, so its loop carries no other state.
+    fast_end: usize,
     /// Whether every row of the current table passes without a check.
     rows_all_pass: bool,
     /// The query's union row filters; per table, the first one's union
@@ -61,6 +67,7 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
             filter: F::init_fetch(world, filter_state, last_run, this_run),
             entities: &[],
             row: 0,
+            fast_end: 0,
             rows_all_pass: D::IS_DENSE && F::IS_DENSE,
             union_filters,
             union_rows: (&[], Entity::PLACEHOLDER),
@@ -89,6 +96,7 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
             unsafe { QueryIter::new(world, matched, data_state, filter_state, union_filters, last_run, this_run) };
         if iter.next_table() {
             iter.entities = &iter.entities[..rows.end];
+            iter.fast_end = iter.fast_end.min(rows.end);
             iter.row = rows.start;
         }
         iter
@@ -126,6 +134,8 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
                 self.union_rows = first.rows(archetype);
                 self.archetype = Some(archetype);
             }
+            self.fast_end =
+                if self.table_rows_all_pass() && self.union_filters.is_empty() { self.entities.len() } else { 0 };
             return true;
         }
         false
@@ -195,9 +205,9 @@ impl<'w, D: QueryData, F: QueryFilter> Iterator for QueryIter<'w, '_, D, F> {
         // well: no call, so a caller's loop keeps its accumulators in
         // registers.
         let row = self.row;
-        if row < self.entities.len() && self.table_rows_all_pass() && self.union_filters.is_empty() {
+        if row < self.fast_end {
             self.row = row + 1;
-            // SAFETY: `row < len`.
+            // SAFETY: `fast_end <= len`.
             let entity = unsafe { *self.entities.get_unchecked(row) };
             // SAFETY: as in `next_checked`; every row of the table passes.
             return Some(unsafe { D::fetch(&mut self.data, entity, row) });
