@@ -146,11 +146,26 @@ impl World {
     }
 
     /// Runs the observers of `kind`'s lifecycle event for `ids` (components or
-    /// pairs) of `entity`.
+    /// pairs) of `entity`: one event for the plain ids together, and one per
+    /// pair when there are several (as in Flecs, an observer on `(R, *)` runs
+    /// once per matching pair, so `pair_target` names each; removing
+    /// `(R, *)` or despawning a holder reports every pair).
     pub(crate) fn run_lifecycle_observers(&mut self, kind: HookKind, entity: Entity, ids: &[Id]) {
-        if self.observers.has_lifecycle_observers() && !ids.is_empty() {
-            // The lifecycle events are unit structs: any aligned address holds one.
-            self.run_observers(kind.event(), entity, ids, core::ptr::NonNull::<OnAdd>::dangling().cast());
+        if !self.observers.has_lifecycle_observers() || ids.is_empty() {
+            return;
+        }
+        // The lifecycle events are unit structs: any aligned address holds one.
+        let event = core::ptr::NonNull::<OnAdd>::dangling().cast();
+        if ids.iter().filter(|id| id.is_pair()).nth(1).is_none() {
+            self.run_observers(kind.event(), entity, ids, event);
+            return;
+        }
+        let plain: SmallVec<[Id; 4]> = ids.iter().copied().filter(|id| !id.is_pair()).collect();
+        if !plain.is_empty() {
+            self.run_observers(kind.event(), entity, &plain, event);
+        }
+        for &pair in ids.iter().filter(|id| id.is_pair()) {
+            self.run_observers(kind.event(), entity, &[pair], event);
         }
     }
 
