@@ -181,12 +181,11 @@ impl EntityCommands<'_, '_, '_> {
         self
     }
 
-    /// Queues removing the components of `B` (those present).
+    /// Queues removing the components of `B` that the entity has then (as
+    /// `EntityWorldMut::remove`; `World::remove` is all-or-nothing).
     pub fn remove<B: Bundle>(&mut self) -> &mut Self {
         let entity = self.entity;
         self.commands.queue(move |world: &mut World| {
-            // What is there, as `EntityWorldMut::remove` (not all-or-nothing as
-            // `World::remove`).
             world.flush_entities();
             drop(world.remove_bundle::<B, false>(entity));
         });
