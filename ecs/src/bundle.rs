@@ -56,7 +56,8 @@ use crate::util::{FxHashMap, PanicSlot, TypeIdMap};
 pub unsafe trait Bundle: Send + Sync + 'static {
     /// Whether the bundle holds pairs whose targets are known only at run time
     /// (`Relationship::pair`): they are taken out with [`Bundle::take_pairs`]
-    /// before the components are written, and added right after them.
+    /// before the components are written, and placed with them (tag pairs of a
+    /// spawn) or added right after them.
     const HAS_PAIRS: bool = false;
 
     /// Moves the bundle's run-time pairs into `sink` (the pairs then write no

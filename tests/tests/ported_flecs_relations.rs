@@ -229,6 +229,40 @@ fn bundle_with_several_pairs_of_one_relationship_adds_them_all() {
     assert_eq!(world.ids_of(alice).unwrap().len(), 4);
 }
 
+#[test]
+fn bundle_with_pairs_is_one_move_no_intermediate_archetype() {
+    // API.md: pairs in a bundle are added "in one move": the entity is placed
+    // once, in the archetype of its components and pairs.
+    let mut world = World::new();
+    let [parent] = empties(&mut world);
+    let child = world.spawn((Velocity::default(), ChildOf.pair(parent))).id();
+    assert_eq!(world.parent(child), Some(parent));
+    let velocity = world.component_id::<Velocity>().unwrap().id();
+    let populated: Vec<usize> = world
+        .archetypes()
+        .iter()
+        .filter(|archetype| archetype.ids().contains(&velocity) && !archetype.is_empty())
+        .map(|archetype| archetype.ids().len())
+        .collect();
+    assert_eq!(populated, vec![2], "only {{Velocity, (ChildOf, parent)}} holds an entity");
+    // No entity ever sat in {Velocity}: a query cache matching it saw no row.
+    let lone = world.archetypes().iter().find(|archetype| archetype.ids() == [velocity]);
+    assert!(lone.is_none_or(|archetype| archetype.is_empty()));
+}
+
+#[test]
+fn bundle_with_pairs_on_add_observers_see_the_whole_bundle() {
+    // One move: when OnAdd observers run, every id of the bundle is on the entity.
+    let mut world = log_world();
+    world.add_observer(|trigger: Trigger<OnAdd, Velocity>, parents: Query<Pair<ChildOf>>, mut log: ResMut<Log>| {
+        let parent = parents.get(trigger.entity()).ok();
+        log.0.push(format!("velocity added, parent set: {}", parent.is_some()));
+    });
+    let [parent] = empties(&mut world);
+    world.spawn((Velocity::default(), ChildOf.pair(parent)));
+    assert_eq!(take_log(&mut world), vec!["velocity added, parent set: true".to_owned()]);
+}
+
 // ===== exclusive relationships ==========================================================
 
 #[test]

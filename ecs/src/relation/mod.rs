@@ -70,8 +70,12 @@ pub trait Relationship: Component {
     const TRAITS: RelationshipTraits;
 
     /// The pair `(Self, target)` with this value, as a bundle: spawned or
-    /// inserted with the bundle's other components, it adds the pair right
-    /// after them, with `insert_pair`'s checks.
+    /// inserted with the bundle's other components, with `insert_pair`'s
+    /// checks. A spawn whose pairs are all tags of plain relationships (as
+    /// `ChildOf`) places the entity once, with its components and pairs, and
+    /// its hooks and observers then see the whole bundle; other pairs (with a
+    /// value, of a union relationship or `IsA`) are added right after the
+    /// components, as an insert adds them.
     ///
     /// # Panics
     /// Spawning or inserting the bundle panics if the pair is refused (its

@@ -217,6 +217,24 @@ impl World {
         self.run_lifecycle_observers(kind, entity, ids);
     }
 
+    /// Whether `id` is a pair a spawn may place with its bundle in one move
+    /// ([`BundlePairs::one_move_ids`](super::bundle_pairs::BundlePairs)):
+    /// concrete (no wildcard, not a union marker), of a table-stored
+    /// relationship that is neither a union nor `IsA` (whose instantiation
+    /// runs its own steps), and needing no value (a tag: no column).
+    pub(super) fn is_plain_tag_pair(&self, id: Id) -> bool {
+        id.is_pair()
+            && !id.is_wildcard()
+            && !crate::archetype::is_union_id(id)
+            && id.first_index() != self.builtin.is_a.index()
+            && !self.is_union_relationship(id.first_index())
+            && !self.id_needs_value(id)
+            && self
+                .components
+                .info_by_index(id.first_index())
+                .is_some_and(|info| info.storage() == StorageKind::Table && info.is_tag())
+    }
+
     /// The sparse component whose id is `id`, if it is one.
     #[inline]
     fn sparse_component_of_id(&self, id: Id) -> Option<Entity> {
@@ -249,12 +267,7 @@ impl World {
             if let Some(clash) = self.name_clash_under(entity, id) {
                 return Err(PairError::NameTaken(clash));
             }
-            if !relationship_flags.contains(EntityFlags::IS_COMPONENT) {
-                self.flag(relationship, EntityFlags::IS_COMPONENT);
-            }
-            if !target_flags.contains(EntityFlags::IS_TARGET) {
-                self.flag(target, EntityFlags::IS_TARGET);
-            }
+            self.flag_pair_use(relationship, relationship_flags, target, target_flags);
             if relationship == self.builtin.is_a {
                 self.register_base(target);
             }
@@ -264,6 +277,38 @@ impl World {
             self.flag(first, EntityFlags::IS_COMPONENT);
         }
         Ok(record.location)
+    }
+
+    /// Flags the entities a pair names on its first use (the relationship as a
+    /// component, the target as a target: cleanup looks at flagged entities
+    /// only); `*_flags` are their current flags.
+    #[inline]
+    fn flag_pair_use(
+        &mut self,
+        relationship: Entity,
+        relationship_flags: EntityFlags,
+        target: Entity,
+        target_flags: EntityFlags,
+    ) {
+        if !relationship_flags.contains(EntityFlags::IS_COMPONENT) {
+            self.flag(relationship, EntityFlags::IS_COMPONENT);
+        }
+        if !target_flags.contains(EntityFlags::IS_TARGET) {
+            self.flag(target, EntityFlags::IS_TARGET);
+        }
+    }
+
+    /// [`World::prepare_add`]'s flags for the pair `id` of an entity that is
+    /// not placed yet (a spawn placing its bundle's pairs with it: no cycle to
+    /// close, no name to check yet). `false` if a half of `id` is not alive.
+    pub(super) fn flag_new_pair(&mut self, id: Id) -> bool {
+        let (Some((relationship, relationship_flags)), Some((target, target_flags))) =
+            (self.entities.alive_at(id.first_index()), self.entities.alive_at(id.second_index()))
+        else {
+            return false;
+        };
+        self.flag_pair_use(relationship, relationship_flags, target, target_flags);
+        true
     }
 
     pub(super) fn unflag(&mut self, entity: Entity, flag: EntityFlags) {

@@ -614,6 +614,15 @@ impl World {
         // Register first: a rejected bundle must not leave an entity behind.
         let bundle_id = self.register_bundle::<B>();
         let entity = self.entities.alloc();
+        if B::HAS_PAIRS
+            && let Some((pair_ids, destination)) = self.one_move_spawn(&pairs, bundle_id)
+        {
+            self.place_spawned_with_pairs(entity, bundle_id, bundle, &pair_ids, destination);
+            if self.bundle_has_name(bundle_id) {
+                self.refuse_spawned_name_clash(entity);
+            }
+            return EntityWorldMut::new(self, entity);
+        }
         if B::HAS_PAIRS && self.bundle_has_name(bundle_id) {
             // The name is checked once the pairs (a parent) landed too.
             let outer = self.name_check_deferred.replace(entity);
@@ -718,6 +727,88 @@ impl World {
         self.mark_sparse(entity, bundle_id);
         if hooks {
             self.after_insert_hooks(entity, bundle_id, &[]);
+        }
+    }
+
+    /// The pair ids and the archetype of a spawn of bundle `bundle_id` with
+    /// `pairs` that can be placed in one move (see `world::bundle_pairs`):
+    /// every pair a plain tag pair, and the archetype of the components and
+    /// pairs with the same columns as that of the components alone (tag pairs
+    /// add none), so the bundle's write plan fits it.
+    fn one_move_spawn(
+        &mut self,
+        pairs: &bundle_pairs::BundlePairs,
+        bundle_id: BundleId,
+    ) -> Option<(SmallVec<[crate::entity::Id; 2]>, ArchetypeId)> {
+        let pair_ids = pairs.one_move_ids(self)?;
+        let edge = self.bundles.insert_edge(
+            bundle_id,
+            ArchetypeId::EMPTY,
+            &mut self.archetypes,
+            &self.components,
+            &self.sparse_sets,
+        );
+        let components_only = edge.destination;
+        let mut destination = components_only;
+        for &id in &pair_ids {
+            destination = self.archetypes.add_edge(destination, id, &self.components);
+        }
+        let columns = |archetype: ArchetypeId| self.archetypes[archetype].table().columns().len();
+        (columns(destination) == columns(components_only)).then_some((pair_ids, destination))
+    }
+
+    /// [`World::place_spawned`] into `destination`, the archetype of the
+    /// bundle's components and its tag pairs `pairs` ([`World::one_move_spawn`]):
+    /// one placement, then the hooks and observers of the components and of
+    /// each pair, all with the whole bundle in place.
+    #[cold]
+    #[inline(never)]
+    fn place_spawned_with_pairs<B: Bundle>(
+        &mut self,
+        entity: Entity,
+        bundle_id: BundleId,
+        bundle: B,
+        pairs: &[crate::entity::Id],
+        destination: ArchetypeId,
+    ) {
+        let tick = self.change_tick();
+        let hooks = self.bundle_lifecycle(bundle_id, entity);
+        let edge = self.bundles.insert_edge(
+            bundle_id,
+            ArchetypeId::EMPTY,
+            &mut self.archetypes,
+            &self.components,
+            &self.sparse_sets,
+        );
+        // SAFETY: `destination` has the columns of the spawn edge's destination,
+        // in the same order (`one_move_spawn` checked their number; tag pairs add
+        // none), so the edge's slots cover every column of it, all new: the
+        // writer initializes each value and its ticks.
+        unsafe {
+            let (row, table) = self.archetypes.push_row(destination, entity);
+            self.entities.set_location(entity, EntityLocation { archetype: destination, row: row as u32 });
+            let mut panics = PanicSlot::default();
+            BundleWriter::write_bundle(
+                bundle,
+                &edge.slots,
+                table,
+                row,
+                &mut self.sparse_sets,
+                entity,
+                tick,
+                &mut panics,
+            );
+            debug_assert!(!panics.is_panicking(), "a spawn dropped a value");
+        }
+        self.mark_sparse(entity, bundle_id);
+        if hooks {
+            self.after_insert_hooks(entity, bundle_id, &[]);
+        }
+        for &id in pairs {
+            // An exclusive relationship's later pair replaced an earlier one.
+            if self.entities.location(entity).is_some_and(|location| self.archetypes[location.archetype].contains(id)) {
+                self.after_id_insert(entity, id, false);
+            }
         }
     }
 
