@@ -463,3 +463,36 @@ fn a_recycled_archetype_slot_drops_with_the_new_archetypes_types() {
     drop(world);
     log.assert_dropped_once([0, 1, 30]);
 }
+
+/// A pair value carrying a drop-logged value.
+#[derive(Relationship)]
+struct Owes(#[allow(dead_code)] DropTable);
+
+/// An exclusive one.
+#[derive(Relationship)]
+#[relationship(exclusive)]
+struct OwesOne(#[allow(dead_code)] DropTable);
+
+/// Pair values of a spawn bundle placed with it in one move are dropped once:
+/// at despawn, when replaced by a later pair of the same bundle (a repeated
+/// pair, an exclusive relationship's second target), and with the world.
+#[test]
+fn pair_values_of_a_spawned_bundle_are_dropped_once() {
+    let log = DropLog::new();
+    let mut world = World::new();
+    let (a, b) = (world.spawn_empty().id(), world.spawn_empty().id());
+    let e = world.spawn((log.table(1), Owes(log.table(2)).pair(a), OwesOne(log.table(3)).pair(a))).id();
+    log.assert_dropped_once([]);
+    let f = world.spawn((Owes(log.table(4)).pair(b), Owes(log.table(5)).pair(b))).id();
+    log.assert_dropped_once([4]);
+    let g = world.spawn((OwesOne(log.table(6)).pair(a), OwesOne(log.table(7)).pair(b))).id();
+    log.assert_dropped_once([4, 6]);
+    assert!(world.has_pair::<OwesOne>(g, b) && !world.has_pair::<OwesOne>(g, a));
+    world.despawn(e);
+    log.assert_dropped_once([1, 2, 3, 4, 6]);
+    world.despawn(a); // g's pairs target b only
+    assert!(world.is_alive(g) && world.is_alive(f));
+    world.check_invariants();
+    drop(world);
+    log.assert_dropped_once([1, 2, 3, 4, 5, 6, 7]);
+}

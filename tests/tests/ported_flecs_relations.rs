@@ -946,3 +946,37 @@ fn up_reads_a_sparse_component_of_the_parent() {
     let rows: Vec<(Entity, u32)> = q.iter(&world).map(|(e, aura)| (e, aura.0)).collect();
     assert_eq!(rows, vec![(child, 3)]);
 }
+
+/// Data pairs in a spawn bundle are placed with the components too: one
+/// populated archetype, values and change ticks in place, observers of both
+/// see the whole bundle; a repeated pair or an exclusive one given twice keeps
+/// the last value and drops the others once.
+#[test]
+fn bundle_with_data_pairs_is_one_move_and_drops_replaced_values_once() {
+    let mut world = log_world();
+    world.add_observer(|trigger: Trigger<OnAdd, Velocity>, eats: Query<Pair<&Eats>>, mut log: ResMut<Log>| {
+        let amount = eats.get(trigger.entity()).ok().map(|(_, eats)| eats.amount);
+        log.0.push(format!("velocity added, eats {amount:?}"));
+    });
+    let [parent, apples, pears] = empties(&mut world);
+    let e = world.spawn((Velocity::default(), ChildOf.pair(parent), Eats { amount: 2 }.pair(apples))).id();
+    assert_eq!(take_log(&mut world), vec!["velocity added, eats Some(2)".to_owned()]);
+    assert_eq!(world.get_pair::<Eats>(e, apples), Some(&Eats { amount: 2 }));
+    assert_eq!(world.parent(e), Some(parent));
+    let velocity = world.component_id::<Velocity>().unwrap().id();
+    let populated = world.archetypes().iter().filter(|a| a.ids().contains(&velocity) && !a.is_empty()).count();
+    assert_eq!(populated, 1);
+    let mut added = world.query_filtered::<Entity, Added<Velocity>>();
+    assert_eq!(added.iter(&world).collect::<Vec<_>>(), vec![e]);
+    // Two pairs of one exclusive relationship: the last wins.
+    let f = world.spawn((Velocity::default(), Wears.pair(apples), Wears.pair(pears))).id();
+    assert_eq!(world.targets::<Wears>(f).collect::<Vec<_>>(), vec![pears]);
+    // An exclusive data relationship given twice: the last value wins.
+    let h = world.spawn((Velocity::default(), Grade { value: 1 }.pair(apples), Grade { value: 7 }.pair(pears))).id();
+    assert_eq!(world.get_pair::<Grade>(h, pears), Some(&Grade { value: 7 }));
+    assert_eq!(world.get_pair::<Grade>(h, apples), None);
+    // The same data pair twice: the last value wins.
+    let g = world.spawn((Eats { amount: 1 }.pair(pears), Eats { amount: 5 }.pair(pears))).id();
+    assert_eq!(world.get_pair::<Eats>(g, pears), Some(&Eats { amount: 5 }));
+    world.check_invariants();
+}

@@ -1,24 +1,39 @@
 //! Pairs inside bundles (`(Position(0.0), ChildOf.pair(parent))`): their
-//! targets are known only at run time. A spawn whose pairs are all tags of
-//! plain fragmenting relationships (no value, no union storage, not `IsA`)
-//! places the entity once, in the archetype of its components and pairs (tag
-//! pairs add no column, so the bundle's write plan serves it), then runs the
-//! hooks and observers of everything with the whole bundle in place. Any
-//! other bundle writes its static part in one move, then adds each pair with
+//! targets are known only at run time. A spawn whose pairs are all of plain
+//! fragmenting relationships (no union storage, not `IsA`) places the entity
+//! once, in the archetype of its components and pairs: pair ids sort after
+//! every plain id, so that archetype's first columns are those of the
+//! components alone and the bundle's write plan serves them, and each pair
+//! with a value writes it into its own column. Then the hooks and observers
+//! of everything run with the whole bundle in place. Any other bundle (and
+//! every insert) writes its static part in one move, then adds each pair with
 //! the same checks as `insert_pair` (a dead or wildcard target, an acyclic
 //! relationship's cycle; exclusive relationships replace their old pair).
 //! Bundles without pairs (`Bundle::HAS_PAIRS` is false, known at compile time)
 //! pay nothing.
 
+use core::ptr::NonNull;
+
 use smallvec::SmallVec;
 
 use super::{PairError, World};
+use crate::archetype::Archetypes;
 use crate::bundle::{Bundle, PairSink};
 use crate::component::Component;
-use crate::entity::{Entity, Id};
+use crate::entity::{ArchetypeId, Entity, Id};
+use crate::storage::{ComponentTicks, Tick};
 
-/// Adds one pair taken out of a bundle to an entity.
-type AddPair = Box<dyn FnOnce(&mut World, Entity) -> Result<(), (String, PairError)> + Send + Sync>;
+/// What to do with one pair taken out of a bundle.
+pub(super) enum PairUse<'w> {
+    /// Add it (with its value) to an entity, as `insert_pair` does.
+    Add(&'w mut World, Entity),
+    /// Move its value to this address, the pair's slot in a new row of the
+    /// archetype the entity was placed in (nothing for a zero-sized value).
+    Write(NonNull<u8>),
+}
+
+/// Uses one pair taken out of a bundle, once.
+type UsePair = Box<dyn FnOnce(PairUse<'_>) -> Result<(), (String, PairError)> + Send + Sync>;
 
 /// One pair taken out of a bundle.
 struct PendingPair {
@@ -26,10 +41,8 @@ struct PendingPair {
     target: Entity,
     /// Registers its relationship (a component) and returns it.
     relationship: fn(&mut World) -> Entity,
-    /// Whether its value is a tag with nothing to store or drop.
-    tag: bool,
-    /// Adds it (with its value) to an entity, as `insert_pair` does.
-    add: AddPair,
+    /// Adds or writes it, with its value.
+    apply: UsePair,
 }
 
 /// The pairs of one bundle, in bundle order.
@@ -38,20 +51,24 @@ pub(super) struct BundlePairs(SmallVec<[PendingPair; 1]>);
 
 impl PairSink for BundlePairs {
     fn pair<C: Component>(&mut self, value: C, target: Entity) {
-        let add: AddPair = Box::new(move |world: &mut World, entity: Entity| {
-            let describe = |error| (format!("({}, {target:?})", C::NAME), error);
-            if !world.is_alive(target) {
-                return Err(describe(PairError::NotAlive(target)));
+        let apply: UsePair = Box::new(move |action: PairUse<'_>| match action {
+            PairUse::Add(world, entity) => {
+                let describe = |error| (format!("({}, {target:?})", C::NAME), error);
+                if !world.is_alive(target) {
+                    return Err(describe(PairError::NotAlive(target)));
+                }
+                let relationship = world.register_component::<C>();
+                world.insert_id_value(entity, Id::pair(relationship, target), value).map_err(describe)
             }
-            let relationship = world.register_component::<C>();
-            world.insert_id_value(entity, Id::pair(relationship, target), value).map_err(describe)
+            PairUse::Write(slot) => {
+                // SAFETY: `BundlePairs::write_to` hands out the uninitialized slot
+                // of this pair's value in a column storing `C`s (aligned; dangling
+                // but aligned for a zero-sized `C`, whose write does nothing).
+                unsafe { slot.cast::<C>().write(value) };
+                Ok(())
+            }
         });
-        self.0.push(PendingPair {
-            target,
-            relationship: |world: &mut World| world.register_component::<C>(),
-            tag: size_of::<C>() == 0 && !core::mem::needs_drop::<C>(),
-            add,
-        });
+        self.0.push(PendingPair { target, relationship: |world: &mut World| world.register_component::<C>(), apply });
     }
 }
 
@@ -76,26 +93,63 @@ impl BundlePairs {
     #[track_caller]
     pub(super) fn add_to(self, world: &mut World, entity: Entity) {
         for pair in self.0 {
-            if let Err((pair, error)) = (pair.add)(world, entity) {
+            if let Err((pair, error)) = (pair.apply)(PairUse::Add(world, entity)) {
                 panic!("cannot add the pair {pair} of a bundle to {entity:?}: {error}");
             }
         }
     }
 
+    /// Moves the values of the pairs `ids` (as [`BundlePairs::one_move_ids`]
+    /// gave them) into `row` of `archetype`, the row of the entity just placed
+    /// there, and stamps their ticks; a pair an exclusive relationship's later
+    /// pair replaced is dropped. Tag pairs have no column and write nothing.
+    ///
+    /// # Safety
+    /// `row` is a new row of `archetype` whose pair columns are not initialized
+    /// yet; every other column of it is.
+    pub(super) unsafe fn write_to(
+        self,
+        archetypes: &mut Archetypes,
+        archetype: ArchetypeId,
+        row: usize,
+        ids: &[Id],
+        tick: Tick,
+    ) {
+        for (pair, &id) in self.0.into_iter().zip(ids) {
+            let archetype = archetypes.get_mut(archetype);
+            match archetype.column_of(id) {
+                Some(column) if archetype.contains(id) => {
+                    let column = archetype.table_mut().column_mut(column);
+                    // SAFETY: `row` is a row of this table (forwarded), the pair's
+                    // column stores its relationship's values; written once here.
+                    unsafe {
+                        let slot = column.get_ptr(row);
+                        drop((pair.apply)(PairUse::Write(slot)));
+                        column.set_ticks(row, ComponentTicks::new(tick));
+                    }
+                }
+                // A tag, or a pair replaced by a later one: its value is dropped.
+                _ => drop(pair),
+            }
+        }
+    }
+
     /// The ids of the pairs if a new entity (allocated, not placed yet) can
-    /// get them all with its spawn's one move: each a tag of a plain
-    /// fragmenting relationship (not a union, not `IsA`, not sparse) with a
-    /// live, concrete target. Their relationships and targets are flagged as
-    /// `add_pair` flags them. `None`: take the pair-by-pair path.
+    /// get them all with its spawn's one move: each a pair of a plain
+    /// fragmenting relationship (not a union, not `IsA`, stored in tables)
+    /// with a live, concrete target. Their relationships and targets are
+    /// flagged as `add_pair` flags them. `None`: take the pair-by-pair path.
     pub(super) fn one_move_ids(&self, world: &mut World) -> Option<SmallVec<[Id; 2]>> {
         let mut ids = SmallVec::new();
         for pair in &self.0 {
-            if !pair.tag || !world.is_alive(pair.target) {
+            if !world.is_alive(pair.target) {
                 return None;
             }
             let relationship = (pair.relationship)(world);
             let id = Id::pair(relationship, pair.target);
-            if !world.is_plain_tag_pair(id) {
+            // A repeated pair replaces its value: the pair-by-pair path drops
+            // the first one.
+            if !world.is_plain_pair(id) || ids.contains(&id) {
                 return None;
             }
             ids.push(id);

@@ -221,18 +221,14 @@ impl World {
     /// ([`BundlePairs::one_move_ids`](super::bundle_pairs::BundlePairs)):
     /// concrete (no wildcard, not a union marker), of a table-stored
     /// relationship that is neither a union nor `IsA` (whose instantiation
-    /// runs its own steps), and needing no value (a tag: no column).
-    pub(super) fn is_plain_tag_pair(&self, id: Id) -> bool {
+    /// runs its own steps).
+    pub(super) fn is_plain_pair(&self, id: Id) -> bool {
         id.is_pair()
             && !id.is_wildcard()
             && !crate::archetype::is_union_id(id)
             && id.first_index() != self.builtin.is_a.index()
             && !self.is_union_relationship(id.first_index())
-            && !self.id_needs_value(id)
-            && self
-                .components
-                .info_by_index(id.first_index())
-                .is_some_and(|info| info.storage() == StorageKind::Table && info.is_tag())
+            && self.components.info_by_index(id.first_index()).is_some_and(|info| info.storage() == StorageKind::Table)
     }
 
     /// The sparse component whose id is `id`, if it is one.

@@ -617,7 +617,7 @@ impl World {
         if B::HAS_PAIRS
             && let Some((pair_ids, destination)) = self.one_move_spawn(&pairs, bundle_id)
         {
-            self.place_spawned_with_pairs(entity, bundle_id, bundle, &pair_ids, destination);
+            self.place_spawned_with_pairs(entity, bundle_id, bundle, pairs, &pair_ids, destination);
             if self.bundle_has_name(bundle_id) {
                 self.refuse_spawned_name_clash(entity);
             }
@@ -732,9 +732,10 @@ impl World {
 
     /// The pair ids and the archetype of a spawn of bundle `bundle_id` with
     /// `pairs` that can be placed in one move (see `world::bundle_pairs`):
-    /// every pair a plain tag pair, and the archetype of the components and
-    /// pairs with the same columns as that of the components alone (tag pairs
-    /// add none), so the bundle's write plan fits it.
+    /// every pair a plain pair, and the archetype of the components and pairs
+    /// starting with the columns of the components alone (pair ids sort after
+    /// plain ones, so the plain ids and their columns come first and the
+    /// bundle's write plan fits them), then one column per pair with a value.
     fn one_move_spawn(
         &mut self,
         pairs: &bundle_pairs::BundlePairs,
@@ -753,14 +754,22 @@ impl World {
         for &id in &pair_ids {
             destination = self.archetypes.add_edge(destination, id, &self.components);
         }
-        let columns = |archetype: ArchetypeId| self.archetypes[archetype].table().columns().len();
-        (columns(destination) == columns(components_only)).then_some((pair_ids, destination))
+        let (placed, alone) = (&self.archetypes[destination], &self.archetypes[components_only]);
+        let plain = |ids: &[crate::entity::Id]| ids.iter().take_while(|id| !id.is_pair()).count();
+        let same_plain = placed.ids()[..plain(placed.ids())] == alone.ids()[..plain(alone.ids())];
+        let pair_columns = placed.ids().iter().filter(|&&id| id.is_pair() && placed.column_of(id).is_some()).count();
+        let fits = same_plain
+            && placed.table().columns().len() == alone.table().columns().len() + pair_columns
+            && placed.ids().iter().all(|&id| !id.is_pair() || pair_ids.contains(&id));
+        fits.then_some((pair_ids, destination))
     }
 
     /// [`World::place_spawned`] into `destination`, the archetype of the
-    /// bundle's components and its tag pairs `pairs` ([`World::one_move_spawn`]):
-    /// one placement, then the hooks and observers of the components and of
-    /// each pair, all with the whole bundle in place.
+    /// bundle's components and its pairs `pairs`, whose ids are `pair_ids`
+    /// ([`World::one_move_spawn`]): one placement (components through the
+    /// bundle's write plan, pair values into their columns), then the hooks
+    /// and observers of the components and of each pair, all with the whole
+    /// bundle in place.
     #[cold]
     #[inline(never)]
     fn place_spawned_with_pairs<B: Bundle>(
@@ -768,7 +777,8 @@ impl World {
         entity: Entity,
         bundle_id: BundleId,
         bundle: B,
-        pairs: &[crate::entity::Id],
+        pairs: bundle_pairs::BundlePairs,
+        pair_ids: &[crate::entity::Id],
         destination: ArchetypeId,
     ) {
         let tick = self.change_tick();
@@ -780,10 +790,11 @@ impl World {
             &self.components,
             &self.sparse_sets,
         );
-        // SAFETY: `destination` has the columns of the spawn edge's destination,
-        // in the same order (`one_move_spawn` checked their number; tag pairs add
-        // none), so the edge's slots cover every column of it, all new: the
-        // writer initializes each value and its ticks.
+        // SAFETY: `destination` starts with the columns of the spawn edge's
+        // destination, in the same order, and has one more per pair with a value
+        // (`one_move_spawn` checked): the edge's slots cover those first columns,
+        // all new, which the writer initializes with their ticks; `write_to`
+        // initializes the pair columns before anything reads the row.
         unsafe {
             let (row, table) = self.archetypes.push_row(destination, entity);
             self.entities.set_location(entity, EntityLocation { archetype: destination, row: row as u32 });
@@ -799,12 +810,13 @@ impl World {
                 &mut panics,
             );
             debug_assert!(!panics.is_panicking(), "a spawn dropped a value");
+            pairs.write_to(&mut self.archetypes, destination, row, pair_ids, tick);
         }
         self.mark_sparse(entity, bundle_id);
         if hooks {
             self.after_insert_hooks(entity, bundle_id, &[]);
         }
-        for &id in pairs {
+        for &id in pair_ids {
             // An exclusive relationship's later pair replaced an earlier one.
             if self.entities.location(entity).is_some_and(|location| self.archetypes[location.archetype].contains(id)) {
                 self.after_id_insert(entity, id, false);
