@@ -980,3 +980,45 @@ fn bundle_with_data_pairs_is_one_move_and_drops_replaced_values_once() {
     assert_eq!(world.get_pair::<Eats>(g, pears), Some(&Eats { amount: 5 }));
     world.check_invariants();
 }
+
+/// A spawn bundle with pairs ends in the same state as spawning its
+/// components and adding its pairs one by one: the same ids, pair values and
+/// relationship bookkeeping (targets' sources, cleanup on target despawn).
+#[test]
+fn one_move_bundles_match_pair_by_pair_spawns() {
+    let mut world = World::new();
+    let [parent, apples, pears] = empties(&mut world);
+    let by_bundle = [
+        world.spawn((Velocity::default(), ChildOf.pair(parent))).id(),
+        world.spawn((ChildOf.pair(parent), Likes.pair(apples), Eats { amount: 3 }.pair(pears))).id(),
+        world.spawn((Velocity::default(), Wears.pair(apples), Grade { value: 4 }.pair(pears))).id(),
+        world.spawn((Eats { amount: 1 }.pair(apples), Eats { amount: 2 }.pair(pears), Velocity::default())).id(),
+    ];
+    let step = |world: &mut World| {
+        let a = world.spawn(Velocity::default()).add_pair::<ChildOf>(parent).id();
+        let b = world.spawn_empty().add_pair::<ChildOf>(parent).add_pair::<Likes>(apples).id();
+        world.entity_mut(b).insert_pair(Eats { amount: 3 }, pears);
+        let c = world.spawn(Velocity::default()).add_pair::<Wears>(apples).id();
+        world.entity_mut(c).insert_pair(Grade { value: 4 }, pears);
+        let d = world.spawn(Velocity::default()).id();
+        world.entity_mut(d).insert_pair(Eats { amount: 1 }, apples).insert_pair(Eats { amount: 2 }, pears);
+        [a, b, c, d]
+    };
+    let by_steps = step(&mut world);
+    for (&bundled, &stepped) in by_bundle.iter().zip(&by_steps) {
+        assert_eq!(world.ids_of(bundled), world.ids_of(stepped));
+        assert_eq!(world.get_pair::<Eats>(bundled, pears), world.get_pair::<Eats>(stepped, pears));
+        assert_eq!(world.get_pair::<Eats>(bundled, apples), world.get_pair::<Eats>(stepped, apples));
+        assert_eq!(world.get_pair::<Grade>(bundled, pears), world.get_pair::<Grade>(stepped, pears));
+    }
+    assert_eq!(world.sources::<Eats>(pears).count(), 4);
+    world.despawn(pears); // default cleanup: the pairs go, the holders stay
+    for &entity in by_bundle.iter().chain(&by_steps) {
+        assert!(world.is_alive(entity));
+        assert_eq!(world.get_pair::<Eats>(entity, pears), None);
+    }
+    world.despawn(parent); // ChildOf deletes the children
+    assert!(!world.is_alive(by_bundle[0]) && !world.is_alive(by_bundle[1]));
+    assert!(!world.is_alive(by_steps[0]) && !world.is_alive(by_steps[1]));
+    world.check_invariants();
+}
