@@ -1022,3 +1022,26 @@ fn one_move_bundles_match_pair_by_pair_spawns() {
     assert!(!world.is_alive(by_steps[0]) && !world.is_alive(by_steps[1]));
     world.check_invariants();
 }
+
+/// `spawn_batch` places bundles with pairs as `spawn` does: once, with their
+/// pairs, observers seeing the whole bundle.
+#[test]
+fn spawn_batch_with_pairs_is_one_move_per_entity() {
+    let mut world = log_world();
+    world.add_observer(|trigger: Trigger<OnAdd, Velocity>, parents: Query<Pair<ChildOf>>, mut log: ResMut<Log>| {
+        log.0.push(format!("parent set: {}", parents.get(trigger.entity()).is_ok()));
+    });
+    let [parent, apples] = empties(&mut world);
+    let batch: Vec<Entity> = world
+        .spawn_batch((0..3).map(|i| (Velocity::default(), ChildOf.pair(parent), Eats { amount: i }.pair(apples))))
+        .collect();
+    assert_eq!(take_log(&mut world), vec!["parent set: true".to_owned(); 3]);
+    for (i, &entity) in batch.iter().enumerate() {
+        assert_eq!(world.parent(entity), Some(parent));
+        assert_eq!(world.get_pair::<Eats>(entity, apples), Some(&Eats { amount: i as u32 }));
+    }
+    let velocity = world.component_id::<Velocity>().unwrap().id();
+    let populated = world.archetypes().iter().filter(|a| a.ids().contains(&velocity) && !a.is_empty()).count();
+    assert_eq!(populated, 1);
+    world.check_invariants();
+}

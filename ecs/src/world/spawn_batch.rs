@@ -14,8 +14,9 @@
 //! registers the bundle and looks its destination up again; batches without
 //! hooks or observers run no commands and skip the check.
 //!
-//! Bundles with run-time pairs (`Relationship::pair`) spawn their components
-//! like any other, then add their pairs one by one (see `bundle_pairs`).
+//! Bundles with run-time pairs (`Relationship::pair`) spawn one by one as
+//! `World::spawn` does (one move where their pairs allow it, see
+//! `bundle_pairs`): their archetype depends on each bundle's targets.
 
 use super::World;
 use crate::bundle::{Bundle, BundleId, BundleWriter, WriteSlot};
@@ -76,8 +77,19 @@ impl<'w, I: Iterator<Item: Bundle>> SpawnBatchIter<'w, I> {
         BatchTarget { slots, destination, has_sparse, hooked, deleted_seen: world.archetypes.deleted_count(), named }
     }
 
-    fn spawn_one(&mut self, mut bundle: I::Item) -> Entity {
-        let pairs = super::bundle_pairs::BundlePairs::take(&mut bundle);
+    fn spawn_one(&mut self, bundle: I::Item) -> Entity {
+        if <I::Item as Bundle>::HAS_PAIRS {
+            // Bundles with pairs spawn as `World::spawn` does (one move where
+            // the pairs allow it, the name checked once they all landed).
+            let entity = self.world.spawn(bundle).id();
+            if self.world.archetypes.deleted_count() != self.target.deleted_seen {
+                // Hooks or observers deleted archetypes: the batch's destination
+                // may be gone (its slot reused) and the bundle retired.
+                let (lower, _) = self.bundles.size_hint();
+                self.target = Self::resolve(self.world, lower);
+            }
+            return entity;
+        }
         let world = &mut *self.world;
         let target = &self.target;
         // Hooks of the previous spawn may have reserved entities.
@@ -105,19 +117,10 @@ impl<'w, I: Iterator<Item: Bundle>> SpawnBatchIter<'w, I> {
         if let Some(bundle) = target.hooked {
             world.after_insert_hooks(entity, bundle, &[]);
         }
-        if <I::Item as Bundle>::HAS_PAIRS {
-            // Each pair moves the entity on from the batch's destination (the
-            // name is checked once they all landed).
-            let outer = world.name_check_deferred.replace(entity);
-            pairs.add_to(world, entity);
-            world.name_check_deferred = outer;
-        }
         if target.named {
             world.refuse_spawned_name_clash(entity);
         }
-        if (target.hooked.is_some() || <I::Item as Bundle>::HAS_PAIRS)
-            && world.archetypes.deleted_count() != target.deleted_seen
-        {
+        if target.hooked.is_some() && world.archetypes.deleted_count() != target.deleted_seen {
             // Commands of hooks or observers deleted archetypes: the destination
             // may be gone (its slot reused) and the bundle retired.
             let (lower, _) = self.bundles.size_hint();
