@@ -28,7 +28,7 @@ pub(super) enum PairUse<'w> {
     /// Add it (with its value) to an entity, as `insert_pair` does.
     Add(&'w mut World, Entity),
     /// Move its value to this address, the pair's slot in a new row of the
-    /// archetype the entity was placed in (nothing for a zero-sized value).
+    /// archetype the entity was placed in (pairs with a column only).
     Write(NonNull<u8>),
 }
 
@@ -61,9 +61,9 @@ impl PairSink for BundlePairs {
                 world.insert_id_value(entity, Id::pair(relationship, target), value).map_err(describe)
             }
             PairUse::Write(slot) => {
-                // SAFETY: `BundlePairs::write_to` hands out the uninitialized slot
-                // of this pair's value in a column storing `C`s (aligned; dangling
-                // but aligned for a zero-sized `C`, whose write does nothing).
+                // SAFETY: `BundlePairs::write_to` hands out the uninitialized,
+                // aligned slot of this pair's value in the column storing its
+                // relationship's values, `C`s (only pairs with a column get one).
                 unsafe { slot.cast::<C>().write(value) };
                 Ok(())
             }
