@@ -105,3 +105,22 @@ fn systems_skip_disabled_entities_and_observers_still_see_them() {
     let poisoned = world.run_system_once(|q: Query<Entity, With<Poison>>| q.iter().count());
     assert_eq!(poisoned, 0, "systems skip it");
 }
+
+/// Naming `Prefab` without requiring it matches prefabs, so writes of a
+/// component instances inherit are refused there too: the `&mut` of a
+/// prefab's value could alias an instance's shared read.
+#[test]
+fn naming_prefab_in_any_term_refuses_writes_of_inherited_components() {
+    let mut world = World::new();
+    world.spawn((Health(3), Prefab));
+    let typed = ecs_tests::panic_message(|| {
+        world.query::<(&mut Health, Has<Prefab>)>();
+    });
+    assert!(typed.contains("may match prefabs"), "{typed}");
+    assert!(matches!(
+        world.query_dsl("[inout] Health, ?Prefab"),
+        Err(error) if error.message.contains("Health")
+    ));
+    // Not naming it: the prefab is hidden and the write allowed.
+    assert_eq!(world.query::<&mut Health>().iter(&world).count(), 0);
+}

@@ -694,6 +694,21 @@ impl World {
     /// Places the freshly allocated (unplaced) `entity` with `bundle` (registered
     /// as `bundle_id`).
     fn place_spawned<B: Bundle>(&mut self, entity: Entity, bundle_id: BundleId, bundle: B) {
+        self.place_spawned_in(entity, bundle_id, bundle, None);
+    }
+
+    /// [`World::place_spawned`], or with `one_move` (the bundle's pairs, their
+    /// ids and the archetype of its components and pairs, see
+    /// [`World::one_move_spawn`]) into that archetype, the pair values written
+    /// into their columns; then the components' hooks and observers.
+    #[inline(always)]
+    fn place_spawned_in<B: Bundle>(
+        &mut self,
+        entity: Entity,
+        bundle_id: BundleId,
+        bundle: B,
+        one_move: Option<(bundle_pairs::BundlePairs, &[crate::entity::Id], ArchetypeId)>,
+    ) {
         let tick = self.change_tick();
         let hooks = self.bundle_lifecycle(bundle_id, entity);
         let edge = self.bundles.insert_edge(
@@ -703,10 +718,13 @@ impl World {
             &self.components,
             &self.sparse_sets,
         );
-        let destination = edge.destination;
+        let destination = one_move.as_ref().map_or(edge.destination, |&(_, _, destination)| destination);
         // SAFETY: a spawn edge starts from the empty archetype, so its slots cover
-        // every column of the destination, all new: the writer initializes each
-        // value and its ticks.
+        // every column of its destination, all new: the writer initializes each
+        // value and its ticks. A one-move `destination` starts with those columns,
+        // in the same order, and has one more per pair with a value
+        // (`one_move_spawn` checked), which `write_to` initializes before
+        // anything reads the row.
         unsafe {
             let (row, table) = self.archetypes.push_row(destination, entity);
             self.entities.set_location(entity, EntityLocation { archetype: destination, row: row as u32 });
@@ -723,6 +741,9 @@ impl World {
                 &mut panics,
             );
             debug_assert!(!panics.is_panicking(), "a spawn dropped a value");
+            if let Some((pairs, pair_ids, _)) = one_move {
+                pairs.write_to(&mut self.archetypes, destination, row, pair_ids, tick);
+            }
         }
         self.mark_sparse(entity, bundle_id);
         if hooks {
@@ -781,41 +802,7 @@ impl World {
         pair_ids: &[crate::entity::Id],
         destination: ArchetypeId,
     ) {
-        let tick = self.change_tick();
-        let hooks = self.bundle_lifecycle(bundle_id, entity);
-        let edge = self.bundles.insert_edge(
-            bundle_id,
-            ArchetypeId::EMPTY,
-            &mut self.archetypes,
-            &self.components,
-            &self.sparse_sets,
-        );
-        // SAFETY: `destination` starts with the columns of the spawn edge's
-        // destination, in the same order, and has one more per pair with a value
-        // (`one_move_spawn` checked): the edge's slots cover those first columns,
-        // all new, which the writer initializes with their ticks; `write_to`
-        // initializes the pair columns before anything reads the row.
-        unsafe {
-            let (row, table) = self.archetypes.push_row(destination, entity);
-            self.entities.set_location(entity, EntityLocation { archetype: destination, row: row as u32 });
-            let mut panics = PanicSlot::default();
-            BundleWriter::write_bundle(
-                bundle,
-                &edge.slots,
-                table,
-                row,
-                &mut self.sparse_sets,
-                entity,
-                tick,
-                &mut panics,
-            );
-            debug_assert!(!panics.is_panicking(), "a spawn dropped a value");
-            pairs.write_to(&mut self.archetypes, destination, row, pair_ids, tick);
-        }
-        self.mark_sparse(entity, bundle_id);
-        if hooks {
-            self.after_insert_hooks(entity, bundle_id, &[]);
-        }
+        self.place_spawned_in(entity, bundle_id, bundle, Some((pairs, pair_ids, destination)));
         for &id in pair_ids {
             // An exclusive relationship's later pair replaced an earlier one.
             if self.entities.location(entity).is_some_and(|location| self.archetypes[location.archetype].contains(id)) {
