@@ -496,3 +496,47 @@ fn pair_values_of_a_spawned_bundle_are_dropped_once() {
     drop(world);
     log.assert_dropped_once([1, 2, 3, 4, 5, 6, 7]);
 }
+
+/// A cleanup that despawns every entity of an archetype (a parent's children)
+/// frees them and then clears their table at once: each table value, tag and
+/// sparse value is still dropped exactly once, the rows of other tables (a
+/// survivor sharing the children's components, another parent's children)
+/// keep theirs, and the emptied archetype goes.
+#[test]
+fn despawning_a_parent_clears_its_childrens_table_dropping_each_value_once() {
+    let log = DropLog::new();
+    let tags = TagCounter::start();
+    let mut world = World::new();
+    let parent = world.spawn(log.table(100)).id();
+    let other_parent = world.spawn_empty().id();
+    let children: Vec<Entity> = (0..5)
+        .map(|i| world.spawn((log.table(i), log.sparse(10 + i), DropTag)).add_pair::<ChildOf>(parent).id())
+        .collect();
+    let grandchild = world.spawn(log.table2(50)).add_pair::<ChildOf>(children[2]).id();
+    let survivor = world.spawn((log.table(200), log.sparse(201), DropTag)).id();
+    let cousin = world.spawn((log.table(300), log.sparse(301), DropTag)).add_pair::<ChildOf>(other_parent).id();
+    let children_archetype = world.entities().location(children[0]).unwrap().archetype;
+
+    assert!(world.despawn(parent));
+    for &e in children.iter().chain([&grandchild]) {
+        assert!(!world.is_alive(e), "{e:?} outlived its ancestor");
+    }
+    log.assert_dropped_once([0, 1, 2, 3, 4, 10, 11, 12, 13, 14, 50, 100]);
+    assert_eq!(tags.table(), 5);
+    assert!(world.archetypes().is_dead(children_archetype));
+    for (e, table, sparse) in [(survivor, 200, 201), (cousin, 300, 301)] {
+        assert_eq!(world.get::<DropTable>(e).map(|v| v.id), Some(table));
+        assert_eq!(world.get::<DropSparse>(e).map(|v| v.id), Some(sparse));
+        assert!(world.has::<DropTag>(e));
+    }
+    world.check_invariants();
+
+    // The freed ids and the recycled slot serve new entities as usual.
+    let parent = world.spawn_empty().id();
+    let child = world.spawn((log.table(400), log.sparse(401), DropTag)).add_pair::<ChildOf>(parent).id();
+    assert_eq!(world.get::<DropTable>(child).map(|v| v.id), Some(400));
+    world.check_invariants();
+    drop(world);
+    log.assert_dropped_once([0, 1, 2, 3, 4, 10, 11, 12, 13, 14, 50, 100, 200, 201, 300, 301, 400, 401]);
+    assert_eq!(tags.table(), 8);
+}

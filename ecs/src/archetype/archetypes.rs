@@ -1233,13 +1233,16 @@ impl Archetypes {
         // Lend the plans out of the source for the move (moving a map is a copy
         // of its header, not of its entries).
         let mut plans = core::mem::take(&mut self.archetypes[source.index()].plans);
-        if let std::collections::hash_map::Entry::Vacant(slot) = plans.entry(destination) {
-            slot.insert(self.move_plan(source, destination));
-            self.archetypes[destination.index()].plan_sources.push(source);
-        }
+        // One hash lookup a move: the entry gives the plan, new or cached.
+        let plan = match plans.entry(destination) {
+            std::collections::hash_map::Entry::Occupied(slot) => slot.into_mut(),
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                self.archetypes[destination.index()].plan_sources.push(source);
+                slot.insert(self.move_plan(source, destination))
+            }
+        };
         // SAFETY: forwarded to the caller; the plan is the plan of this move.
-        let moved =
-            unsafe { self.move_row(entity, source, row, destination, &plans[&destination], drop_removed, panics) };
+        let moved = unsafe { self.move_row(entity, source, row, destination, plan, drop_removed, panics) };
         self.archetypes[source.index()].plans = plans;
         moved
     }
@@ -1431,6 +1434,25 @@ impl Archetypes {
         }
         self.base_moved(entity, None);
         swapped
+    }
+
+    /// Drops the values of every row of archetype `id` and empties its table,
+    /// even if some `Drop`s panic (kept in `panics`): the bulk form of
+    /// [`Archetypes::remove_row`] for a cleanup that despawned every entity of
+    /// the archetype (each freed with its row left in place).
+    pub(crate) fn clear_rows(&mut self, id: ArchetypeId, panics: &mut PanicSlot) {
+        let archetype = &mut self.archetypes[id.index()];
+        if archetype.is_empty() {
+            return;
+        }
+        if !self.inheritance.bases.is_empty() {
+            let entities: SmallVec<[Entity; 16]> = SmallVec::from_slice(archetype.table.entities());
+            for entity in entities {
+                self.base_moved(entity, None);
+            }
+        }
+        self.archetypes[id.index()].drop_rows(panics);
+        self.table_emptied(id);
     }
 
     /// Drops every value of every archetype and empties their tables (for the

@@ -52,8 +52,8 @@ use core::fmt;
 
 use smallvec::SmallVec;
 
-use super::World;
 use super::hooks::HookKind;
+use super::{RowFate, World};
 use crate::component::CleanupPolicy;
 use crate::entity::{ArchetypeId, Entity, EntityFlags, Id};
 use crate::util::{FxHashMap, PanicSlot};
@@ -546,16 +546,37 @@ impl World {
                 self.notify_despawn_catching(dying, record, panics);
             }
         }
+        // Every row of an archetype naming a dying entity should be dying too
+        // (step 1 moved the survivors out; a `Panic` policy refused the plan).
+        // Where that is so, the entities are freed with their rows left in
+        // place and the table is cleared as a whole afterwards; checked, since
+        // clearing a live entity's row would leave it pointing at dropped values.
+        doomed.sort_unstable();
+        doomed.dedup();
+        let cleared: SmallVec<[ArchetypeId; 4]> = doomed
+            .iter()
+            .copied()
+            .filter(|&archetype| {
+                !self.archetypes.is_dead(archetype)
+                    && self.archetypes[archetype].entities().iter().all(|&holder| self.is_deleting(holder))
+            })
+            .collect();
         for &dying in &plan.delete {
             if let Some(record) = self.entities.get(dying) {
-                self.free_despawned(dying, record, panics);
+                let row = if cleared.binary_search(&record.location.archetype).is_ok() {
+                    RowFate::ClearedWithTable
+                } else {
+                    RowFate::Removed
+                };
+                self.free_despawned_with(dying, record, row, panics);
             }
+        }
+        for archetype in cleared {
+            self.archetypes.clear_rows(archetype, panics);
         }
         // 3. Archetypes naming a dead entity are empty now: delete them, in id
         // order (the component index orders its entries by emptiness, not by
         // creation; deletion order decides which freed slot is reused first).
-        doomed.sort_unstable();
-        doomed.dedup();
         for archetype in doomed {
             if !self.archetypes.is_dead(archetype) {
                 debug_assert!(self.archetypes[archetype].is_empty(), "cleanup left entities in {archetype:?}");

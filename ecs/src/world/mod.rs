@@ -75,6 +75,16 @@ use crate::util::PanicSlot;
 use hooks::HookKind;
 use smallvec::SmallVec;
 
+/// What freeing a despawned entity does with its table row.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum RowFate {
+    /// The row is removed with the entity (the last row moves into its place).
+    Removed,
+    /// The row stays until the caller clears the whole table
+    /// ([`Archetypes::clear_rows`]): every row of it is being despawned.
+    ClearedWithTable,
+}
+
 /// The `(added, changed)` tick cells of one value.
 type TickCells<'a> = (&'a TickCell, &'a TickCell);
 
@@ -1027,15 +1037,37 @@ impl World {
     /// unregistered, the bundles naming it retired and its index retired. A
     /// panicking `Drop` is kept in `panics`.
     fn free_despawned(&mut self, entity: Entity, record: crate::entity::EntityRecord, panics: &mut PanicSlot) {
+        self.free_despawned_with(entity, record, RowFate::Removed, panics);
+    }
+
+    /// [`World::free_despawned`], leaving the entity's table row to the caller
+    /// when `row` is [`RowFate::ClearedWithTable`]: a cleanup that despawns
+    /// every entity of an archetype frees them one by one, then drops the whole
+    /// table at once ([`Archetypes::clear_rows`]) instead of removing row after
+    /// row.
+    #[inline(always)]
+    pub(super) fn free_despawned_with(
+        &mut self,
+        entity: Entity,
+        record: crate::entity::EntityRecord,
+        row: RowFate,
+        panics: &mut PanicSlot,
+    ) {
         // Commands of hooks and observers may have reserved entities: make them
         // alive first (the index refuses to free over pending reservations).
         self.flush_entities();
-        if record.flags.contains(EntityFlags::IS_COMPONENT) && self.components.unregister(entity).is_some() {
+        let retire = record.flags.contains(EntityFlags::IS_COMPONENT) && self.components.unregister(entity).is_some();
+        if retire {
             self.bundles.forget_component(entity);
-            self.remove_values(entity, record, panics);
+        }
+        match row {
+            RowFate::Removed => self.remove_values(entity, record, panics),
+            RowFate::ClearedWithTable => self.remove_values_off_table(entity, record, panics),
+        }
+        if retire {
             self.entities.retire(entity);
         } else {
-            self.remove_record_catching(entity, record, panics);
+            self.entities.free(entity);
         }
         if record.flags.contains(EntityFlags::INTERNAL) {
             self.internal_count -= 1;
@@ -1082,6 +1114,23 @@ impl World {
         if let Some(swapped) = swapped {
             self.entities.set_location(swapped, location);
         }
+        self.remove_sparse_values(entity, record, panics);
+    }
+
+    /// [`World::remove_values`] but for the entity's table row, which stays
+    /// (its table is cleared as a whole by the caller): its union pairs' index
+    /// entries (read from the row) and its sparse values go.
+    #[inline(always)]
+    fn remove_values_off_table(&mut self, entity: Entity, record: crate::entity::EntityRecord, panics: &mut PanicSlot) {
+        if !self.union_holders.is_empty() {
+            self.unindex_union_pairs(entity, record.location, None);
+        }
+        self.remove_sparse_values(entity, record, panics);
+    }
+
+    /// Drops the sparse values of `entity` (with `record` its current record).
+    #[inline(always)]
+    fn remove_sparse_values(&mut self, entity: Entity, record: crate::entity::EntityRecord, panics: &mut PanicSlot) {
         if record.flags.contains(EntityFlags::HAS_SPARSE) {
             for (_, set) in self.sparse_sets.iter_mut() {
                 // The value is unlinked before its `Drop` runs.
