@@ -19,6 +19,9 @@
 //! }
 //! ```
 //!
+//! Every impl also gets `DEBUG` (the value's `Debug` impl as a type-erased
+//! fn, or `None` when the type has no `Debug`; see `debug_tokens`).
+//!
 //! `STORAGE` is emitted only when a `storage` key is given, `CHANGE_DETECTION`
 //! (as `false`) only for `change_detection = false`, `HOOKS` only when at
 //! least one hook is given, and `FIELDLESS` (as `true`) only for a struct
@@ -129,11 +132,14 @@ pub(crate) fn component_impl(input: &DeriveInput, derive: &str, extra: TokenStre
         }
     });
 
+    let debug = debug_tokens();
+
     Ok(quote! {
         #[automatically_derived]
         impl ::ecs::component::Component for #ident #where_clause {
             const NAME: &'static str = #name;
             const ID: u64 = ::ecs::util::component_type_id(::core::module_path!(), #name);
+            #debug
             #storage
             #change_detection
             #hooks
@@ -144,6 +150,22 @@ pub(crate) fn component_impl(input: &DeriveInput, derive: &str, extra: TokenStre
         }
         #toggleable_impl
     })
+}
+
+/// `const DEBUG`: the type's `Debug` impl as a type-erased fn when it has
+/// one, `None` otherwise, with no `Debug` bound (so components without `Debug`
+/// still derive). `DebugProbe::<Self>::DEBUG` names an inherent constant that
+/// exists only when `Self: Debug`; without it, path resolution falls back to
+/// the `NoDebug` trait's constant (`None`), imported in the block. The type is
+/// concrete (generics are rejected), so the choice is made per type.
+fn debug_tokens() -> TokenStream2 {
+    quote! {
+        const DEBUG: ::core::option::Option<::ecs::component::DebugFn> = {
+            #[allow(unused_imports)]
+            use ::ecs::component::NoDebug as _;
+            ::ecs::component::DebugProbe::<Self>::DEBUG
+        };
+    }
 }
 
 /// `::core::option::Option::Some(::ecs::component::Hook::new(path))`, or `None`.
@@ -399,6 +421,11 @@ mod tests {
                 const NAME: &'static str = "Position";
                 const ID: u64 =
                     ::ecs::util::component_type_id(::core::module_path!(), "Position");
+                const DEBUG: ::core::option::Option<::ecs::component::DebugFn> = {
+                    #[allow(unused_imports)]
+                    use ::ecs::component::NoDebug as _;
+                    ::ecs::component::DebugProbe::<Self>::DEBUG
+                };
             }
         };
         assert_eq!(out, expected.to_string());

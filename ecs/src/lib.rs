@@ -27,7 +27,8 @@
 //! and `component` (1), `storage` (2), `archetype` and `bundle` (3), `world` (4),
 //! `query` and `relation` (5; `relation` builds query terms, so it sits above
 //! `query`), `system` (6), `observer` (above `system`: observer parameters are
-//! system parameters; the registry itself is world data), `schedule` (7).
+//! system parameters; the registry itself is world data), `schedule` (7),
+//! `inspect` (8: reports of entities and worlds, stats, the archetype graph).
 
 // The derives emit `::ecs::...` paths; this lets the crate use them on itself.
 extern crate self as ecs;
@@ -36,6 +37,7 @@ pub mod archetype;
 pub mod bundle;
 pub mod component;
 pub mod entity;
+pub mod inspect;
 pub mod observer;
 pub mod ptr;
 pub mod query;
@@ -60,6 +62,7 @@ pub mod prelude {
     pub use crate::bundle::Bundle;
     pub use crate::component::{Component, Disabled, HookContext, Name, Prefab};
     pub use crate::entity::{Entity, RemoteEntities, SpawnError};
+    pub use crate::inspect::{EntityReport, WorldReport, WorldStats};
     pub use crate::observer::{Event, OnAdd, OnDespawn, OnInsert, OnRemove, OnReplace, RemovedComponents, Trigger};
     pub use crate::query::{
         Added, Changed, DslError, Has, Or, QueryData, QueryError, QueryFilter, QuerySingleError, QueryState, With,

@@ -51,6 +51,7 @@ impl Component for Name {
     const NAME: &'static str = "Name";
     const ID: u64 = component_type_id("ecs::component", "Name");
     const ON_INSTANTIATE: OnInstantiate = OnInstantiate::DontInherit;
+    const DEBUG: Option<super::DebugFn> = Some(super::debug_value::<Name>);
 }
 
 /// Marks internal entities (components, wildcards, observers): they are not

@@ -97,6 +97,76 @@ pub unsafe fn clone_value<T: Clone>(source: *const u8, destination: *mut u8) {
     unsafe { destination.cast::<T>().write((*source.cast::<T>()).clone()) }
 }
 
+/// Writes the value at a type-erased pointer with its type's `Debug` impl
+/// (what `World::inspect` shows). Stored per component as
+/// [`Component::DEBUG`] / [`ComponentInfo::debug_fn`].
+///
+/// # Safety
+/// The pointer points to a valid, aligned value of the component's type that
+/// stays unchanged during the call.
+pub type DebugFn = unsafe fn(*const u8, &mut core::fmt::Formatter<'_>) -> core::fmt::Result;
+
+/// The [`DebugFn`] of `T`: what `#[derive(Component)]` puts in
+/// [`Component::DEBUG`] when the type implements `Debug`.
+///
+/// # Safety
+/// `value` points to a valid, aligned `T` that stays unchanged during the call.
+///
+/// # Examples
+/// ```
+/// struct Show(u32);
+/// impl core::fmt::Display for Show {
+///     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+///         let value = (self.0, "seven");
+///         // SAFETY: a valid `(u32, &str)` that lives through the call.
+///         unsafe { ecs::component::debug_value::<(u32, &str)>(&value as *const (u32, &str) as *const u8, f) }
+///     }
+/// }
+/// assert_eq!(Show(7).to_string(), "(7, \"seven\")");
+/// ```
+pub unsafe fn debug_value<T: core::fmt::Debug>(
+    value: *const u8,
+    f: &mut core::fmt::Formatter<'_>,
+) -> core::fmt::Result {
+    // SAFETY: the caller guarantees a valid, aligned `T` that outlives the call.
+    let value = unsafe { &*value.cast::<T>() };
+    core::fmt::Debug::fmt(value, f)
+}
+
+/// Picks a type's [`DebugFn`] at compile time without a `Debug` bound: what
+/// the derives use for [`Component::DEBUG`].
+///
+/// `DebugProbe::<T>::DEBUG` names the inherent constant when `T: Debug`
+/// (`Some(debug_value::<T>)`); otherwise the inherent impl does not apply
+/// and the path falls back to [`NoDebug::DEBUG`] (`None`), provided
+/// `NoDebug` is in scope. This works for concrete types only: inside a
+/// generic impl the bound is unknown and the fallback would always win, so
+/// generic components (which the derive rejects anyway) get no debug fn.
+///
+/// # Examples
+/// ```
+/// use ecs::component::{DebugProbe, NoDebug as _};
+/// struct Opaque;
+/// assert!(DebugProbe::<u32>::DEBUG.is_some());
+/// assert!(DebugProbe::<Opaque>::DEBUG.is_none());
+/// ```
+#[doc(hidden)]
+pub struct DebugProbe<T: ?Sized>(core::marker::PhantomData<T>);
+
+impl<T: core::fmt::Debug> DebugProbe<T> {
+    /// `T`'s debug fn (the type implements `Debug`).
+    pub const DEBUG: Option<DebugFn> = Some(debug_value::<T>);
+}
+
+/// The fallback of [`DebugProbe`]: no debug fn for types without `Debug`.
+#[doc(hidden)]
+pub trait NoDebug {
+    /// No debug fn.
+    const DEBUG: Option<DebugFn> = None;
+}
+
+impl<T: ?Sized> NoDebug for DebugProbe<T> {}
+
 /// Whether `T` is read through `IsA` from a base: its policy is
 /// [`OnInstantiate::Inherit`], its values live in tables, and it is not
 /// toggleable (an enabled bit is per entity: toggleable components are
@@ -218,6 +288,22 @@ pub trait Component: Send + Sync + 'static {
     /// disabled value counts as absent for every query term. Only table
     /// components can be toggleable.
     const TOGGLE: bool = false;
+    /// How to show a value with `Debug`, for `World::inspect`. The derive
+    /// fills it in with [`debug_value`] when the type implements `Debug` (no
+    /// `Debug` bound is needed: types without it keep `None`, and inspection
+    /// shows `<no Debug>`). Hand-written impls may set it themselves.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component, Debug)]
+    /// struct Shown(u32);
+    /// #[derive(Component)]
+    /// struct Hidden(u32);
+    /// assert!(<Shown as Component>::DEBUG.is_some());
+    /// assert!(<Hidden as Component>::DEBUG.is_none());
+    /// ```
+    const DEBUG: Option<DebugFn> = None;
 }
 
 /// A component whose values can be disabled and enabled per entity without a
@@ -296,6 +382,9 @@ pub struct ComponentDescriptor {
     /// Whether table columns of the component carry an enabled bit per row
     /// ([`Component::TOGGLE`]); ignored for sparse components.
     pub toggle: bool,
+    /// How to show a value with `Debug` ([`Component::DEBUG`]), if the type
+    /// implements it.
+    pub debug: Option<DebugFn>,
 }
 
 /// Drops the `T` at `ptr`.
@@ -325,6 +414,7 @@ impl ComponentDescriptor {
             on_instantiate: T::ON_INSTANTIATE,
             clone: T::CLONE,
             toggle: T::TOGGLE,
+            debug: T::DEBUG,
         }
     }
 }
@@ -460,6 +550,26 @@ impl ComponentInfo {
         self.descriptor.toggle && self.descriptor.storage == StorageKind::Table
     }
 
+    /// How to show a value with `Debug` ([`Component::DEBUG`]); `None` if the
+    /// type does not implement `Debug` (or has no Rust type).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component, Debug)]
+    /// struct Shown(u32);
+    /// #[derive(Component)]
+    /// struct Hidden(u32);
+    /// let mut world = World::new();
+    /// let (shown, hidden) = (world.register_component::<Shown>(), world.register_component::<Hidden>());
+    /// assert!(world.component_info(shown).unwrap().debug_fn().is_some());
+    /// assert!(world.component_info(hidden).unwrap().debug_fn().is_none());
+    /// ```
+    #[inline]
+    pub fn debug_fn(&self) -> Option<DebugFn> {
+        self.descriptor.debug
+    }
+
     /// The full type path.
     pub fn type_name(&self) -> &str {
         &self.descriptor.type_name
@@ -569,4 +679,5 @@ impl Component for ComponentInfo {
     const NAME: &'static str = "ComponentInfo";
     const ID: u64 = crate::util::component_type_id("ecs::component", "ComponentInfo");
     const ON_INSTANTIATE: OnInstantiate = OnInstantiate::DontInherit;
+    const DEBUG: Option<DebugFn> = Some(debug_value::<ComponentInfo>);
 }

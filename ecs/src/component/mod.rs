@@ -26,8 +26,10 @@ mod relationship;
 pub use builtin::{ChildOf, Disabled, Internal, IsA, Name, Prefab};
 pub(crate) use info::is_inherited;
 pub use info::{
-    CloneFn, Component, ComponentDescriptor, ComponentHooks, ComponentInfo, Hook, HookContext, OnInstantiate,
-    StorageKind, Toggleable, clone_value,
+    CloneFn, Component, ComponentDescriptor, ComponentHooks, ComponentInfo, DebugFn, Hook, HookContext, OnInstantiate,
+    StorageKind, Toggleable, clone_value, debug_value,
 };
+#[doc(hidden)]
+pub use info::{DebugProbe, NoDebug};
 pub use registry::{ComponentRegistrar, Components};
 pub use relationship::{CleanupPolicy, RelationshipTraits};

@@ -173,7 +173,7 @@ impl World {
     /// The registered component whose id is the plain `id` (`None` for pairs
     /// and plain entities).
     #[inline]
-    pub(super) fn component_of_id(&self, id: Id) -> Option<&ComponentInfo> {
+    pub(crate) fn component_of_id(&self, id: Id) -> Option<&ComponentInfo> {
         if id.is_pair() {
             return None;
         }

@@ -197,6 +197,18 @@ impl Observers {
         self.observers.is_empty()
     }
 
+    /// Every observer, in registration order: its entity, its event type,
+    /// the ids it watches and whether it watches entities (for
+    /// `World::inspect_world`).
+    pub(crate) fn entries(&self) -> Vec<(Entity, TypeId, &[Id], bool)> {
+        let mut entries: Vec<_> = self.observers.iter().collect();
+        entries.sort_by_key(|(_, entry)| entry.rank);
+        entries
+            .into_iter()
+            .map(|(&observer, entry)| (observer, entry.event, &entry.components[..], entry.entity_scoped))
+            .collect()
+    }
+
     fn insert(
         &mut self,
         observer: Entity,

@@ -47,6 +47,8 @@ unsafe impl<R: Sync> Sync for ResourceCell<R> {}
 
 struct ResourceData {
     value: Box<dyn Any + Send + Sync>,
+    /// `R::NAME`, or the type path when that is the default (for reports).
+    name: &'static str,
     added: Tick,
     changed: TickCell,
 }
@@ -85,7 +87,8 @@ impl Resources {
             }
             None => {
                 let value = Box::new(ResourceCell(UnsafeCell::new(value)));
-                let data = ResourceData { value, added: tick, changed: TickCell::new(tick) };
+                let name = if R::NAME == "<resource>" { core::any::type_name::<R>() } else { R::NAME };
+                let data = ResourceData { value, name, added: tick, changed: TickCell::new(tick) };
                 self.map.insert(TypeId::of::<R>(), data);
                 None
             }
@@ -162,6 +165,24 @@ impl Resources {
     /// The `(added, changed)` ticks of every resource, in no particular order.
     pub(crate) fn all_ticks(&self) -> impl Iterator<Item = (Tick, Tick)> + '_ {
         self.map.values().map(|data| (data.added, data.changed.get()))
+    }
+
+    /// The name of every resource (`Resource::NAME`, or the type path for
+    /// types that keep the default name), in no particular order.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::storage::Tick;
+    /// use ecs::world::Resources;
+    /// #[derive(Resource)]
+    /// struct Score(u32);
+    /// let mut resources = Resources::default();
+    /// resources.insert(Score(0), Tick::new(1));
+    /// assert_eq!(resources.names().collect::<Vec<_>>(), ["Score"]);
+    /// ```
+    pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.map.values().map(|data| data.name)
     }
 
     /// Number of resources.

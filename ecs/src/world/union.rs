@@ -196,7 +196,7 @@ impl World {
     /// `id` as the pair it stands for in `entity`'s row: a union id
     /// `(R, *union*)` becomes `(R, target)`; any other id is itself. Events
     /// and `ids_of`-style readers name concrete pairs.
-    pub(super) fn concrete_pair(&self, entity: Entity, id: Id) -> Id {
+    pub(crate) fn concrete_pair(&self, entity: Entity, id: Id) -> Id {
         if !is_union_id(id) {
             return id;
         }
