@@ -420,6 +420,7 @@ impl Archetype {
 
     /// Drops one row's zero-sized values that need dropping, keeping a panic of
     /// their `Drop` in `panics` (the others are still dropped).
+    #[inline]
     fn drop_tags(&self, panics: &mut PanicSlot) {
         for &(_, drop, align) in &self.tag_drops {
             // SAFETY: a zero-sized value may be read from any aligned address; each

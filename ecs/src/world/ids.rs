@@ -260,7 +260,7 @@ impl World {
             if traits.acyclic && may_close_cycle && self.reaches(id.first_index(), traits.exclusive, target, entity) {
                 return Err(PairError::Cycle { relationship: self.id_name(relationship.id()), source: entity, target });
             }
-            if let Some(clash) = self.name_clash_under(entity, id) {
+            if let Some(clash) = self.name_clash_under(entity, record.location, id) {
                 return Err(PairError::NameTaken(clash));
             }
             self.flag_pair_use(relationship, relationship_flags, target, target_flags);
@@ -463,18 +463,17 @@ impl World {
         let destination = self.archetypes.add_edge(location.archetype, id, &self.components);
         let existed = self.before_id_change(entity, location.archetype, destination, id);
         let mut panics = PanicSlot::default();
-        self.move_entity(entity, location, destination, &mut panics);
-        self.stamp_tag_column(entity, id, existed);
+        let row = self.move_entity(entity, location, destination, &mut panics);
+        self.stamp_tag_column(EntityLocation { archetype: destination, row: row as u32 }, id, existed);
         self.after_id_insert(entity, id, existed);
         panics.resume();
         Ok(())
     }
 
     /// A tag with change detection has a column of ticks (no values): stamps
-    /// the row of `entity` as added (new) or changed (overwritten), as the
-    /// typed insert does.
-    fn stamp_tag_column(&mut self, entity: Entity, id: Id, existed: bool) {
-        let Some(location) = self.entities.location(entity) else { return };
+    /// the row at `location` (where `id` was just added) as added (new) or
+    /// changed (overwritten), as the typed insert does.
+    fn stamp_tag_column(&mut self, location: EntityLocation, id: Id, existed: bool) {
         let tick = self.change_tick();
         let archetype = self.archetypes.get_mut(location.archetype);
         let Some(column) = archetype.column_of(id) else { return };
@@ -506,7 +505,8 @@ impl World {
     /// Lifecycle events before adding `id` moves `entity` from `source` to
     /// `destination`: `OnReplace` for an overwritten `id`, `OnReplace` and
     /// `OnRemove` for the pairs an exclusive replacement drops. Returns whether
-    /// the entity already had `id`.
+    /// the entity already had `id`. `destination` is the add edge of `id`
+    /// from `source`, which is `source` itself exactly when it holds `id`.
     pub(super) fn before_id_change(
         &mut self,
         entity: Entity,
@@ -514,7 +514,12 @@ impl World {
         destination: ArchetypeId,
         id: Id,
     ) -> bool {
-        let existed = self.archetypes[source].contains(id);
+        let existed = source == destination;
+        debug_assert_eq!(
+            existed,
+            self.archetypes[source].contains(id),
+            "{destination:?} is not the add edge of {id:?}"
+        );
         if existed && self.id_has_lifecycle(id) {
             self.id_lifecycle(HookKind::Replace, entity, id);
         }

@@ -181,12 +181,23 @@ impl World {
             let Some(target) = self.entity_at(id.second_index()) else { return };
             self.instantiate_from(entity, target);
         } else if relationship == self.builtin.child_of.index()
+            && self.any_prefab()
             && let Some(target) = self.entity_at(id.second_index())
             && self.is_prefab(target)
             && !self.is_prefab(entity)
         {
             self.entity_mut(entity).insert(Prefab);
         }
+    }
+
+    /// Whether any entity holds [`Prefab`] (one component-index lookup): a
+    /// world without prefabs skips the prefab checks of every `ChildOf` pair.
+    #[inline]
+    fn any_prefab(&self) -> bool {
+        self.archetypes
+            .component_index()
+            .get(self.builtin.prefab.id())
+            .is_some_and(|record| !record.non_empty().is_empty())
     }
 
     /// Whether `entity` holds [`Prefab`]: its archetype's flag, no id lookup

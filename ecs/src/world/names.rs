@@ -24,7 +24,7 @@ use std::fmt;
 
 use super::{DeferredWorld, World};
 use crate::component::{ChildOf, ComponentHooks, Hook, HookContext, Name};
-use crate::entity::{Entity, Id};
+use crate::entity::{Entity, EntityLocation, Id};
 
 /// `Name`'s hooks, set by `World::new`: they keep the name index.
 pub(super) const NAME_HOOKS: ComponentHooks = ComponentHooks {
@@ -160,16 +160,17 @@ impl World {
     }
 
     /// The clash `entity`'s name would make under `parent`, if `id` makes it
-    /// a child of `parent` (a `ChildOf` pair) and `entity` is named.
-    pub(super) fn name_clash_under(&self, entity: Entity, id: Id) -> Option<NameError> {
-        if !id.is_pair() || !self.is_named(entity) || self.name_check_deferred == Some(entity) {
+    /// a child of `parent` (a `ChildOf` pair) and `entity` (at `location`) is
+    /// named.
+    pub(super) fn name_clash_under(&self, entity: Entity, location: EntityLocation, id: Id) -> Option<NameError> {
+        if !id.is_pair()
+            || id.first_index() != self.builtin.child_of.index()
+            || !self.archetypes[location.archetype].contains(self.builtin.name.id())
+            || self.name_check_deferred == Some(entity)
+        {
             return None;
         }
         let name = self.get::<Name>(entity)?;
-        let child_of = self.components.id_of::<ChildOf>()?;
-        if id.first_index() != child_of.index() {
-            return None;
-        }
         let parent = self.entity_at(id.second_index())?;
         let sibling = self.named_sibling(Some(parent), name.as_str(), entity)?;
         Some(NameError::Taken { entity, name: name.as_str().to_owned(), sibling })
