@@ -833,7 +833,9 @@ impl EntityIndex {
         let last_entity = self.dense[last as usize];
         if last_entity != entity {
             self.dense[position as usize] = last_entity;
-            self.cold_mut(last_entity.index()).dense = position;
+            // An alive entity's page exists: no allocation path.
+            let page = self.existing_page_mut(last_entity.index()).expect("an alive entity has a page");
+            page.cold[slot(last_entity.index())].dense = position;
         }
         self.dense[last as usize] = next;
         self.alive_count = last;

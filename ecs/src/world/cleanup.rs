@@ -121,6 +121,10 @@ struct CleanupPlan {
     /// Entities to despawn, in discovery order (the root first); each is flagged
     /// `DELETING` while the plan lives (cheaper than a visited set).
     delete: Vec<Entity>,
+    /// The entities of `delete` that are targets or components (flagged
+    /// `IS_TARGET` or `IS_COMPONENT` when planned): the only ones whose death
+    /// reaches other archetypes, read without a second pass over `delete`.
+    named: SmallVec<[Entity; 4]>,
     /// Ids that the surviving entities of an archetype lose.
     removals: FxHashMap<ArchetypeId, SmallVec<[Id; 2]>>,
     /// Dying sparse components whose surviving holders lose their value.
@@ -271,6 +275,9 @@ impl World {
         while let Some(&dying) = plan.delete.get(next) {
             next += 1;
             let flags = self.entities.get(dying).map(|record| record.flags).unwrap_or_default();
+            if flags.intersects(EntityFlags::IS_TARGET | EntityFlags::IS_COMPONENT) {
+                plan.named.push(dying);
+            }
             if flags.contains(EntityFlags::IS_TARGET) {
                 self.plan_for_pattern(&mut plan, dying, Id::pair_from_indices(wildcard, dying.index()), true);
                 self.plan_for_union_targets(&mut plan, dying);
@@ -500,7 +507,7 @@ impl World {
         // them. The dying targets' index entries go first, as a whole (each
         // holder's own unindexing then has nothing to search).
         if !self.union_holders.is_empty() {
-            for &dying in &plan.delete {
+            for &dying in &plan.named {
                 // Only targets are listed.
                 if self.entities.get(dying).is_some_and(|record| record.flags.contains(EntityFlags::IS_TARGET)) {
                     self.forget_union_holders_of(dying);
@@ -523,7 +530,7 @@ impl World {
         // 2. The dying entities go; remember the archetypes that name them.
         let wildcard = Entity::WILDCARD.index();
         let mut doomed: SmallVec<[ArchetypeId; 4]> = SmallVec::new();
-        for &dying in &plan.delete {
+        for &dying in &plan.named {
             let flags = self.entities.get(dying).map(|record| record.flags).unwrap_or_default();
             if flags.intersects(EntityFlags::IS_TARGET | EntityFlags::IS_COMPONENT) {
                 let index = self.archetypes.component_index();
