@@ -322,7 +322,7 @@ fn inspect_names_values_tags_and_pairs() {
         .add_pair::<Likes>(bob)
         .add_pair::<Likes>(unnamed)
         .id();
-    let report = world.inspect(e).expect("alive");
+    let report = world.inspect(e);
     assert_eq!(report.entity, e);
     assert_eq!(report.name.as_deref(), Some("drone"));
     assert_eq!(report.path.as_deref(), Some("station::drone"));
@@ -377,16 +377,16 @@ fn inspect_of_a_dead_stale_or_reserved_entity_is_none() {
     let mut world = World::new();
     let e = world.spawn(Position { x: 0.0, y: 0.0 }).id();
     world.despawn(e);
-    assert!(world.inspect(e).is_none());
+    assert!(world.try_inspect(e).is_none());
     let recycled = world.spawn_empty().id();
     assert_eq!(recycled.index(), e.index());
-    assert!(world.inspect(e).is_none(), "a stale handle never reaches the new entity");
-    assert!(world.inspect(recycled).is_some());
+    assert!(world.try_inspect(e).is_none(), "a stale handle never reaches the new entity");
+    assert!(world.try_inspect(recycled).is_some());
     let reserved = world.reserve_entity();
-    assert!(world.inspect(reserved).is_none());
+    assert!(world.try_inspect(reserved).is_none());
     world.flush();
-    assert!(world.inspect(reserved).unwrap().components.is_empty());
-    assert!(world.inspect(Entity::PLACEHOLDER).is_none());
+    assert!(world.inspect(reserved).components.is_empty());
+    assert!(world.try_inspect(Entity::PLACEHOLDER).is_none());
 }
 
 #[test]
@@ -395,7 +395,7 @@ fn inspect_marks_sparse_disabled_and_inherited_values() {
     let ship = world.spawn((Prefab, MaxSpeed(9))).id();
     let fighter = world.instantiate(ship);
     world.entity_mut(fighter).insert((Stunned(2), Thrust(0.5))).disable::<Thrust>();
-    let report = world.inspect(fighter).unwrap();
+    let report = world.inspect(fighter);
 
     let stunned = report.component("Stunned").unwrap();
     assert!(stunned.sparse);
@@ -416,7 +416,7 @@ fn inspect_marks_sparse_disabled_and_inherited_values() {
 
     // An override is the instance's own value.
     world.entity_mut(fighter).insert(MaxSpeed(3));
-    let speed = world.inspect(fighter).unwrap().component("MaxSpeed").cloned().unwrap();
+    let speed = world.inspect(fighter).component("MaxSpeed").cloned().unwrap();
     assert_eq!((speed.inherited_from, speed.value.as_deref()), (None, Some("MaxSpeed(3)")));
 }
 
@@ -428,7 +428,7 @@ fn inspect_shows_union_pairs_by_their_target() {
     let mut world = World::new();
     let walking = world.spawn(Name::new("walking")).id();
     let e = world.spawn_empty().add_pair::<Movement>(walking).id();
-    let report = world.inspect(e).unwrap();
+    let report = world.inspect(e);
     let movement = report.component("(Movement, walking)").expect("the concrete pair");
     assert!(movement.is_tag && movement.target == Some(walking));
 }
@@ -438,7 +438,7 @@ fn entity_json_is_valid_and_escaped() {
     let mut world = World::new();
     let tricky = "a \"quoted\" \\ name\nwith\tcontrol \u{1} chars";
     let e = world.spawn((Name::new(tricky), Position { x: 1.0, y: -2.0 }, Secret(1), Enemy)).id();
-    let report = world.inspect(e).unwrap();
+    let report = world.inspect(e);
     let json = report.to_json();
     let parsed = parse_json(&json);
     assert_eq!(parsed.get("name").str(), tricky);
@@ -544,4 +544,15 @@ fn archetype_graph_dot_has_nodes_and_the_edges_of_an_add() {
     world.entity_mut(e).add_pair::<Likes>(quoted);
     let dot = world.archetype_graph_dot();
     assert!(dot.contains(r#"+(Likes, say \"hi\")"#), "{dot}");
+}
+
+#[test]
+fn inspect_of_a_dead_entity_panics_naming_it() {
+    let mut world = World::new();
+    let e = world.spawn_empty().id();
+    world.despawn(e);
+    let message = ecs_tests::panic_message(|| {
+        world.inspect(e);
+    });
+    assert!(message.contains(&format!("{e:?}")) && message.contains("not alive"), "{message}");
 }

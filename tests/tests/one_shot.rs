@@ -285,3 +285,20 @@ fn built_in_conditions() {
     schedule.run(&mut world);
     assert_eq!(std::mem::take(&mut world.resource_mut::<Log>().0), ["changed", "enemy", "exists"]);
 }
+
+/// A `SystemId` names a system of the world that registered it only: in
+/// another world (even one with a system of the same types in that slot) it
+/// is `NotRegistered`, never that world's system run in its place.
+#[test]
+fn a_system_id_of_another_world_names_nothing_there() {
+    let mut first = World::new();
+    let mut second = World::new();
+    let from_first = first.register_system(|| 1u32);
+    let from_second = second.register_system(|| 2u32);
+    assert_eq!((from_first.index(), from_first.generation()), (from_second.index(), from_second.generation()));
+    assert_ne!(from_first, from_second);
+    assert!(matches!(second.run_system(from_first), Err(RunSystemError::NotRegistered { .. })));
+    assert!(!second.unregister_system(from_first));
+    assert_eq!(second.run_system(from_second), Ok(2));
+    assert_eq!(first.run_system(from_first), Ok(1));
+}

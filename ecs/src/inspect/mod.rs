@@ -103,9 +103,12 @@ impl World {
     /// component, pair and tag it has with its value shown by `Debug` where
     /// the type implements it (see [`EntityReport`]); sparse components and
     /// components inherited from prefabs through `IsA` are listed too, and
-    /// disabled toggleable values are marked. `None` if `entity` is not
-    /// alive (despawned, stale, or reserved and not yet flushed); never panics
-    /// (but a component's own `Debug` impl may).
+    /// disabled toggleable values are marked. [`World::try_inspect`] is the
+    /// form that returns `None` for an entity that is not alive.
+    ///
+    /// # Panics
+    /// Panics if `entity` is not alive (despawned, stale, or reserved and not
+    /// yet flushed), naming it. A component's own `Debug` impl may panic too.
     ///
     /// # Examples
     /// ```
@@ -117,16 +120,33 @@ impl World {
     /// let mut world = World::new();
     /// let station = world.spawn(Name::new("station")).id();
     /// let e = world.spawn((Name::new("drone"), ChildOf.pair(station), Position { x: 1.0, y: 2.0 }, Enemy)).id();
-    /// let report = world.inspect(e).unwrap();
+    /// let report = world.inspect(e);
     /// assert_eq!(report.path.as_deref(), Some("station::drone"));
     /// assert_eq!(report.component("Position").unwrap().value.as_deref(), Some("Position { x: 1.0, y: 2.0 }"));
     /// assert!(report.component("Enemy").unwrap().is_tag);
     /// assert!(report.component("(ChildOf, station)").is_some());
     /// println!("{report}");
-    /// world.despawn(e);
-    /// assert!(world.inspect(e).is_none());
+    /// assert!(report.to_json().starts_with('{'));
     /// ```
-    pub fn inspect(&self, entity: Entity) -> Option<EntityReport> {
+    #[track_caller]
+    pub fn inspect(&self, entity: Entity) -> EntityReport {
+        self.try_inspect(entity).unwrap_or_else(|| panic!("inspect: entity {entity:?} is not alive"))
+    }
+
+    /// [`World::inspect`], or `None` if `entity` is not alive (despawned,
+    /// stale, or reserved and not yet flushed); never panics (but a
+    /// component's own `Debug` impl may).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// let mut world = World::new();
+    /// let e = world.spawn(Name::new("drone")).id();
+    /// assert_eq!(world.try_inspect(e).unwrap().name.as_deref(), Some("drone"));
+    /// world.despawn(e);
+    /// assert!(world.try_inspect(e).is_none());
+    /// ```
+    pub fn try_inspect(&self, entity: Entity) -> Option<EntityReport> {
         let location = self.entities().location(entity)?;
         let archetype = self.archetypes().get(location.archetype).filter(|archetype| !archetype.is_dead())?;
         if location.row as usize >= archetype.len() || archetype.entities()[location.row as usize] != entity {

@@ -25,7 +25,7 @@ use crate::entity::{ArchetypeId, Entity, Id};
 /// struct Secret(u32); // no `Debug`
 /// let mut world = World::new();
 /// let e = world.spawn((Name::new("hero"), Health(7), Secret(1))).id();
-/// let report = world.inspect(e).unwrap();
+/// let report = world.inspect(e);
 /// assert_eq!(report.entity, e);
 /// assert_eq!(report.name.as_deref(), Some("hero"));
 /// assert_eq!(report.component("Health").unwrap().value.as_deref(), Some("Health(7)"));
@@ -63,7 +63,7 @@ pub struct EntityReport {
 /// let mut world = World::new();
 /// let bob = world.spawn(Name::new("bob")).id();
 /// let alice = world.spawn_empty().insert_pair(Owes(5), bob).add_pair::<Likes>(bob).id();
-/// let report = world.inspect(alice).unwrap();
+/// let report = world.inspect(alice);
 /// let owes = report.component("(Owes, bob)").unwrap();
 /// assert!(owes.is_pair() && !owes.is_tag);
 /// assert_eq!((owes.relationship.as_deref(), owes.target), (Some("Owes"), Some(bob)));
@@ -109,7 +109,7 @@ impl ComponentEntry {
     /// let mut world = World::new();
     /// let parent = world.spawn_empty().id();
     /// let child = world.spawn(ChildOf.pair(parent)).id();
-    /// let report = world.inspect(child).unwrap();
+    /// let report = world.inspect(child);
     /// assert!(report.components.iter().any(|entry| entry.is_pair() && entry.target == Some(parent)));
     /// ```
     #[inline]
@@ -154,7 +154,7 @@ impl EntityReport {
     /// struct Enemy;
     /// let mut world = World::new();
     /// let e = world.spawn(Enemy).id();
-    /// let report = world.inspect(e).unwrap();
+    /// let report = world.inspect(e);
     /// assert!(report.component("Enemy").unwrap().is_tag);
     /// assert!(report.component("Position").is_none());
     /// ```
@@ -173,7 +173,7 @@ impl EntityReport {
     /// use ecs::prelude::*;
     /// let mut world = World::new();
     /// let e = world.spawn(Name::new("say \"hi\"")).id();
-    /// let json = world.inspect(e).unwrap().to_json();
+    /// let json = world.inspect(e).to_json();
     /// assert!(json.contains(r#""name":"say \"hi\"""#));
     /// ```
     pub fn to_json(&self) -> String {
@@ -203,7 +203,7 @@ impl EntityReport {
 /// struct Health(u32);
 /// let mut world = World::new();
 /// let e = world.spawn((Name::new("hero"), Health(3))).id();
-/// let text = world.inspect(e).unwrap().to_string();
+/// let text = world.inspect(e).to_string();
 /// assert!(text.starts_with(&format!("entity {e:?} \"hero\"")));
 /// assert!(text.lines().any(|line| line.trim() == "Health: Health(3)"));
 /// ```

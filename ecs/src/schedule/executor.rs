@@ -276,8 +276,13 @@ impl<'a> Run<'a> {
     /// systems' commands are still applied, and the first panic is returned.
     /// Called only while no pool task runs (at sync points and the end).
     fn apply_pending(&mut self, world: &mut World) -> Option<PanicPayload> {
+        self.apply_pending_of(world, 0..self.count)
+    }
+
+    /// [`Run::apply_pending`] for the systems in `nodes` (ascending) only.
+    fn apply_pending_of(&mut self, world: &mut World, nodes: impl IntoIterator<Item = usize>) -> Option<PanicPayload> {
         let mut panic = None;
-        for node in 0..self.count {
+        for node in nodes {
             if core::mem::take(&mut self.state.pending_commands[node]) {
                 // SAFETY: no task is running (see above).
                 let system = unsafe { &mut self.node(node).system };
@@ -310,7 +315,13 @@ impl<'a> Run<'a> {
     /// Runs an exclusive system or sync point on this thread; no task may be running.
     fn run_exclusive(&mut self, node: usize, world: &mut World) -> Option<PanicPayload> {
         if self.graph.sync_point[node] {
-            return self.apply_pending(world);
+            // An automatic sync point applies the commands of the systems
+            // ordered before it; an explicit `ApplyDeferred`, all pending ones.
+            let graph = self.graph;
+            return match &graph.sync_applies[node] {
+                Some(systems) => self.apply_pending_of(world, systems.iter().copied()),
+                None => self.apply_pending(world),
+            };
         }
         let start = Instant::now();
         // SAFETY: no task is running.

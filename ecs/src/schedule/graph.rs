@@ -143,6 +143,13 @@ pub(crate) struct ScheduleGraph {
     pub(crate) exclusive: Vec<bool>,
     /// Whether each system is an `ApplyDeferred` sync point.
     pub(crate) sync_point: Vec<bool>,
+    /// Per automatic sync point, the systems whose commands it applies: those
+    /// ordered before it by constraints (directly or through other systems),
+    /// in system order. The commands of a system no constraint orders before
+    /// it wait for a later sync point or the end of the run, whenever it ran.
+    /// `None` for systems and for explicit `ApplyDeferred` points, which apply
+    /// every pending command (Bevy's).
+    pub(crate) sync_applies: Vec<Option<Vec<usize>>>,
     /// Edges from constraints, expanded to systems (deduplicated).
     pub(crate) constraint_edges: Vec<(usize, usize)>,
     /// Edges added between conflicting unordered systems, with what they conflict on.
@@ -339,6 +346,14 @@ pub(crate) fn build(
         ScheduleBuildError::SystemCycle(cycle.into_iter().map(|node| nodes[node].system.name().to_owned()).collect())
     })?;
     let constrained_reach = reachability(&successors, &order);
+    let sync_applies = (0..count)
+        .map(|node| match auto_sync {
+            Some((first_sync, _)) if node >= first_sync => {
+                Some((0..count).filter(|&system| constrained_reach[system].contains(node)).collect())
+            }
+            _ => None,
+        })
+        .collect();
 
     // 3. Conflict edges, in insertion order.
     let mut reach = constrained_reach.clone();
@@ -416,6 +431,7 @@ pub(crate) fn build(
         node_conditions,
         exclusive: nodes.iter().map(|node| node.system.is_exclusive()).collect(),
         sync_point: nodes.iter().map(|node| node.sync_point).collect(),
+        sync_applies,
         constraint_edges,
         conflict_edges,
         ambiguities,

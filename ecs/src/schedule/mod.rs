@@ -216,8 +216,13 @@ impl Schedule {
     /// of a system are applied before any system ordered after it runs
     /// (exclusive systems included): the build puts an `ApplyDeferred` on such
     /// ordering edges, one per distance level, shared by every edge that needs
-    /// one there. Off, only explicit [`ApplyDeferred`]s and the end of the run
-    /// apply commands. Systems without deferred parameters never get one.
+    /// one there. An automatic sync point applies the commands of the systems
+    /// ordered before it only: an unordered system's commands wait for the end
+    /// of the run (or a sync point it is ordered before), whenever it ran, so
+    /// what a system sees never depends on thread timing. Off, only explicit
+    /// [`ApplyDeferred`]s (which apply every pending command, as in Bevy) and
+    /// the end of the run apply commands. Systems without deferred parameters
+    /// never get one.
     ///
     /// # Examples
     /// ```

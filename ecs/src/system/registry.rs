@@ -18,7 +18,7 @@ use core::marker::PhantomData;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
 use super::function::{IntoSystem, System};
-use crate::world::{Resource, World};
+use crate::world::{Resource, World, WorldId};
 
 /// The id of a system registered with [`World::register_system`]; `I` is its
 /// input (`T` of an [`In<T>`](super::In) first parameter) and `O` its output.
@@ -44,6 +44,9 @@ use crate::world::{Resource, World};
 pub struct SystemId<I = (), O = ()> {
     index: u32,
     generation: u32,
+    /// The world that registered it: another world's id names nothing there
+    /// (`NotRegistered`), even where that world has a slot of this index.
+    world: WorldId,
     _signature: PhantomData<fn(I) -> O>,
 }
 
@@ -69,7 +72,7 @@ impl<I, O> Copy for SystemId<I, O> {}
 
 impl<I, O> PartialEq for SystemId<I, O> {
     fn eq(&self, other: &Self) -> bool {
-        self.index == other.index && self.generation == other.generation
+        self.index == other.index && self.generation == other.generation && self.world == other.world
     }
 }
 
@@ -205,7 +208,8 @@ impl World {
         };
         let slot = &mut registry.slots[index as usize];
         slot.state = SlotState::Idle(erased);
-        SystemId { index, generation: slot.generation, _signature: PhantomData }
+        let generation = slot.generation;
+        SystemId { index, generation, world: self.id(), _signature: PhantomData }
     }
 
     /// Runs the registered system `id` (its commands are applied before this
@@ -251,13 +255,22 @@ impl World {
     ) -> Result<O, RunSystemError> {
         let (index, generation) = (id.index, id.generation);
         let not_registered = RunSystemError::NotRegistered { index, generation };
+        if id.world != self.id() {
+            return Err(not_registered);
+        }
         let mut system = {
             let Some(mut registry) = self.get_resource_mut::<RegisteredSystems>() else {
                 return Err(not_registered);
             };
             let slot = registry.bypass_change_detection().slot(index, generation).ok_or(not_registered)?;
             match core::mem::replace(&mut slot.state, SlotState::Running) {
-                SlotState::Idle(system) => system,
+                SlotState::Idle(system) if system.is::<BoxedIoSystem<I, O>>() => system,
+                SlotState::Idle(system) => {
+                    // Cannot happen for an id of this world (its slot holds the
+                    // system it was made for); refused rather than trusted.
+                    slot.state = SlotState::Idle(system);
+                    return Err(not_registered);
+                }
                 SlotState::Running => return Err(RunSystemError::Recursive { index, generation }),
                 SlotState::Vacant => {
                     slot.state = SlotState::Vacant;
@@ -301,6 +314,9 @@ impl World {
     /// assert!(!world.unregister_system(id));
     /// ```
     pub fn unregister_system<I, O>(&mut self, id: SystemId<I, O>) -> bool {
+        if id.world != self.id() {
+            return false;
+        }
         let Some(mut registry) = self.get_resource_mut::<RegisteredSystems>() else {
             return false;
         };

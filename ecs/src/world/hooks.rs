@@ -1,10 +1,12 @@
 //! Component hooks during structural changes, and the commands they issue.
 //!
-//! Order, per structural change (Bevy's): when values are replaced or removed,
-//! every `on_replace` hook, then every `on_remove` hook, run while the old
-//! values are still readable; when values are added or inserted, every `on_add`
-//! hook (components the entity did not have), then every `on_insert` hook (all
-//! of the bundle's), run after the new values are written. Hooks get a
+//! Order, per structural change (Bevy's, 0.15+): when values are replaced or
+//! removed, the `OnReplace` observers, every `on_replace` hook, the `OnRemove`
+//! observers, then every `on_remove` hook run while the old values are still
+//! readable (a despawn starts with the `OnDespawn` observers); when values are
+//! added or inserted, every `on_add` hook (components the entity did not
+//! have), the `OnAdd` observers, every `on_insert` hook (all of the bundle's),
+//! then the `OnInsert` observers run after the new values are written. Hooks get a
 //! [`DeferredWorld`]: they read and write values, and queue structural changes
 //! as commands, which the world applies before the triggering call returns
 //! (commands whose effects run hooks that queue more commands nest, up to
@@ -64,6 +66,15 @@ pub(crate) enum HookKind {
 }
 
 impl HookKind {
+    /// Whether the event's observers run before its hooks: for values that
+    /// are replaced or removed (observers see them first, then the hooks that
+    /// may tear down what the observers read), as in Bevy 0.15+. Added and
+    /// inserted values reach the hooks first.
+    #[inline]
+    pub(crate) fn observers_first(self) -> bool {
+        matches!(self, HookKind::Replace | HookKind::Remove)
+    }
+
     fn slot(self, hooks: &ComponentHooks) -> Option<Hook> {
         match self {
             HookKind::Add => hooks.on_add,
@@ -124,13 +135,22 @@ impl World {
         self.deferred.append(queue);
     }
 
-    /// Runs the `kind` hook of each of `components` (that has one) for `entity`,
-    /// then the observers of the matching lifecycle event.
+    /// Runs the `kind` hook of each of `components` (that has one) for `entity`
+    /// and the observers of the matching lifecycle event: hooks first for
+    /// `Add`/`Insert`, observers first for `Replace`/`Remove`
+    /// ([`HookKind::observers_first`]).
     pub(crate) fn run_hooks(&mut self, kind: HookKind, entity: Entity, components: &[Entity]) {
-        self.run_hook_fns(kind, entity, components);
-        if self.observers.has_lifecycle_observers() && !components.is_empty() {
+        let observed = self.observers.has_lifecycle_observers() && !components.is_empty();
+        let run_observers = |world: &mut World| {
             let ids: SmallVec<[Id; 4]> = components.iter().map(|component| component.id()).collect();
-            self.run_lifecycle_observers(kind, entity, &ids);
+            world.run_lifecycle_observers(kind, entity, &ids);
+        };
+        if observed && kind.observers_first() {
+            run_observers(self);
+        }
+        self.run_hook_fns(kind, entity, components);
+        if observed && !kind.observers_first() {
+            run_observers(self);
         }
     }
 

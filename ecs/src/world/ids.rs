@@ -205,16 +205,22 @@ impl World {
     }
 
     /// Runs `kind`'s lifecycle for `ids` of `entity`, as one event: the hooks
-    /// of those that are registered components with hooks, then the observers.
+    /// of those that are registered components with hooks and the observers,
+    /// in [`HookKind::observers_first`]'s order.
     #[inline]
     pub(super) fn ids_lifecycle(&mut self, kind: HookKind, entity: Entity, ids: &[Id]) {
+        if kind.observers_first() {
+            self.run_lifecycle_observers(kind, entity, ids);
+        }
         let hooked = |id: &Id| self.component_of_id(*id).is_some_and(|info| info.hooks().any());
         if ids.iter().any(hooked) {
             let hooked: SmallVec<[Entity; 2]> =
                 ids.iter().filter(|id| hooked(id)).filter_map(|id| id.entity()).collect();
             self.run_hook_fns(kind, entity, &hooked);
         }
-        self.run_lifecycle_observers(kind, entity, ids);
+        if !kind.observers_first() {
+            self.run_lifecycle_observers(kind, entity, ids);
+        }
     }
 
     /// Whether `id` is a pair a spawn may place with its bundle in one move

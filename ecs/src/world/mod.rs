@@ -682,6 +682,12 @@ impl World {
     /// consumed; dropping it spawns the rest (unless a panic is unwinding: see
     /// [`SpawnBatchIter`]).
     ///
+    /// # Panics
+    /// Panics if `B` contains the same component twice (before anything is
+    /// spawned), if the active entity range ([`World::set_entity_range`]) runs
+    /// out of indices (the message names the range), or, as [`World::spawn`],
+    /// if a bundle holds a [`Name`] that a sibling has.
+    ///
     /// # Examples
     /// ```
     /// use ecs::prelude::*;
@@ -1021,10 +1027,12 @@ impl World {
                     hooked.iter().map(|component| component.id()).chain(pairs.iter().copied()).collect();
                 self.run_observers(core::any::TypeId::of::<OnDespawn>(), entity, &ids, ptr);
             }
-            self.run_lifecycle_observers(HookKind::Replace, entity, &pairs);
-            self.run_lifecycle_observers(HookKind::Remove, entity, &pairs);
-            self.run_hooks(HookKind::Replace, entity, &hooked);
-            self.run_hooks(HookKind::Remove, entity, &hooked);
+            // Bevy's order: each event's observers (of components and pairs),
+            // then its hooks; `OnReplace` before `OnRemove`.
+            for kind in [HookKind::Replace, HookKind::Remove] {
+                self.run_lifecycle_observers(kind, entity, &pairs);
+                self.run_hooks(kind, entity, &hooked);
+            }
             // Nothing structural can have changed (their commands wait).
             record = self.entities.get(entity).expect("hooks cannot despawn (their commands wait)");
         }
