@@ -2122,7 +2122,6 @@ fn disjoint_with_without_systems_are_not_ambiguous() {
 }
 
 #[test]
-#[ignore = "API.md mismatch: RemovedComponents 'lost Health or despawned since this system last ran', but removals are messages dropped after two update_messages() calls (Bevy's behaviour, documented in observer/removed.rs)"]
 fn removed_components_are_kept_until_the_system_runs_however_many_updates_pass() {
     fn gone(mut removed: RemovedComponents<Health>) -> usize {
         removed.read().count()

@@ -201,3 +201,54 @@ fn writers_and_readers_of_one_type_are_ordered_and_readers_share() {
     assert!(world.resource::<SeenA>().0.is_empty());
     assert_eq!(world.resource::<SeenB>().0, vec![0, 1]);
 }
+
+/// `RemovedComponents` sees every removal since its system last ran, however
+/// many `update_messages` calls passed; removals every live reader has read
+/// are dropped at the next updates (a plain message update's two-update window
+/// at least), and a dropped reader keeps nothing alive.
+#[test]
+fn removals_are_kept_until_every_reader_read_them() {
+    #[derive(Component)]
+    struct Health(#[allow(dead_code)] u32);
+    #[derive(Resource, Default)]
+    struct Seen(Vec<Entity>, Vec<Entity>);
+    fn fast(mut removed: RemovedComponents<Health>, mut seen: ResMut<Seen>) {
+        seen.0.extend(removed.read());
+    }
+    fn slow(mut removed: RemovedComponents<Health>, mut seen: ResMut<Seen>) {
+        seen.1.extend(removed.read());
+    }
+    let mut world = World::new();
+    world.init_resource::<Seen>();
+    let mut fast_schedule = Schedule::new();
+    fast_schedule.add_systems(fast);
+    let mut slow_schedule = Schedule::new();
+    slow_schedule.add_systems(slow);
+    fast_schedule.run(&mut world);
+    slow_schedule.run(&mut world);
+    let stored = |world: &World| world.resource::<Messages<ecs::observer::RemovedComponent<Health>>>().len();
+
+    let a = world.spawn(Health(1)).id();
+    world.despawn(a);
+    for _ in 0..4 {
+        fast_schedule.run(&mut world);
+        world.update_messages();
+    }
+    assert_eq!(world.resource::<Seen>().0, vec![a]);
+    assert_eq!(stored(&world), 1, "the slow reader has not read it yet");
+    slow_schedule.run(&mut world);
+    assert_eq!(world.resource::<Seen>().1, vec![a]);
+    world.update_messages();
+    world.update_messages();
+    assert_eq!(stored(&world), 0, "read by every reader: dropped");
+
+    // A dropped reader keeps nothing alive.
+    drop(slow_schedule);
+    let b = world.spawn(Health(2)).id();
+    world.despawn(b);
+    fast_schedule.run(&mut world);
+    world.update_messages();
+    world.update_messages();
+    assert_eq!(stored(&world), 0);
+    assert_eq!(world.resource::<Seen>().0, vec![a, b]);
+}

@@ -44,7 +44,7 @@ use crate::world::{EntityWorldMut, TriggerInfo, World};
 
 mod removed;
 
-pub use removed::{RemovedComponent, RemovedComponents};
+pub use removed::{RemovalCursor, RemovalReaders, RemovedComponent, RemovedComponents};
 
 pub use crate::world::{ObserverMarker, OnAdd, OnDespawn, OnInsert, OnRemove, OnReplace};
 

@@ -4,8 +4,14 @@
 //! The first system that takes `RemovedComponents<T>` adds the message type
 //! [`RemovedComponent<T>`] and an `OnRemove` observer of `T` that writes one
 //! message per removal, so worlds without such a system pay nothing on
-//! removals. Removals are messages: they live for two
-//! [`World::update_messages`] calls, and each system reads each removal once.
+//! removals. Removals are messages that each system reads once, kept until
+//! every `RemovedComponents<T>` reader has read them: a system sees every
+//! removal since it last ran, however many [`World::update_messages`] calls
+//! passed (each reader publishes its read position in a [`RemovalReaders<T>`]
+//! resource, and the update drops only what all live readers read, and never
+//! less than a plain message update drops). A reader that stops running
+//! (its system kept but never run) keeps the removals since then alive;
+//! dropping the system releases them.
 //! Borrows: a read of the `Messages<RemovedComponent<T>>` resource. It lives
 //! with the observers because it registers one; it is a system parameter like
 //! those of the `system` layer below.
@@ -14,6 +20,8 @@
 #![allow(clippy::needless_lifetimes)]
 
 use core::marker::PhantomData;
+use core::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Weak};
 
 use super::Trigger;
 use crate::component::Component;
@@ -66,28 +74,109 @@ impl<T> core::fmt::Debug for RemovedComponent<T> {
 /// assert_eq!(world.resource::<Gone>().0, vec![a, b]);
 /// ```
 pub struct RemovedComponents<'w, 's, T: Component> {
-    reader: MessageReader<'w, 's, RemovedComponent<T>>,
+    messages: &'w Messages<RemovedComponent<T>>,
+    state: &'s mut RemovalCursor<T>,
 }
 
 impl<'w, T: Component> RemovedComponents<'w, '_, T> {
     /// The entities not read yet, oldest first; afterwards they count as read.
     pub fn read(&mut self) -> impl ExactSizeIterator<Item = Entity> + 'w {
-        self.reader.read().map(|removed| removed.entity)
+        // Reading moves the cursor to the next sequence number: published first.
+        self.state.published.store(self.messages.next_sequence(), Ordering::Relaxed);
+        self.state.cursor.read(self.messages).map(|removed| removed.entity)
     }
 
     /// How many removals are not read yet.
     pub fn len(&self) -> usize {
-        self.reader.len()
+        self.state.cursor.len(self.messages)
     }
 
     /// Whether every removal was read.
     pub fn is_empty(&self) -> bool {
-        self.reader.is_empty()
+        self.len() == 0
     }
 
     /// Marks every removal as read.
     pub fn clear(&mut self) {
-        self.reader.clear();
+        self.state.cursor.clear(self.messages);
+        self.state.publish();
+    }
+}
+
+/// The read positions of the live [`RemovedComponents<T>`] readers of a world
+/// (a resource): [`World::update_messages`] keeps every removal one of them
+/// has not read. Each position is published by its reader after a read and
+/// read by the update, which has `&mut World`: relaxed atomics suffice.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// use ecs::observer::RemovalReaders;
+/// #[derive(Component)]
+/// struct Health(u32);
+/// #[derive(Resource, Default)]
+/// struct Gone(usize);
+/// fn gone(mut removed: RemovedComponents<Health>, mut count: ResMut<Gone>) { count.0 += removed.read().len(); }
+/// let mut world = World::new();
+/// world.init_resource::<Gone>();
+/// let mut schedule = Schedule::new();
+/// schedule.add_systems(gone);
+/// schedule.run(&mut world);
+/// assert!(world.contains_resource::<RemovalReaders<Health>>());
+/// let e = world.spawn(Health(1)).id();
+/// world.despawn(e);
+/// for _ in 0..5 {
+///     world.update_messages(); // the reader has not run: its removal is kept
+/// }
+/// schedule.run(&mut world);
+/// assert_eq!(world.resource::<Gone>().0, 1);
+/// ```
+pub struct RemovalReaders<T> {
+    positions: Vec<Weak<AtomicUsize>>,
+    _component: PhantomData<fn() -> T>,
+}
+
+impl<T> Default for RemovalReaders<T> {
+    fn default() -> Self {
+        RemovalReaders { positions: Vec::new(), _component: PhantomData }
+    }
+}
+
+impl<T: Component> crate::world::Resource for RemovalReaders<T> {}
+
+impl<T> RemovalReaders<T> {
+    /// The lowest read position of the live readers (the oldest removal one
+    /// of them has not read), forgetting the readers that were dropped;
+    /// `None` if none is alive.
+    fn oldest_unread(&mut self) -> Option<usize> {
+        self.positions.retain(|position| position.strong_count() > 0);
+        self.positions.iter().filter_map(Weak::upgrade).map(|position| position.load(Ordering::Relaxed)).min()
+    }
+}
+
+/// The state of one [`RemovedComponents<T>`] parameter: its cursor and the
+/// position it publishes to the world's [`RemovalReaders<T>`] (see there for
+/// an example; dropping the state, with its system, unregisters the reader).
+pub struct RemovalCursor<T: Component> {
+    cursor: MessageCursor<RemovedComponent<T>>,
+    published: Arc<AtomicUsize>,
+}
+
+impl<T: Component> RemovalCursor<T> {
+    fn publish(&self) {
+        self.published.store(self.cursor.position(), Ordering::Relaxed);
+    }
+}
+
+/// What [`World::update_messages`] does to the removals of `T`: end the update
+/// keeping whatever a live reader has not read yet.
+fn update_removals<T: Component>(world: &mut World) {
+    let keep_from = world.get_resource_mut::<RemovalReaders<T>>().and_then(|mut readers| readers.oldest_unread());
+    if let Some(mut messages) = world.get_resource_mut::<Messages<RemovedComponent<T>>>() {
+        match keep_from {
+            Some(keep_from) => messages.update_keeping(keep_from),
+            None => messages.update(),
+        }
     }
 }
 
@@ -102,7 +191,8 @@ fn track_removals<T: Component>(world: &mut World) {
     if world.contains_resource::<Messages<RemovedComponent<T>>>() {
         return;
     }
-    world.add_message::<RemovedComponent<T>>();
+    world.add_message_updated_by::<RemovedComponent<T>>(update_removals::<T>);
+    world.init_resource::<RemovalReaders<T>>();
     world.add_observer(|trigger: Trigger<OnRemove, T>, mut removed: MessageWriter<RemovedComponent<T>>| {
         removed.write(RemovedComponent { entity: trigger.entity(), _component: PhantomData });
     });
@@ -111,25 +201,27 @@ fn track_removals<T: Component>(world: &mut World) {
 // SAFETY: declares (through `MessageReader`) a read of the removal messages;
 // the item only reads them.
 unsafe impl<T: Component> SystemParam for RemovedComponents<'_, '_, T> {
-    type State = MessageCursor<RemovedComponent<T>>;
+    type State = RemovalCursor<T>;
     type Item<'w, 's> = RemovedComponents<'w, 's, T>;
     const ACCESS: ParamAccess = <MessageReader<'static, 'static, RemovedComponent<T>> as SystemParam>::ACCESS;
 
     fn init_state(world: &mut World, meta: &mut SystemMeta) -> Self::State {
         track_removals::<T>(world);
-        <MessageReader<'static, 'static, RemovedComponent<T>> as SystemParam>::init_state(world, meta)
+        let cursor = <MessageReader<'static, 'static, RemovedComponent<T>> as SystemParam>::init_state(world, meta);
+        let published = Arc::new(AtomicUsize::new(cursor.position()));
+        world.resource_mut::<RemovalReaders<T>>().positions.push(Arc::downgrade(&published));
+        RemovalCursor { cursor, published }
     }
 
     unsafe fn get_param<'w, 's>(
         state: &'s mut Self::State,
         meta: &SystemMeta,
         world: &'w World,
-        this_run: Tick,
+        _this_run: Tick,
     ) -> RemovedComponents<'w, 's, T> {
-        // SAFETY: forwarded to the caller.
-        let reader = unsafe {
-            <MessageReader<'w, 's, RemovedComponent<T>> as SystemParam>::get_param(state, meta, world, this_run)
-        };
-        RemovedComponents { reader }
+        let messages = world.get_resource::<Messages<RemovedComponent<T>>>().unwrap_or_else(|| {
+            panic!("system `{}` uses RemovedComponents<{}>, whose Messages resource was removed", meta.name, T::NAME)
+        });
+        RemovedComponents { messages, state }
     }
 }

@@ -107,6 +107,36 @@ impl<M: Message> Messages<M> {
         self.current_start = self.previous_start + self.previous.len();
     }
 
+    /// Ends an update like [`Messages::update`], but keeps every message
+    /// numbered `keep_from` or later as well (and at least what `update` keeps):
+    /// the stored messages become the previous update's, the current update
+    /// starts empty. Used for messages whose readers must each see every
+    /// message however rarely they run (`RemovedComponents`).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Message)]
+    /// struct Ping(u32);
+    /// let mut messages = Messages::<Ping>::default();
+    /// messages.write(Ping(0));
+    /// messages.write(Ping(1));
+    /// messages.update_keeping(1); // a slow reader has read Ping(0) only
+    /// messages.update_keeping(1);
+    /// messages.update_keeping(1);
+    /// assert_eq!(messages.iter().map(|ping| ping.0).collect::<Vec<_>>(), vec![1]);
+    /// messages.update_keeping(2);
+    /// assert!(messages.is_empty());
+    /// ```
+    pub fn update_keeping(&mut self, keep_from: usize) {
+        let keep_from = keep_from.min(self.current_start).max(self.previous_start);
+        let dropped = keep_from - self.previous_start;
+        self.previous.drain(..dropped);
+        self.previous_start = keep_from;
+        self.previous.append(&mut self.current);
+        self.current_start = self.previous_start + self.previous.len();
+    }
+
     /// The sequence number the next message will get.
     pub fn next_sequence(&self) -> usize {
         self.current_start + self.current.len()
@@ -225,6 +255,12 @@ impl<M: Message> MessageCursor<M> {
     pub fn clear(&mut self, messages: &Messages<M>) {
         self.next = messages.next_sequence();
     }
+
+    /// The sequence number of the next message to read (every message
+    /// numbered below it counts as read).
+    pub fn position(&self) -> usize {
+        self.next
+    }
 }
 
 /// Two iterators one after the other, with an exact length.
@@ -283,12 +319,18 @@ impl World {
     /// assert_eq!(world.resource::<Messages<Scored>>().len(), 1);
     /// ```
     pub fn add_message<M: Message>(&mut self) {
+        self.add_message_updated_by::<M>(update_messages_of::<M>);
+    }
+
+    /// [`World::add_message`] with `update` as what [`World::update_messages`]
+    /// does to the type's messages (instead of [`Messages::update`]).
+    pub(crate) fn add_message_updated_by<M: Message>(&mut self, update: fn(&mut World)) {
         if self.contains_resource::<Messages<M>>() {
             return;
         }
         self.insert_resource(Messages::<M>::default());
         self.init_resource::<MessageRegistry>();
-        self.resource_mut::<MessageRegistry>().updates.push(update_messages_of::<M>);
+        self.resource_mut::<MessageRegistry>().updates.push(update);
     }
 
     /// Writes a message of an added type; `false` (and the message is dropped)
@@ -314,7 +356,9 @@ impl World {
     }
 
     /// Ends an update for every added message type (call it once per frame):
-    /// messages written two updates ago are dropped.
+    /// messages written two updates ago are dropped (removals, which
+    /// `RemovedComponents` readers see since they last ran, are kept until
+    /// every such reader read them).
     ///
     /// # Examples
     /// ```
