@@ -135,12 +135,15 @@ fn removed_components_reports_removals_and_despawns_once_per_system() {
     schedule.run(&mut world);
     assert_eq!(world.resource::<SeenA>().0, vec![e1, e2]);
     assert_eq!(world.resource::<SeenB>().0, vec![e1, e2]);
-    // Cleared by update_messages after two updates.
+    // Kept however many updates pass until each reader ran (API.md: "since
+    // this system last ran"), unlike a plain message's two updates.
     world.despawn(e3);
     world.update_messages();
     world.update_messages();
+    world.update_messages();
     schedule.run(&mut world);
-    assert_eq!(world.resource::<SeenA>().0, vec![e1, e2], "the removal of e3 expired unread");
+    assert_eq!(world.resource::<SeenA>().0, vec![e1, e2, e3], "the removal of e3 is kept until read");
+    assert_eq!(world.resource::<SeenB>().0, vec![e1, e2, e3]);
 }
 
 #[test]

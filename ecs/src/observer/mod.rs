@@ -368,6 +368,11 @@ impl EntityWorldMut<'_> {
     /// Registers `observer` for events that target this entity only (it is
     /// stored on a new observer entity, despawned with this one).
     ///
+    /// # Panics
+    /// Panics if the entity was despawned through
+    /// [`EntityWorldMut::world_mut`] (the message names it); nothing is
+    /// registered then.
+    ///
     /// # Examples
     /// ```
     /// use ecs::prelude::*;
@@ -388,6 +393,7 @@ impl EntityWorldMut<'_> {
     #[track_caller]
     pub fn observe<M, F: ObserverFunction<M>>(&mut self, observer: F) -> &mut Self {
         let () = ObserverCheck::<M, F>::OK;
+        self.assert_alive();
         let (world, entity) = self.world_and_entity();
         let observer_entity = world.spawn_internal(ObserverMarker);
         world.register_typed_observer(observer_entity, SmallVec::from_slice(&[entity]), observer);
@@ -399,6 +405,10 @@ impl EntityWorldMut<'_> {
 impl EntityCommands<'_, '_, '_> {
     /// Queues registering `observer` for events that target this entity only
     /// (see `EntityWorldMut::observe`).
+    ///
+    /// # Panics
+    /// When the commands are applied, if the entity is no longer alive (the
+    /// message names it); no observer is registered then.
     ///
     /// # Examples
     /// ```

@@ -387,11 +387,14 @@ impl EntityWorldMut<'_> {
     /// Adds the runtime pair `(relationship, target)`; see [`World::add_pair_id`].
     ///
     /// # Panics
-    /// As [`World::add_pair_id`].
+    /// As [`World::add_pair_id`], and if the entity was despawned through
+    /// [`EntityWorldMut::world_mut`] (naming it), as [`EntityWorldMut::add_pair`].
     #[track_caller]
     pub fn add_pair_id(&mut self, relationship: Entity, target: Entity) -> &mut Self {
         let (world, entity) = self.world_and_entity();
-        world.add_pair_id(entity, relationship, target);
+        if !world.add_pair_id(entity, relationship, target) {
+            panic!("add_pair_id: entity {entity:?} is not alive");
+        }
         self
     }
 

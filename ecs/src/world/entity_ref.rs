@@ -100,8 +100,14 @@ impl<'w> EntityWorldMut<'w> {
     }
 
     /// Where the entity lives.
+    ///
+    /// # Panics
+    /// Panics if the entity was despawned through [`EntityWorldMut::world_mut`]
+    /// (the message names it).
+    #[track_caller]
     pub fn location(&self) -> EntityLocation {
-        self.world.entities.location(self.entity).expect("EntityWorldMut of an alive entity")
+        self.assert_alive();
+        self.world.entities.location(self.entity).expect("checked alive")
     }
 
     /// The world and the entity, for upper layers that extend this view.
@@ -128,8 +134,10 @@ impl<'w> EntityWorldMut<'w> {
         self.world.has::<T>(self.entity)
     }
 
+    /// Panics naming the entity if it is not alive (despawned through
+    /// [`EntityWorldMut::world_mut`] while this view was in use).
     #[track_caller]
-    fn assert_alive(&self) {
+    pub(crate) fn assert_alive(&self) {
         if !self.world.is_alive(self.entity) {
             panic!("entity {:?} is not alive: it was despawned while an EntityWorldMut of it was in use", self.entity);
         }

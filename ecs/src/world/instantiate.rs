@@ -96,7 +96,8 @@ impl World {
     /// [`IsA`](crate::component::IsA)). The same as `spawn_empty().add_pair::<IsA>(prefab)`.
     ///
     /// # Panics
-    /// Panics if `prefab` is not alive, naming it.
+    /// Panics if `prefab` is not alive, or cannot be a base (a wildcard such
+    /// as [`Entity::WILDCARD`]), naming it; no instance is left behind then.
     ///
     /// # Examples
     /// ```
@@ -124,12 +125,14 @@ impl World {
         assert!(self.is_alive(prefab), "instantiate({prefab:?}): the prefab is not alive");
         let instance = self.spawn(()).id();
         if let Err(error) = self.try_add_id(instance, Id::pair(self.builtin.is_a, prefab)) {
+            self.despawn(instance);
             panic!("instantiate({prefab:?}): {error}");
         }
         instance
     }
 
-    /// The child of `parent` named `name` (a child whose `Name` is `name`).
+    /// The child of `parent` named `name` (a child whose `Name` is `name`);
+    /// `None` if there is none or `parent` is not alive.
     ///
     /// # Examples
     /// ```
@@ -141,6 +144,11 @@ impl World {
     /// assert_eq!(world.lookup_child(ship, "engine"), None);
     /// ```
     pub fn lookup_child(&self, parent: Entity, name: &str) -> Option<Entity> {
+        // Pairs name their target by index: a stale handle must not reach the
+        // children of the entity that now has its index.
+        if !self.is_alive(parent) {
+            return None;
+        }
         self.children_by_index(parent)
             .into_iter()
             .find(|&child| self.get::<Name>(child).is_some_and(|n| n.as_str() == name))

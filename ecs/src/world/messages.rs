@@ -286,10 +286,14 @@ impl<T, A: Iterator<Item = T>, B: Iterator<Item = T>> Iterator for Chained<A, B>
 
 impl<T, A: ExactSizeIterator<Item = T>, B: ExactSizeIterator<Item = T>> ExactSizeIterator for Chained<A, B> {}
 
-/// The message types added to a world, each with its update function.
+/// What [`World::update_messages`] does to one message type.
+type MessageUpdate = fn(&mut World);
+
+/// The message types added to a world, each once (by type), with its update
+/// function.
 #[derive(Default)]
 struct MessageRegistry {
-    updates: Vec<fn(&mut World)>,
+    updates: Vec<(core::any::TypeId, MessageUpdate)>,
 }
 
 impl Resource for MessageRegistry {}
@@ -330,7 +334,12 @@ impl World {
         }
         self.insert_resource(Messages::<M>::default());
         self.init_resource::<MessageRegistry>();
-        self.resource_mut::<MessageRegistry>().updates.push(update);
+        // Added again after its resource was removed: updated once still.
+        let mut registry = self.resource_mut::<MessageRegistry>();
+        let type_id = core::any::TypeId::of::<M>();
+        if !registry.updates.iter().any(|&(registered, _)| registered == type_id) {
+            registry.updates.push((type_id, update));
+        }
     }
 
     /// Writes a message of an added type; `false` (and the message is dropped)
@@ -374,8 +383,8 @@ impl World {
     /// assert!(world.resource::<Messages<Scored>>().is_empty());
     /// ```
     pub fn update_messages(&mut self) {
-        let updates: Vec<fn(&mut World)> = match self.get_resource::<MessageRegistry>() {
-            Some(registry) => registry.updates.clone(),
+        let updates: Vec<MessageUpdate> = match self.get_resource::<MessageRegistry>() {
+            Some(registry) => registry.updates.iter().map(|&(_, update)| update).collect(),
             None => return,
         };
         for update in updates {

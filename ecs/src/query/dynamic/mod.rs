@@ -19,7 +19,9 @@
 //! `Prefab`) unless a term names their marker (`?Prefab` too, as in Flecs;
 //! internal markers only in an `And` term). Row access is typed at run time:
 //! `row.get::<T>(term)` checks the id the term matched against `T` and is
-//! `None` on a mismatch.
+//! `None` on a mismatch. A query whose terms name an entity that is no
+//! longer alive (a component, relationship, target or fixed source) matches
+//! nothing: ids name entities by index, which a new entity may have reused.
 //!
 //! Borrows: a term reads its component on its source (`$this`, a fixed
 //! entity, a variable's entity, the ancestor `up` found); writes are only on
@@ -414,6 +416,21 @@ impl DynQuery {
         }
     }
 
+    /// Whether a term names (as component, relationship, target or fixed
+    /// source) an entity that is no longer alive.
+    fn names_a_dead_entity(&self, world: &World) -> bool {
+        self.terms.iter().any(|term| {
+            let matched = term
+                .alternatives
+                .iter()
+                .flat_map(|alternative| [Some(&alternative.first), alternative.second.as_ref()]);
+            matched
+                .flatten()
+                .chain([&term.source])
+                .any(|reference| reference.entity().is_some_and(|entity| !world.is_alive(entity)))
+        })
+    }
+
     /// Lists this iteration's solutions, ready for rows.
     fn collect_solutions(&mut self, world: &World) {
         self.list_solutions(world);
@@ -426,6 +443,11 @@ impl DynQuery {
             self.update_cache(world);
         }
         self.solutions.clear(self.compiled.terms.len());
+        if self.names_a_dead_entity(world) {
+            // Its ids name the entity by index only, which a new entity may
+            // have by now: nothing matches (Flecs deletes such queries).
+            return;
+        }
         let compiled = &self.compiled;
         let evaluator = Evaluator { world, compiled, allowed: self.allowed };
         let solutions = &mut self.solutions;
