@@ -232,9 +232,10 @@ fn a_plain_entity_as_a_base_gives_the_pair_and_copies_only() {
 }
 
 /// Prefab variants (a prefab based on a prefab) inherit transitively; an
-/// instance used as a base passes nothing on.
+/// instance used as a base passes on what its prefabs give, never a value of
+/// its own (one it owns blocks the prefabs' value of that component).
 #[test]
-fn prefab_variants_inherit_transitively_instances_do_not_pass_values_on() {
+fn prefab_variants_inherit_transitively_instances_pass_on_only_prefab_values() {
     let mut world = World::new();
     let p = world.spawn((Prefab, MaxSpeed(1.0))).id();
     let variant = world.spawn((Prefab, Position(5.0))).add_pair::<IsA>(p).id();
@@ -243,7 +244,13 @@ fn prefab_variants_inherit_transitively_instances_do_not_pass_values_on() {
     assert_eq!(world.get::<Position>(a), Some(&Position(5.0)));
     let b = world.instantiate(a);
     assert!(world.has_pair::<IsA>(b, a));
+    assert_eq!(world.get::<MaxSpeed>(b), Some(&MaxSpeed(1.0)), "through a, from p");
+    let rows = sorted(world.query::<(Entity, &MaxSpeed)>().iter(&world).map(|(e, _)| e));
+    assert_eq!(rows, sorted([a, b]));
+    // a's own value is never read through it: b then inherits no MaxSpeed.
+    world.entity_mut(a).insert(MaxSpeed(9.0));
     assert_eq!(world.get::<MaxSpeed>(b), None);
+    assert_eq!(world.get::<Position>(b), Some(&Position(5.0)));
     let rows = sorted(world.query::<(Entity, &MaxSpeed)>().iter(&world).map(|(e, _)| e));
     assert_eq!(rows, sorted([a]));
 }

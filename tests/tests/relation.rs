@@ -1626,3 +1626,30 @@ fn pairs_of_a_dead_holder_are_not_found_and_adding_to_it_reports_false() {
     assert_eq!(world.entity_count(), 1);
     world.check_invariants();
 }
+
+/// A typed `with_pair::<R>(t)` of a transitive `R` matches every entity whose
+/// chain of `R` targets reaches `t`, and follows the chains as they grow and
+/// break (the requirement is resolved again at every update).
+#[test]
+fn typed_with_pair_of_a_transitive_relationship_follows_chains() {
+    #[derive(Relationship)]
+    #[relationship(transitive)]
+    struct LocatedIn;
+    let mut world = World::new();
+    let earth = world.spawn_empty().id();
+    let country = world.spawn(LocatedIn.pair(earth)).id();
+    let city = world.spawn_empty().id();
+    let person = world.spawn(LocatedIn.pair(city)).id();
+    let mut on_earth = world.query::<Entity>().with_pair::<LocatedIn>(earth);
+    let found = |q: &mut QueryState<Entity>, world: &World| q.iter(world).collect::<BTreeSet<Entity>>();
+    assert_eq!(found(&mut on_earth, &world), [country].into());
+    world.add_pair::<LocatedIn>(city, country);
+    assert_eq!(found(&mut on_earth, &world), [country, city, person].into());
+    let mut in_city = world.query::<Entity>().with_pair::<LocatedIn>(city);
+    assert_eq!(found(&mut in_city, &world), [person].into());
+    world.remove_pair::<LocatedIn>(city, country);
+    assert_eq!(found(&mut on_earth, &world), [country].into());
+    world.add_pair::<LocatedIn>(city, country);
+    world.despawn(country);
+    assert_eq!(found(&mut on_earth, &world), BTreeSet::new());
+}

@@ -1612,9 +1612,9 @@ impl Index<ArchetypeId> for Archetypes {
 
 /// The type of an archetype of `archetypes` if it holds prefabs (what
 /// inheritance reads through).
-fn prefab_ids<'a>(archetypes: &'a [Archetype]) -> impl Fn(ArchetypeId) -> Option<&'a [Id]> {
+fn prefab_ids<'a>(archetypes: &'a [Archetype]) -> impl Fn(ArchetypeId) -> (&'a [Id], bool) {
     |archetype| {
         let archetype = &archetypes[archetype.index()];
-        archetype.flags().contains(ArchetypeFlags::PREFAB).then_some(archetype.ids())
+        (archetype.ids(), archetype.flags().contains(ArchetypeFlags::PREFAB))
     }
 }

@@ -2,10 +2,12 @@
 //! entities of an archetype read from their bases.
 //!
 //! An archetype whose type holds `(IsA, base)` pairs inherits every plain
-//! (non-pair) id of those of its bases that are prefabs (carry `Prefab`), found depth-first along `IsA`: a base's own ids
-//! first, then its bases', the bases of one archetype taken in type order (by
-//! target id), so a nearer base wins over a farther one and an earlier base
-//! over a later one. Whether an inherited id is *seen* is the component's
+//! (non-pair) id of those of its bases that are prefabs (carry `Prefab`), found
+//! depth-first along `IsA` through any base: a base's own ids first, then its
+//! bases', the bases of one archetype taken in type order (by target id), so a
+//! nearer base wins over a farther one and an earlier base over a later one. A
+//! base that is not a prefab passes its own bases' ids on but none of its own
+//! (an id it owns inherits nothing from farther up). Whether an inherited id is *seen* is the component's
 //! business (its `OnInstantiate` policy), checked where it is read.
 //!
 //! The world registers every entity used as a base (and the `IsA`
@@ -70,12 +72,12 @@ impl Inheritance {
     /// The inherited ids of an archetype of type `ids`, each with the base
     /// holding it (see the module docs for the order), sorted by id.
     ///
-    /// `prefab_ids` gives the type of an archetype if it holds prefabs
-    /// (`None` otherwise: only prefabs are read through, see below).
+    /// `prefab_ids` gives the type of an archetype and whether it holds
+    /// prefabs (only prefabs' values are read, see the module docs).
     pub(super) fn compute<'a>(
         &self,
         ids: &[Id],
-        prefab_ids: impl Fn(ArchetypeId) -> Option<&'a [Id]>,
+        prefab_ids: impl Fn(ArchetypeId) -> (&'a [Id], bool),
     ) -> Vec<(Id, Entity)> {
         let mut found: Vec<(Id, usize, Entity)> = Vec::new();
         let mut visited: SmallVec<[u32; 8]> = SmallVec::new();
@@ -88,21 +90,25 @@ impl Inheritance {
             }
             visited.push(index);
             let Some(&(base, archetype)) = self.bases.get(&index) else { continue };
-            // Only prefabs are read through: a query that may write a value
+            // Only prefabs' values are read: a query that may write a value
             // (`&mut T`) never matches them unless it names `Prefab`, and such
-            // queries are refused where they could alias inherited reads.
-            let Some(base_ids) = prefab_ids(archetype) else { continue };
+            // queries are refused where they could alias inherited reads. A
+            // plain base passes on what its own bases give, but not its own
+            // values: an id it owns is blocked (nothing is inherited for it
+            // from farther bases, which it overrides).
+            let (base_ids, is_prefab) = prefab_ids(archetype);
+            let holder = if is_prefab { base } else { Entity::PLACEHOLDER };
             for &id in base_ids.iter().filter(|id| !id.is_pair()) {
-                found.push((id, order, base));
+                found.push((id, order, holder));
                 order += 1;
             }
             let first = stack.len();
             stack.extend(self.direct_bases(base_ids));
             stack[first..].reverse();
         }
-        // Per id, the first base found wins.
+        // Per id, the first base found wins (a blocking plain base: none).
         found.sort_unstable_by_key(|&(id, order, _)| (id, order));
         found.dedup_by_key(|&mut (id, _, _)| id);
-        found.into_iter().map(|(id, _, base)| (id, base)).collect()
+        found.into_iter().filter(|&(_, _, base)| base != Entity::PLACEHOLDER).map(|(id, _, base)| (id, base)).collect()
     }
 }

@@ -175,10 +175,12 @@ impl Component for Prefab {
 /// [`OnInstantiate`] policy and instantiates the base's children; components
 /// with the default policy are then read through the pair.
 ///
-/// Values are read through prefabs only. A base without [`Prefab`] (a plain
-/// entity, or an instance used as a base) passes no value on: its pair still
-/// matches `(IsA, base)` terms and `up IsA` traversal, and `override`
-/// components are still copied from it. This keeps borrows sound without
+/// Values are read from prefabs only. A base without [`Prefab`] (a plain
+/// entity, or an instance used as a base) passes none of its own values on,
+/// only what its own prefabs give (an instance of an instance reads the
+/// prefab's value, unless the middle instance owns one, which then blocks
+/// it): its pair still matches `(IsA, base)` terms and `up IsA` traversal,
+/// and `override` components are still copied from it. This keeps borrows sound without
 /// giving up `With`/`Without` disjointness: a prefab is hidden from every
 /// query that does not name it, so a `Query<&mut T>` never hands out a value
 /// that instances read through `&T` (Flecs reads through any base; make the

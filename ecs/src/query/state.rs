@@ -128,10 +128,13 @@ pub struct QueryState<D: QueryData, F: QueryFilter = ()> {
     reused_seen: usize,
     /// Pairs required through [`QueryState::with_pair`], resolved each update.
     runtime_pairs: SmallVec<[RuntimePair; 1]>,
-    /// Their ids as last resolved (a wildcard target as the pattern `(R, *)`,
-    /// matched by `Archetype::matches_id`); `None` when one cannot exist (its
-    /// relationship is not registered or its target is dead): nothing matches.
-    runtime_ids: Option<SmallVec<[Id; 2]>>,
+    /// Their ids as last resolved, each requirement a list of alternatives
+    /// an archetype must hold one of (a wildcard target as the pattern
+    /// `(R, *)`, matched by `Archetype::matches_id`; a transitive
+    /// relationship's `(R, t)` as `(R, x)` for `t` and every `x` that reaches
+    /// `t` along `R`); `None` when one cannot exist (its relationship is not
+    /// registered or its target is dead): nothing matches.
+    runtime_ids: Option<SmallVec<[SmallVec<[Id; 1]>; 2]>>,
     /// The row filters of the `with_pair` requirements whose relationship is a
     /// union (their archetypes hold `(R, *union*)`; the target is per row).
     union_filters: SmallVec<[UnionRowFilter; 1]>,
@@ -274,7 +277,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         }
         if !self.runtime_pairs.is_empty() {
             let ids = self.runtime_ids.as_ref()?;
-            if !ids.iter().all(|&id| archetype.matches_id(id)) {
+            if !ids.iter().all(|alternatives| alternatives.iter().any(|&id| archetype.matches_id(id))) {
                 return None;
             }
         }
@@ -403,12 +406,14 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
     }
 
     /// Re-resolves the `with_pair` requirements; if they changed (a target died,
-    /// the relationship got registered), the matches are rebuilt. A concrete
-    /// pair of a union relationship requires `(R, *union*)` of the archetype
-    /// and becomes a row filter.
+    /// the relationship got registered, a transitive chain grew or broke), the
+    /// matches are rebuilt. A concrete pair of a union relationship requires
+    /// `(R, *union*)` of the archetype and becomes a row filter; one of a
+    /// transitive relationship (`IsA`, `#[relationship(transitive)]`) is held
+    /// by every entity whose chain of `R` targets reaches the target.
     fn resolve_runtime_pairs(&mut self, world: &World) {
         let mut union_filters = SmallVec::new();
-        let ids: Option<SmallVec<[Id; 2]>> = self
+        let ids: Option<SmallVec<[SmallVec<[Id; 1]>; 2]>> = self
             .runtime_pairs
             .iter()
             .map(|pair| {
@@ -417,11 +422,15 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
                     return None;
                 }
                 let id = Id::pair(relationship, pair.target).any_as_wildcard();
-                if !id.is_wildcard() && world.components().relationship_traits(relationship.index()).union {
+                let traits = world.components().relationship_traits(relationship.index());
+                if !id.is_wildcard() && traits.union {
                     union_filters.push(UnionRowFilter { relationship: relationship.index(), target: pair.target });
-                    return Some(Id::pair(relationship, Entity::UNION));
+                    return Some(SmallVec::from_slice(&[Id::pair(relationship, Entity::UNION)]));
                 }
-                Some(id)
+                if !id.is_wildcard() && traits.transitive {
+                    return Some(transitive_alternatives(world, relationship, pair.target));
+                }
+                Some(SmallVec::from_slice(&[id]))
             })
             .collect();
         self.union_filters = union_filters;
@@ -903,4 +912,46 @@ impl<'w> ArchetypeDepths<'w> {
         }
         self.depths[archetype.index()]
     }
+}
+
+/// The pairs `(relationship, x)` for `target` and every entity `x` whose chain
+/// of `relationship` targets reaches `target`: an entity holding one of them
+/// reaches `target` too. Found from the targets of `relationship` (the
+/// archetypes holding a pair of it, then each target's own pairs), so the cost
+/// follows the number of targets, not of the entities holding pairs.
+fn transitive_alternatives(world: &World, relationship: Entity, target: Entity) -> SmallVec<[Id; 1]> {
+    let archetypes = world.archetypes();
+    let index = relationship.index();
+    let wildcard = Id::pair(relationship, Entity::WILDCARD);
+    // Every target of the relationship, once.
+    let mut targets: Vec<u32> = Vec::new();
+    if let Some(record) = archetypes.component_index().get(wildcard) {
+        for entry in record.archetypes() {
+            let archetype = &archetypes[entry.archetype];
+            targets.extend(archetype.pair_positions(index).map(|position| archetype.ids()[position].second_index()));
+        }
+    }
+    targets.sort_unstable();
+    targets.dedup();
+    // Each target's own targets: the edges a chain follows.
+    let mut reaches: Vec<(u32, u32)> = Vec::new();
+    for &from in &targets {
+        let Some(entity) = world.entity_at(from) else { continue };
+        let Some(location) = world.entities().location(entity) else { continue };
+        let archetype = &archetypes[location.archetype];
+        for position in archetype.pair_positions(index) {
+            reaches.push((from, archetype.ids()[position].second_index()));
+        }
+    }
+    let mut closure: SmallVec<[u32; 8]> = SmallVec::from_slice(&[target.index()]);
+    let mut next = 0;
+    while let Some(&reached) = closure.get(next) {
+        next += 1;
+        for &(from, to) in &reaches {
+            if to == reached && !closure.contains(&from) {
+                closure.push(from);
+            }
+        }
+    }
+    closure.iter().map(|&x| Id::pair_from_indices(index, x)).collect()
 }

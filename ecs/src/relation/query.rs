@@ -526,10 +526,20 @@ fn component_of<T: Component>(world: &World, component: Entity, entity: Entity) 
             if T::TOGGLE && !world.is_enabled::<T>(entity) {
                 return None;
             }
+            // A value the entity inherits from a prefab through `IsA` is read
+            // as `&T` reads it (the read of `T` on any entity is declared).
+            let inherited = || {
+                archetype.inherited_from(component.id()).filter(|_| {
+                    world.component_info(component).is_some_and(crate::component::ComponentInfo::is_inherited)
+                })
+            };
             if size_of::<T>() == 0 {
-                return archetype.contains(component.id()).then(NonNull::dangling);
+                return (archetype.contains(component.id()) || inherited().is_some()).then(NonNull::dangling);
             }
-            let column = archetype.table().column(archetype.column_of(component.id())?);
+            let Some(column) = archetype.column_of(component.id()) else {
+                return component_of::<T>(world, component, inherited()?);
+            };
+            let column = archetype.table().column(column);
             // SAFETY: `row` is the entity's row, below the table's length.
             Some(unsafe { column.get_ptr(location.row as usize) }.cast())
         }
@@ -538,8 +548,9 @@ fn component_of<T: Component>(world: &World, component: Entity, entity: Entity) 
 }
 
 /// `T` of the nearest ancestor of the entity along the traversable relationship
-/// `R` (the entity itself excluded): its `(R, p)` target `p` if `p` has `T`,
-/// else `p`'s own target, and so on. Entities whose ancestors lack `T` (or that
+/// `R` (the entity itself excluded): its `(R, p)` target `p` if `p` has `T`
+/// (its own, or one it inherits from a prefab through `IsA`, as `&T` reads
+/// it), else `p`'s own target, and so on. Entities whose ancestors lack `T` (or that
 /// have no `(R, *)` pair) do not match.
 ///
 /// # Examples
@@ -764,7 +775,11 @@ impl<D: QueryData, F: crate::query::QueryFilter> QueryState<D, F> {
     /// Checked again at every iteration: if `target` dies, nothing matches.
     /// [`Entity::WILDCARD`] (or [`Entity::ANY`]) as `target` requires any
     /// `(R, *)` pair: a filter, one row per entity (unlike the `Pair<R>` term,
-    /// which yields one row per pair).
+    /// which yields one row per pair). For a transitive `R` (`IsA`,
+    /// `#[relationship(transitive)]`) an entity matches when its chain of `R`
+    /// targets reaches `target` (instances of variants of a prefab, a person
+    /// in a city in a country); `target` itself is not matched (the runtime
+    /// term `(IsA, t)` is also reflexive).
     ///
     /// # Examples
     /// ```

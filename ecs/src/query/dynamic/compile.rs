@@ -184,6 +184,10 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
         if term.alternatives.is_empty() {
             return Err(invalid("a term needs at least one id"));
         }
+        // `Likes($a, $b)` is written source first: `$a` comes before `$b`.
+        if let TermRef::Var(name) = &term.source {
+            var_of(name);
+        }
         let mut half = |reference: &TermRef| -> Result<Half, QueryBuildError> {
             Ok(match reference {
                 TermRef::Entity(entity) if *entity == Entity::WILDCARD => Half::Wildcard,

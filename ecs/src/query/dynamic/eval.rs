@@ -235,19 +235,28 @@ impl<'w> Evaluator<'w, '_> {
     }
 
     /// Whether `hit`, found on `entity` (of `archetype`), is not a disabled
-    /// toggleable value.
-    fn enabled_on(&self, archetype: &Archetype, entity: Entity, hit: &Hit) -> bool {
+    /// toggleable value. A hit with another source (a value `entity`
+    /// inherits from a prefab) is checked on that source's table, where its
+    /// column is.
+    fn enabled_on(&self, archetype: &'w Archetype, entity: Entity, hit: &Hit) -> bool {
         if hit.column < 0 {
             return true;
         }
+        let (holder, archetype) = match hit.source {
+            Some(source) if source != entity => match self.entity_place(source) {
+                Some(place) => (source, place.archetype),
+                None => return false,
+            },
+            _ => (entity, archetype),
+        };
         let column = archetype.table().column(hit.column as usize);
         if !column.has_toggle_bits() {
             return true;
         }
-        // SAFETY: the entity's row is below its table's length.
+        // SAFETY: the holder's row is below its table's length.
         self.world
             .entities()
-            .location(entity)
+            .location(holder)
             .is_some_and(|location| unsafe { column.is_enabled(location.row as usize) })
     }
 
@@ -409,12 +418,11 @@ impl<'w> Evaluator<'w, '_> {
         for position in range {
             let id = archetype.ids()[position];
             if is_union_id(id) {
-                let matched = self.union_hit(id, place, (first, target), (pattern.first, second), vars);
-                if let Some(hit) = matched {
-                    hits.push(hit);
-                    if once {
-                        return;
-                    }
+                let before = hits.len();
+                self.union_hits(id, place, (first, target), (pattern.first, second), vars, hits);
+                if once && hits.len() > before {
+                    hits.truncate(before + 1);
+                    return;
                 }
                 continue;
             }
@@ -466,7 +474,49 @@ impl<'w> Evaluator<'w, '_> {
     }
 
     /// The hit of the pair pattern (`resolved` halves, `halves` as written) on
-    /// the union id `(R, *union*)` at `place`: see the module docs.
+    /// the union id `(R, *union*)` at `place`: see the module docs. An
+    /// unbound variable as the target of a table's rows gives one hit per
+    /// target the rows have (in row order), each filtering its rows.
+    fn union_hits(
+        &self,
+        id: Id,
+        place: Place<'w>,
+        resolved: (Option<Entity>, Option<Entity>),
+        halves: (Half, Half),
+        vars: &[Option<Entity>],
+        hits: &mut SmallVec<[(Hit, Bindings); 2]>,
+    ) {
+        if place.entity.is_none()
+            && resolved.1.is_none()
+            && let Half::Var(var) = halves.1
+            && vars[var].is_none()
+        {
+            let Some(column) = place.archetype.column_of(id) else { return };
+            let mut seen: SmallVec<[Entity; 8]> = SmallVec::new();
+            for cell in place.archetype.union_column(column) {
+                if seen.contains(&cell.target) {
+                    continue;
+                }
+                seen.push(cell.target);
+                let bound = |mut vars: SmallVec<[Option<Entity>; 4]>| {
+                    vars[var] = Some(cell.target);
+                    vars
+                };
+                let vars = bound(SmallVec::from_slice(vars));
+                if let Some(hit) = self.union_hit(id, place, (resolved.0, Some(cell.target)), halves, &vars) {
+                    let (hit, mut bindings) = hit;
+                    bindings.push((var, cell.target));
+                    hits.push((hit, bindings));
+                }
+            }
+            return;
+        }
+        if let Some(hit) = self.union_hit(id, place, resolved, halves, vars) {
+            hits.push(hit);
+        }
+    }
+
+    /// [`Evaluator::union_hits`] for one target (or none, or any).
     fn union_hit(
         &self,
         id: Id,
