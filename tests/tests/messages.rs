@@ -252,3 +252,38 @@ fn removals_are_kept_until_every_reader_read_them() {
     assert_eq!(stored(&world), 0);
     assert_eq!(world.resource::<Seen>().0, vec![a, b]);
 }
+
+/// Removal tracking holds when the removal message type was added by hand
+/// first (no panic, removals kept until read), and when its resource was
+/// removed and tracked again (each removal written once).
+#[test]
+fn removal_tracking_survives_a_hand_added_or_removed_message_type() {
+    #[derive(Component)]
+    struct Hp(#[allow(dead_code)] u32);
+    #[derive(Resource, Default)]
+    struct Seen(usize);
+    fn count(mut removed: RemovedComponents<Hp>, mut seen: ResMut<Seen>) {
+        seen.0 += removed.read().len();
+    }
+    let mut world = World::new();
+    world.init_resource::<Seen>();
+    world.add_message::<ecs::observer::RemovedComponent<Hp>>();
+    let mut schedule = Schedule::new();
+    schedule.add_systems(count);
+    schedule.run(&mut world);
+    let e = world.spawn(Hp(1)).id();
+    world.despawn(e);
+    for _ in 0..3 {
+        world.update_messages();
+    }
+    schedule.run(&mut world);
+    assert_eq!(world.resource::<Seen>().0, 1, "kept until read");
+
+    world.remove_resource::<Messages<ecs::observer::RemovedComponent<Hp>>>();
+    let mut again = Schedule::new();
+    again.add_systems(count);
+    again.initialize(&mut world).unwrap();
+    let e = world.spawn(Hp(2)).id();
+    world.despawn(e);
+    assert_eq!(world.resource::<Messages<ecs::observer::RemovedComponent<Hp>>>().len(), 1, "written once");
+}

@@ -431,3 +431,20 @@ fn a_union_relationship_on_an_instance() {
     assert_eq!(world.get::<MaxSpeed>(inst), Some(&MaxSpeed(3.0)));
     world.check_invariants();
 }
+
+/// A plain (non-prefab) base gives none of its own values, and does not hide
+/// the value another base of the same instance (a prefab) gives.
+#[test]
+fn a_plain_base_does_not_hide_a_sibling_prefab_value() {
+    #[derive(Component, Debug, PartialEq)]
+    struct Hp(u32);
+    let mut world = World::new();
+    let plain = world.spawn(Hp(5)).id();
+    let prefab = world.spawn((Prefab, Hp(2))).id();
+    let instance = world.spawn_empty().id();
+    world.entity_mut(instance).add_pair::<IsA>(plain);
+    world.entity_mut(instance).add_pair::<IsA>(prefab);
+    assert_eq!(world.get::<Hp>(instance), Some(&Hp(2)));
+    let other = world.spawn_empty().add_pair::<IsA>(prefab).add_pair::<IsA>(plain).id();
+    assert_eq!(world.get::<Hp>(other), Some(&Hp(2)));
+}

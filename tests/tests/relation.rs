@@ -1653,3 +1653,19 @@ fn typed_with_pair_of_a_transitive_relationship_follows_chains() {
     world.despawn(country);
     assert_eq!(found(&mut on_earth, &world), BTreeSet::new());
 }
+
+/// A relationship made exclusive while an entity holds two of its pairs: adding
+/// one of them again keeps it and drops the other, and counts as an overwrite
+/// (the entity had it), not as a new pair.
+#[test]
+fn re_adding_a_held_pair_after_the_relationship_became_exclusive() {
+    let mut world = World::new();
+    let (likes, a, b) = (world.spawn_empty().id(), world.spawn_empty().id(), world.spawn_empty().id());
+    let e = world.spawn_empty().id();
+    world.add_id(e, Id::pair(likes, a));
+    world.add_id(e, Id::pair(likes, b));
+    world.set_relationship_traits(likes, RelationshipTraits::DEFAULT.exclusive());
+    assert!(world.add_id(e, Id::pair(likes, a)));
+    assert!(world.has_id(e, Id::pair(likes, a)) && !world.has_id(e, Id::pair(likes, b)));
+    world.check_invariants();
+}

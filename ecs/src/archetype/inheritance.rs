@@ -7,7 +7,8 @@
 //! bases', the bases of one archetype taken in type order (by target id), so a
 //! nearer base wins over a farther one and an earlier base over a later one. A
 //! base that is not a prefab passes its own bases' ids on but none of its own
-//! (an id it owns inherits nothing from farther up). Whether an inherited id is *seen* is the component's
+//! (an id it owns is not inherited from its own bases; other bases of the
+//! instance may still give it). Whether an inherited id is *seen* is the component's
 //! business (its `OnInstantiate` policy), checked where it is read.
 //!
 //! The world registers every entity used as a base (and the `IsA`
@@ -79,36 +80,56 @@ impl Inheritance {
         ids: &[Id],
         prefab_ids: impl Fn(ArchetypeId) -> (&'a [Id], bool),
     ) -> Vec<(Id, Entity)> {
-        let mut found: Vec<(Id, usize, Entity)> = Vec::new();
-        let mut visited: SmallVec<[u32; 8]> = SmallVec::new();
-        let mut stack: SmallVec<[u32; 8]> = self.direct_bases(ids).collect();
-        stack.reverse();
-        let mut order = 0;
-        while let Some(index) = stack.pop() {
-            if visited.contains(&index) {
-                continue;
-            }
-            visited.push(index);
-            let Some(&(base, archetype)) = self.bases.get(&index) else { continue };
-            // Only prefabs' values are read: a query that may write a value
-            // (`&mut T`) never matches them unless it names `Prefab`, and such
-            // queries are refused where they could alias inherited reads. A
-            // plain base passes on what its own bases give, but not its own
-            // values: an id it owns is blocked (nothing is inherited for it
-            // from farther bases, which it overrides).
-            let (base_ids, is_prefab) = prefab_ids(archetype);
-            let holder = if is_prefab { base } else { Entity::PLACEHOLDER };
-            for &id in base_ids.iter().filter(|id| !id.is_pair()) {
-                found.push((id, order, holder));
-                order += 1;
-            }
-            let first = stack.len();
-            stack.extend(self.direct_bases(base_ids));
-            stack[first..].reverse();
+        let mut walk =
+            Walk { prefab_ids: &prefab_ids, found: Vec::new(), visited: SmallVec::new(), blocked: Vec::new() };
+        let bases: SmallVec<[u32; 8]> = self.direct_bases(ids).collect();
+        for base in bases {
+            self.visit(base, &mut walk);
         }
-        // Per id, the first base found wins (a blocking plain base: none).
+        // Per id, the first base found wins.
+        let mut found = walk.found;
         found.sort_unstable_by_key(|&(id, order, _)| (id, order));
         found.dedup_by_key(|&mut (id, _, _)| id);
-        found.into_iter().filter(|&(_, _, base)| base != Entity::PLACEHOLDER).map(|(id, _, base)| (id, base)).collect()
+        found.into_iter().map(|(id, _, base)| (id, base)).collect()
     }
+
+    /// Visits the base of entity index `index` and then its own bases
+    /// (depth-first, in type order), recording the ids its prefabs give. Only
+    /// prefabs' values are read: a query that may write a value (`&mut T`)
+    /// never matches them unless it names `Prefab`, and such queries are
+    /// refused where they could alias inherited reads. A plain base passes on
+    /// what its own bases give, but not its own values: an id it owns is
+    /// blocked for what lies beyond it (its own bases), not for its siblings.
+    fn visit<'a, P: Fn(ArchetypeId) -> (&'a [Id], bool)>(&self, index: u32, walk: &mut Walk<'_, 'a, P>) {
+        if walk.visited.contains(&index) {
+            return;
+        }
+        walk.visited.push(index);
+        let Some(&(base, archetype)) = self.bases.get(&index) else { return };
+        let (base_ids, is_prefab) = (walk.prefab_ids)(archetype);
+        let mark = walk.blocked.len();
+        for &id in base_ids.iter().filter(|id| !id.is_pair()) {
+            if !is_prefab {
+                walk.blocked.push(id);
+            } else if !walk.blocked.contains(&id) {
+                let order = walk.found.len();
+                walk.found.push((id, order, base));
+            }
+        }
+        let bases: SmallVec<[u32; 8]> = self.direct_bases(base_ids).collect();
+        for next in bases {
+            self.visit(next, walk);
+        }
+        walk.blocked.truncate(mark);
+    }
+}
+
+/// The state of one [`Inheritance::compute`] walk.
+struct Walk<'p, 'a, P: Fn(ArchetypeId) -> (&'a [Id], bool)> {
+    prefab_ids: &'p P,
+    /// `(id, order found, holder)`.
+    found: Vec<(Id, usize, Entity)>,
+    visited: SmallVec<[u32; 8]>,
+    /// Ids a plain base on the current path owns (nothing beyond it gives them).
+    blocked: Vec<Id>,
 }

@@ -186,12 +186,16 @@ impl<T: Component> core::fmt::Debug for RemovedComponents<'_, '_, T> {
     }
 }
 
-/// Starts tracking removals of `T` in `world` (once per world).
+/// Starts tracking removals of `T` in `world` (once per world: the
+/// [`RemovalReaders<T>`] resource marks it; the messages resource is added
+/// again if it was removed, and made to keep what readers have not read even
+/// if the message type was added by hand before).
 fn track_removals<T: Component>(world: &mut World) {
-    if world.contains_resource::<Messages<RemovedComponent<T>>>() {
+    world.add_message_updated_by::<RemovedComponent<T>>(update_removals::<T>);
+    world.set_message_update::<RemovedComponent<T>>(update_removals::<T>);
+    if world.contains_resource::<RemovalReaders<T>>() {
         return;
     }
-    world.add_message_updated_by::<RemovedComponent<T>>(update_removals::<T>);
     world.init_resource::<RemovalReaders<T>>();
     world.add_observer(|trigger: Trigger<OnRemove, T>, mut removed: MessageWriter<RemovedComponent<T>>| {
         removed.write(RemovedComponent { entity: trigger.entity(), _component: PhantomData });

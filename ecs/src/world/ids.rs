@@ -512,7 +512,9 @@ impl World {
     /// `destination`: `OnReplace` for an overwritten `id`, `OnReplace` and
     /// `OnRemove` for the pairs an exclusive replacement drops. Returns whether
     /// the entity already had `id`. `destination` is the add edge of `id`
-    /// from `source`, which is `source` itself exactly when it holds `id`.
+    /// from `source`: `source` itself only when it holds `id` (a move may
+    /// also re-add a held pair, when an exclusive relationship's replacement
+    /// drops the others, so a move is checked against the type).
     pub(super) fn before_id_change(
         &mut self,
         entity: Entity,
@@ -520,12 +522,7 @@ impl World {
         destination: ArchetypeId,
         id: Id,
     ) -> bool {
-        let existed = source == destination;
-        debug_assert_eq!(
-            existed,
-            self.archetypes[source].contains(id),
-            "{destination:?} is not the add edge of {id:?}"
-        );
+        let existed = source == destination || self.archetypes[source].contains(id);
         if existed && self.id_has_lifecycle(id) {
             self.id_lifecycle(HookKind::Replace, entity, id);
         }

@@ -342,6 +342,17 @@ impl World {
         }
     }
 
+    /// Makes `update` what [`World::update_messages`] does to the messages
+    /// of `M`, an added type (nothing if it was never added).
+    pub(crate) fn set_message_update<M: Message>(&mut self, update: MessageUpdate) {
+        let type_id = core::any::TypeId::of::<M>();
+        if let Some(mut registry) = self.get_resource_mut::<MessageRegistry>()
+            && let Some(entry) = registry.updates.iter_mut().find(|(registered, _)| *registered == type_id)
+        {
+            entry.1 = update;
+        }
+    }
+
     /// Writes a message of an added type; `false` (and the message is dropped)
     /// when the type was never added.
     ///
