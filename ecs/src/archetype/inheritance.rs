@@ -101,10 +101,18 @@ impl Inheritance {
     /// what its own bases give, but not its own values: an id it owns is
     /// blocked for what lies beyond it (its own bases), not for its siblings.
     fn visit<'a, P: Fn(ArchetypeId) -> (&'a [Id], bool)>(&self, index: u32, walk: &mut Walk<'_, 'a, P>) {
-        if walk.visited.contains(&index) {
+        // Visited again only along a path that blocks less than an earlier
+        // one did (a base reached both through a blocking plain base and
+        // directly): a visit blocking as much or more finds nothing new.
+        let blocked = &walk.blocked;
+        if walk
+            .visited
+            .iter()
+            .any(|(visited, earlier)| *visited == index && earlier.iter().all(|id| blocked.contains(id)))
+        {
             return;
         }
-        walk.visited.push(index);
+        walk.visited.push((index, SmallVec::from_slice(&walk.blocked)));
         let Some(&(base, archetype)) = self.bases.get(&index) else { return };
         let (base_ids, is_prefab) = (walk.prefab_ids)(archetype);
         let mark = walk.blocked.len();
@@ -129,7 +137,9 @@ struct Walk<'p, 'a, P: Fn(ArchetypeId) -> (&'a [Id], bool)> {
     prefab_ids: &'p P,
     /// `(id, order found, holder)`.
     found: Vec<(Id, usize, Entity)>,
-    visited: SmallVec<[u32; 8]>,
+    /// The bases visited, each with the ids blocked on the path it was
+    /// reached by.
+    visited: SmallVec<[(u32, SmallVec<[Id; 4]>); 8]>,
     /// Ids a plain base on the current path owns (nothing beyond it gives them).
     blocked: Vec<Id>,
 }
