@@ -82,7 +82,7 @@ impl<'w, T: Component> RemovedComponents<'w, '_, T> {
     /// The entities not read yet, oldest first; afterwards they count as read.
     pub fn read(&mut self) -> impl ExactSizeIterator<Item = Entity> + 'w {
         // Reading moves the cursor to the next sequence number: published first.
-        self.state.published.store(self.messages.next_sequence(), Ordering::Relaxed);
+        self.state.publish(self.messages.next_sequence());
         self.state.cursor.read(self.messages).map(|removed| removed.entity)
     }
 
@@ -99,7 +99,7 @@ impl<'w, T: Component> RemovedComponents<'w, '_, T> {
     /// Marks every removal as read.
     pub fn clear(&mut self) {
         self.state.cursor.clear(self.messages);
-        self.state.publish();
+        self.state.publish(self.state.cursor.position());
     }
 }
 
@@ -163,8 +163,9 @@ pub struct RemovalCursor<T: Component> {
 }
 
 impl<T: Component> RemovalCursor<T> {
-    fn publish(&self) {
-        self.published.store(self.cursor.position(), Ordering::Relaxed);
+    /// Publishes `position`, where the cursor is (or is about to be).
+    fn publish(&self, position: usize) {
+        self.published.store(position, Ordering::Relaxed);
     }
 }
 
@@ -191,7 +192,7 @@ impl<T: Component> core::fmt::Debug for RemovedComponents<'_, '_, T> {
 /// again if it was removed, and made to keep what readers have not read even
 /// if the message type was added by hand before).
 fn track_removals<T: Component>(world: &mut World) {
-    world.add_message_updated_by::<RemovedComponent<T>>(update_removals::<T>);
+    world.add_message::<RemovedComponent<T>>();
     world.set_message_update::<RemovedComponent<T>>(update_removals::<T>);
     if world.contains_resource::<RemovalReaders<T>>() {
         return;

@@ -101,10 +101,7 @@ impl<M: Message> Messages<M> {
     /// Ends an update: the previous update's messages are dropped, this
     /// update's become the previous ones.
     pub fn update(&mut self) {
-        self.previous.clear();
-        core::mem::swap(&mut self.previous, &mut self.current);
-        self.previous_start = self.current_start;
-        self.current_start = self.previous_start + self.previous.len();
+        self.update_keeping(usize::MAX);
     }
 
     /// Ends an update like [`Messages::update`], but keeps every message
@@ -323,12 +320,6 @@ impl World {
     /// assert_eq!(world.resource::<Messages<Scored>>().len(), 1);
     /// ```
     pub fn add_message<M: Message>(&mut self) {
-        self.add_message_updated_by::<M>(update_messages_of::<M>);
-    }
-
-    /// [`World::add_message`] with `update` as what [`World::update_messages`]
-    /// does to the type's messages (instead of [`Messages::update`]).
-    pub(crate) fn add_message_updated_by<M: Message>(&mut self, update: fn(&mut World)) {
         if self.contains_resource::<Messages<M>>() {
             return;
         }
@@ -338,7 +329,7 @@ impl World {
         let mut registry = self.resource_mut::<MessageRegistry>();
         let type_id = core::any::TypeId::of::<M>();
         if !registry.updates.iter().any(|&(registered, _)| registered == type_id) {
-            registry.updates.push((type_id, update));
+            registry.updates.push((type_id, update_messages_of::<M>));
         }
     }
 

@@ -498,12 +498,8 @@ impl<'w> Evaluator<'w, '_> {
                     continue;
                 }
                 seen.push(cell.target);
-                let bound = |mut vars: SmallVec<[Option<Entity>; 4]>| {
-                    vars[var] = Some(cell.target);
-                    vars
-                };
-                let vars = bound(SmallVec::from_slice(vars));
-                if let Some(hit) = self.union_hit(id, place, (resolved.0, Some(cell.target)), halves, &vars) {
+                // With the target resolved, a table's hit filters its rows by it.
+                if let Some(hit) = self.union_hit(id, place, (resolved.0, Some(cell.target)), halves, vars) {
                     let (hit, mut bindings) = hit;
                     bindings.push((var, cell.target));
                     hits.push((hit, bindings));
