@@ -139,6 +139,10 @@ pub(crate) fn component_impl(input: &DeriveInput, derive: &str, extra: TokenStre
         impl ::ecs::component::Component for #ident #where_clause {
             const NAME: &'static str = #name;
             const ID: u64 = ::ecs::util::component_type_id(::core::module_path!(), #name);
+            const TYPE_KEY: ::core::option::Option<&'static ::ecs::component::TypeKey<Self>> = {
+                static KEY: ::ecs::component::TypeKey<#ident> = ::ecs::component::TypeKey::new();
+                ::core::option::Option::Some(&KEY)
+            };
             #debug
             #storage
             #change_detection
@@ -421,6 +425,10 @@ mod tests {
                 const NAME: &'static str = "Position";
                 const ID: u64 =
                     ::ecs::util::component_type_id(::core::module_path!(), "Position");
+                const TYPE_KEY: ::core::option::Option<&'static ::ecs::component::TypeKey<Self>> = {
+                    static KEY: ::ecs::component::TypeKey<Position> = ::ecs::component::TypeKey::new();
+                    ::core::option::Option::Some(&KEY)
+                };
                 const DEBUG: ::core::option::Option<::ecs::component::DebugFn> = {
                     #[allow(unused_imports)]
                     use ::ecs::component::NoDebug as _;

@@ -104,6 +104,62 @@ fn typed_access_is_checked() {
     });
 }
 
+/// Two types of one name and layout in different modules, and a hand-written
+/// impl without a `TypeKey` (checked by `TypeId`): each row hands out only
+/// its term's own type, through `get`, `get_mut` and the lending rows.
+#[test]
+fn row_access_tells_same_shaped_types_apart() {
+    mod a {
+        #[derive(ecs::prelude::Component, Debug, PartialEq)]
+        pub struct Mass(pub f32);
+    }
+    mod b {
+        #[derive(ecs::prelude::Component, Debug, PartialEq)]
+        pub struct Mass(pub f32);
+    }
+    #[derive(Debug, PartialEq)]
+    struct Unkeyed(f32);
+    impl Component for Unkeyed {
+        const NAME: &'static str = "Unkeyed";
+        const ID: u64 = 0x5eed;
+    }
+    assert!(<a::Mass as Component>::TYPE_KEY.is_some() && <Unkeyed as Component>::TYPE_KEY.is_none());
+    assert_ne!(ecs::component::type_key_address::<a::Mass>(), ecs::component::type_key_address::<b::Mass>());
+
+    let mut world = World::new();
+    let e = world.spawn((a::Mass(1.0), b::Mass(2.0), Unkeyed(3.0))).id();
+    let ids = [
+        world.register_component::<a::Mass>(),
+        world.register_component::<b::Mass>(),
+        world.register_component::<Unkeyed>(),
+    ];
+    let mut q = world.query_builder().write(ids[0]).read(ids[1]).write(ids[2]).build().unwrap();
+    for row in q.iter(&world) {
+        assert_eq!(row.get::<a::Mass>(0), Some(&a::Mass(1.0)));
+        assert_eq!(row.get::<b::Mass>(0), None);
+        assert_eq!(row.get::<b::Mass>(1), Some(&b::Mass(2.0)));
+        assert_eq!(row.get::<a::Mass>(1), None);
+        assert_eq!(row.get::<Unkeyed>(2), Some(&Unkeyed(3.0)));
+        assert_eq!(row.get::<a::Mass>(2), None);
+    }
+    q.iter_mut(&mut world).for_each(|mut row| {
+        assert!(row.get_mut::<b::Mass>(0).is_none());
+        row.get_mut::<a::Mass>(0).unwrap().0 += 10.0;
+        assert!(row.get_mut::<a::Mass>(2).is_none());
+        row.get_mut::<Unkeyed>(2).unwrap().0 += 10.0;
+        assert_eq!(row.get::<b::Mass>(1), Some(&b::Mass(2.0)));
+    });
+    let mut rows = q.iter_mut(&mut world);
+    while let Some(mut row) = rows.fetch_next() {
+        assert!(row.get_mut::<Unkeyed>(0).is_none());
+        row.get_mut::<a::Mass>(0).unwrap().0 += 100.0;
+    }
+    drop(rows);
+    assert_eq!(world.get::<a::Mass>(e), Some(&a::Mass(111.0)));
+    assert_eq!(world.get::<b::Mass>(e), Some(&b::Mass(2.0)));
+    assert_eq!(world.get::<Unkeyed>(e), Some(&Unkeyed(13.0)));
+}
+
 #[test]
 fn writes_mark_changes() {
     let mut world = World::new();

@@ -2,6 +2,7 @@
 
 use core::alloc::Layout;
 use core::any::TypeId;
+use core::fmt;
 use std::borrow::Cow;
 
 use super::relationship::RelationshipTraits;
@@ -165,6 +166,63 @@ pub trait NoDebug {
     const DEBUG: Option<DebugFn> = None;
 }
 
+/// A component type's identity at an address of its own: see
+/// [`Component::TYPE_KEY`]. A key holds its type's `TypeId` (the only way to
+/// make one is [`TypeKey::new`], for its own `T`), so two keys at one address
+/// hold one `TypeId`: equal addresses mean equal types, whoever wrote the
+/// `static` (and a key merged with another's by the compiler has the same
+/// bytes, so the same type too).
+///
+/// # Examples
+/// ```
+/// use ecs::component::TypeKey;
+/// struct Mine;
+/// static KEY: TypeKey<Mine> = TypeKey::new();
+/// assert_eq!(KEY.type_id(), std::any::TypeId::of::<Mine>());
+/// ```
+pub struct TypeKey<T: ?Sized + 'static> {
+    type_id: TypeId,
+    _type: core::marker::PhantomData<fn() -> T>,
+}
+
+impl<T: ?Sized + 'static> TypeKey<T> {
+    /// The key of `T` (to be stored in a `static`).
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> TypeKey<T> {
+        TypeKey { type_id: TypeId::of::<T>(), _type: core::marker::PhantomData }
+    }
+
+    /// The type the key names: `T`.
+    pub fn type_id(&self) -> TypeId {
+        self.type_id
+    }
+}
+
+impl<T: ?Sized + 'static> fmt::Debug for TypeKey<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("TypeKey").field(&core::any::type_name::<T>()).finish()
+    }
+}
+
+/// The address of component `T`'s [`TypeKey`], 0 if it has none: a constant
+/// (see [`Component::TYPE_KEY`]).
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// use ecs::component::type_key_address;
+/// #[derive(Component)]
+/// struct A;
+/// #[derive(Component)]
+/// struct B;
+/// assert_ne!(type_key_address::<A>(), 0);
+/// assert_ne!(type_key_address::<A>(), type_key_address::<B>());
+/// ```
+#[inline(always)]
+pub fn type_key_address<T: Component>() -> usize {
+    T::TYPE_KEY.map_or(0, |key| key as *const TypeKey<T> as usize)
+}
+
 impl<T: ?Sized> NoDebug for DebugProbe<T> {}
 
 /// Whether `T` is read through `IsA` from a base: its policy is
@@ -304,6 +362,21 @@ pub trait Component: Send + Sync + 'static {
     /// assert!(<Hidden as Component>::DEBUG.is_none());
     /// ```
     const DEBUG: Option<DebugFn> = None;
+    /// A static unique to this type, which lets runtime queries check a
+    /// value's type with one pointer comparison instead of a `TypeId`
+    /// comparison (`DynRow::get`). The derive fills it in; `None` (the
+    /// default, also right for hand-written impls) makes them compare
+    /// `TypeId`s. A key can only name `Self` (see [`TypeKey`]), so keys at
+    /// one address are keys of one type.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Keyed;
+    /// assert!(<Keyed as Component>::TYPE_KEY.is_some());
+    /// ```
+    const TYPE_KEY: Option<&'static TypeKey<Self>> = None;
 }
 
 /// A component whose values can be disabled and enabled per entity without a
@@ -440,6 +513,9 @@ impl ComponentDescriptor {
 pub struct ComponentInfo {
     pub(crate) id: Entity,
     pub(crate) descriptor: ComponentDescriptor,
+    /// [`type_key_address`] of the Rust type, once registered by type; 0
+    /// otherwise (then lookups compare `TypeId`s).
+    pub(crate) type_key: usize,
 }
 
 impl ComponentInfo {
@@ -579,6 +655,12 @@ impl ComponentInfo {
     #[inline]
     pub fn type_id(&self) -> Option<TypeId> {
         self.descriptor.type_id
+    }
+
+    /// The address of the Rust type's [`TypeKey`], 0 if none is known.
+    #[inline]
+    pub fn type_key(&self) -> usize {
+        self.type_key
     }
 
     /// `Component::ID` of the type (0 without a Rust type).

@@ -27,7 +27,7 @@ pub use builtin::{ChildOf, Disabled, Internal, IsA, Name, Prefab};
 pub(crate) use info::is_inherited;
 pub use info::{
     CloneFn, Component, ComponentDescriptor, ComponentHooks, ComponentInfo, DebugFn, Hook, HookContext, OnInstantiate,
-    StorageKind, Toggleable, clone_value, debug_value,
+    StorageKind, Toggleable, TypeKey, clone_value, debug_value, type_key_address,
 };
 #[doc(hidden)]
 pub use info::{DebugProbe, NoDebug};

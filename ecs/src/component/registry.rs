@@ -7,7 +7,7 @@
 use core::any::TypeId;
 use std::borrow::Cow;
 
-use super::info::{Component, ComponentDescriptor, ComponentInfo};
+use super::info::{Component, ComponentDescriptor, ComponentInfo, type_key_address};
 use super::relationship::RelationshipTraits;
 use crate::entity::{Entity, EntityFlags, EntityIndex};
 use crate::util::{FxHashMap, TypeIdMap};
@@ -47,7 +47,13 @@ impl Components {
     pub fn register<T: Component>(&mut self, entities: &mut EntityIndex) -> Entity {
         match self.by_type.get(&TypeId::of::<T>()) {
             Some(&id) => id,
-            None => self.register_descriptor(ComponentDescriptor::new::<T>(), entities),
+            None => {
+                let id = self.register_descriptor(ComponentDescriptor::new::<T>(), entities);
+                if let Some(Some(info)) = self.infos.get_mut(id.index() as usize) {
+                    info.type_key = type_key_address::<T>();
+                }
+                id
+            }
         }
     }
 
@@ -75,7 +81,7 @@ impl Components {
         if index >= self.infos.len() {
             self.infos.resize_with(index + 1, || None);
         }
-        self.infos[index] = Some(ComponentInfo { id, descriptor });
+        self.infos[index] = Some(ComponentInfo { id, descriptor, type_key: 0 });
         self.pending.push(id);
         self.count += 1;
         id

@@ -24,7 +24,7 @@ use smallvec::SmallVec;
 use super::compile::{Compiled, DataAccess, Source};
 use super::eval::{Frame, Hit};
 use crate::archetype::{Archetype, ArchetypeId};
-use crate::component::Component;
+use crate::component::{Component, type_key_address};
 use crate::entity::{Entity, Id};
 use crate::query::term::TermOper;
 use crate::storage::{DisabledBits, SparseSet, Tick, TickCell};
@@ -94,6 +94,12 @@ pub(super) struct FastSlot {
     /// `type_id` for a write term whose value is in a column with ticks (the
     /// common write), else [`NoValue`]: `get_mut`'s one comparison.
     pub(super) write_type: TypeId,
+    /// The address of the [`TypeKey`] of `direct_type` (0: none known, or
+    /// no direct value): the same check as `direct_type` by one pointer
+    /// comparison.
+    pub(super) direct_key: usize,
+    /// Likewise for `write_type`.
+    pub(super) write_key: usize,
     pub(super) kind: FastKind,
     /// Per `kind`: a column's data, a value's address, a sparse set's
     /// address; for a zero-sized value its alignment (a dangling address);
@@ -113,6 +119,17 @@ pub(super) struct FastSlot {
     pub(super) writes: bool,
 }
 
+/// Whether a fast slot's value of type `type_id`, with key `key` (see
+/// [`FastSlot::direct_key`]), is a `T`: one pointer comparison where both
+/// keys are known (`T`'s is a constant), else the `TypeId`s. Keys at one
+/// address name one type (see `TypeKey`), so equal nonzero keys mean equal
+/// types.
+#[inline(always)]
+fn is_type<T: Component>(key: usize, type_id: TypeId) -> bool {
+    let wanted = type_key_address::<T>();
+    (wanted != 0 && key == wanted) || type_id == TypeId::of::<T>()
+}
+
 /// The type a [`FastSlot`] names where no `T: Component` may match: it is no
 /// component.
 struct NoValue;
@@ -122,6 +139,8 @@ impl FastSlot {
         type_id: TypeId::of::<NoValue>(),
         direct_type: TypeId::of::<NoValue>(),
         write_type: TypeId::of::<NoValue>(),
+        direct_key: 0,
+        write_key: 0,
         kind: FastKind::Absent,
         base: SlotAddress(NonNull::dangling()),
         row_stride: 0,
@@ -379,7 +398,8 @@ fn slot(
     };
     let writes = term.access == DataAccess::Write && !matches!(data, Data::None);
     let layout = info.map_or((0, 1), |info| (info.layout().size(), info.layout().align()));
-    let fast = fast_slot(world, term.oper, type_id, layout, data, disabled, writes);
+    let key = info.map_or(0, |info| info.type_key());
+    let fast = fast_slot(world, term.oper, (type_id, key), layout, data, disabled, writes);
     (Slot { hit: Some(hit), pattern, source: hit.source.or(source), type_id, writes, data, disabled }, fast)
 }
 
@@ -388,7 +408,7 @@ fn slot(
 fn fast_slot(
     world: &World,
     oper: TermOper,
-    type_id: Option<TypeId>,
+    (type_id, key): (Option<TypeId>, usize),
     (size, align): (usize, usize),
     data: Data,
     disabled: Option<DisabledBits>,
@@ -396,7 +416,7 @@ fn fast_slot(
 ) -> FastSlot {
     let Some(type_id) = type_id else { return FastSlot::ABSENT };
     let fast = FastSlot { type_id, writes, ..FastSlot::ABSENT };
-    let direct = FastSlot { direct_type: type_id, ..fast };
+    let direct = FastSlot { direct_type: type_id, direct_key: key, ..fast };
     match data {
         Data::None => FastSlot::ABSENT,
         // An optional toggleable term may be absent on some rows (a required
@@ -411,7 +431,8 @@ fn fast_slot(
             ..fast
         },
         Data::Column { base, added, changed } => {
-            let write_type = if writes && changed != 0 { type_id } else { TypeId::of::<NoValue>() };
+            let (write_type, write_key) =
+                if writes && changed != 0 { (type_id, key) } else { (TypeId::of::<NoValue>(), 0) };
             FastSlot {
                 kind: FastKind::Column,
                 base: SlotAddress::of(base),
@@ -419,6 +440,7 @@ fn fast_slot(
                 changed,
                 row_stride: size,
                 write_type,
+                write_key,
                 ..direct
             }
         }
@@ -592,7 +614,7 @@ impl<'q> RowBase<'q> {
     #[inline(always)]
     fn fast_address<T: Component, const INDIRECT_INLINE: bool>(&self, term: usize) -> Option<NonNull<T>> {
         let fast = self.fast(term)?;
-        if fast.direct_type == TypeId::of::<T>() {
+        if is_type::<T>(fast.direct_key, fast.direct_type) {
             // A column's value of this row, a shared value or a zero-sized
             // value's dangling address: no branch on which. Pointer
             // arithmetic from a never-null base, so the caller's `unwrap` or
@@ -606,14 +628,20 @@ impl<'q> RowBase<'q> {
             // column's `row_stride` is the size of its values, `T`'s.
             return Some(unsafe { fast.base.0.add(self.row * fast.row_stride).cast::<T>() });
         }
-        if INDIRECT_INLINE { self.indirect_address_inline(fast) } else { self.indirect_address(fast) }
+        if INDIRECT_INLINE {
+            self.indirect_address_inline(fast)
+        } else {
+            Self::indirect_address(self.context, self.row, fast)
+        }
     }
 
     /// [`Self::indirect_address_inline`] out of the row loop's way.
     #[cold]
     #[inline(never)]
-    fn indirect_address<T: Component>(&self, fast: &FastSlot) -> Option<NonNull<T>> {
-        self.indirect_address_inline(fast)
+    fn indirect_address<T: Component>(context: &'q RowContext, row: usize, fast: &FastSlot) -> Option<NonNull<T>> {
+        // Only the context and the row travel (in registers): a `&self`
+        // argument made the row loop store the row to the stack every row.
+        RowBase { context, fast: &[], local: None, row }.indirect_address_inline(fast)
     }
 
     /// The address of a `T` that is not at a direct address: a toggleable
@@ -880,7 +908,7 @@ impl<'r> DynRowMut<'r> {
     pub fn get_mut<T: Component>(&mut self, term: usize) -> Option<Mut<'_, T>> {
         let fast = self.base.fast(term)?;
         let row = self.base.row;
-        if fast.write_type == TypeId::of::<T>() {
+        if is_type::<T>(fast.write_key, fast.write_type) {
             // SAFETY: a write term's `T` in a column of the row's table with
             // tick arrays (`write_type`), `row` one of its rows; aliasing as
             // below.
