@@ -168,10 +168,11 @@ pub trait NoDebug {
 
 /// A component type's identity at an address of its own: see
 /// [`Component::TYPE_KEY`]. A key holds its type's `TypeId` (the only way to
-/// make one is [`TypeKey::new`], for its own `T`), so two keys at one address
-/// hold one `TypeId`: equal addresses mean equal types, whoever wrote the
-/// `static` (and a key merged with another's by the compiler has the same
-/// bytes, so the same type too).
+/// make one is [`TypeKey::new`], for its own `T`, and the key is invariant in
+/// `T`, so no subtyping turns a key of one type into a key of another), so
+/// two keys at one address hold one `TypeId`: equal addresses mean equal
+/// types, whoever wrote the `static` (and a key merged with another's by the
+/// compiler has the same bytes, so the same type too).
 ///
 /// # Examples
 /// ```
@@ -182,7 +183,11 @@ pub trait NoDebug {
 /// ```
 pub struct TypeKey<T: ?Sized + 'static> {
     type_id: TypeId,
-    _type: core::marker::PhantomData<fn() -> T>,
+    /// Invariant in `T` (and `Send + Sync` for a `static`): a covariant key
+    /// would let `&TypeKey<S<for<'a> fn(&'a u32)>>` coerce to
+    /// `&TypeKey<S<fn(&'static u32)>>`, a key of another type (the two have
+    /// distinct `TypeId`s).
+    _type: core::marker::PhantomData<fn(&T) -> &T>,
 }
 
 impl<T: ?Sized + 'static> TypeKey<T> {
