@@ -767,7 +767,6 @@ fn sparse_component_on_a_prefab_is_inherited() {
 /// API.md: the default policy is "inherit"; Flecs (CanToggle) inherits a
 /// toggleable component like any other.
 #[test]
-#[ignore = "finding: a toggle component (default on_instantiate inherit) on a prefab is not visible on instances"]
 fn toggle_component_on_a_prefab_is_inherited() {
     let mut world = World::new();
     let prefab = world.spawn((Prefab, Thrust(2.0))).id();

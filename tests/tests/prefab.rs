@@ -395,13 +395,86 @@ fn toggled_components_on_prefabs() {
     world.entity_mut(inst).enable::<Firing>();
     assert_eq!(world.query::<&Firing>().iter(&world).count(), 1);
     assert!(!world.is_enabled::<Firing>(ship), "enabling the copy leaves the prefab alone");
-    // Enabled bits are per entity: a toggleable component is never shared
-    // through IsA (with the default policy instances do not get it).
-    assert!(!world.has::<Thrust>(inst));
-    assert_eq!(world.get::<Thrust>(inst), None);
-    assert_eq!(world.query::<&Thrust>().iter(&world).count(), 0);
+    // With the default policy a toggleable value is inherited, as enabled as
+    // on the prefab.
+    assert!(world.has::<Thrust>(inst) && !world.owns::<Thrust>(inst));
+    assert_eq!(world.get::<Thrust>(inst), Some(&Thrust(1.0)));
+    assert_eq!(world.query::<(Entity, &Thrust)>().iter(&world).map(|(e, _)| e).collect::<Vec<_>>(), vec![inst]);
     world.entity_mut(inst).insert(Thrust(2.0)).disable::<Thrust>();
     assert_eq!(world.query_filtered::<Entity, Without<Thrust>>().iter(&world).count(), 1);
+}
+
+/// A toggleable component inherited from a prefab: every term sees it as
+/// enabled or disabled as the prefab's value is, decided per iteration (no
+/// move when the prefab's bit flips), cached and fresh, typed and runtime;
+/// an instance's own value decides for itself.
+#[test]
+fn inherited_toggles_follow_the_prefab() {
+    let mut world = World::new();
+    let ship = world.spawn((Prefab, Thrust(1.0))).id();
+    let a = world.instantiate(ship);
+    let b = world.instantiate(ship);
+    world.entity_mut(b).insert(Thrust(5.0));
+    let plain = world.spawn_empty().id();
+    let mut reads = world.query::<(Entity, &Thrust)>();
+    let mut optional = world.query::<(Entity, Option<&Thrust>)>();
+    let mut has = world.query::<(Entity, Has<Thrust>)>();
+    let mut with = world.query_filtered::<Entity, With<Thrust>>();
+    let mut without = world.query_filtered::<Entity, Without<Thrust>>();
+    let mut runtime = world.query_dsl("Thrust").unwrap();
+    let mut runtime_not = world.query_dsl("!Thrust").unwrap();
+    let mut runtime_optional = world.query_dsl("?Thrust").unwrap();
+    let sorted = |mut v: Vec<Entity>| {
+        v.sort();
+        v
+    };
+    let mut check = |world: &mut World, enabled_on_prefab: bool| {
+        let expect_a: Vec<Entity> = if enabled_on_prefab { vec![a] } else { vec![] };
+        assert_eq!(world.is_enabled::<Thrust>(a), enabled_on_prefab);
+        assert!(world.has::<Thrust>(a), "still held, as a disabled own value is");
+        assert_eq!(world.get::<Thrust>(a), Some(&Thrust(1.0)), "readable while disabled");
+        assert_eq!(sorted(reads.iter(world).map(|(e, _)| e).collect()), sorted([expect_a.clone(), vec![b]].concat()));
+        let a_value = optional.iter(world).find(|(e, _)| *e == a).unwrap().1.map(|t| t.0);
+        assert_eq!(a_value, enabled_on_prefab.then_some(1.0));
+        assert_eq!(has.iter(world).find(|(e, _)| *e == a).unwrap().1, enabled_on_prefab);
+        assert!(has.iter(world).find(|(e, _)| *e == b).unwrap().1);
+        assert_eq!(sorted(with.iter(world).collect()), sorted([expect_a.clone(), vec![b]].concat()));
+        let not_a: Vec<Entity> = if enabled_on_prefab { vec![] } else { vec![a] };
+        assert_eq!(sorted(without.iter(world).collect()), sorted([not_a.clone(), vec![plain]].concat()));
+        for fresh in [false, true] {
+            let mut new_query;
+            let rows = if fresh {
+                new_query = world.query_dsl("Thrust").unwrap();
+                &mut new_query
+            } else {
+                &mut runtime
+            };
+            let mut got: Vec<(Entity, f32)> =
+                rows.iter(world).map(|row| (row.entity(), row.get::<Thrust>(0).unwrap().0)).collect();
+            got.sort_by_key(|(e, _)| *e);
+            let mut expected: Vec<(Entity, f32)> = expect_a.iter().map(|&e| (e, 1.0)).chain([(b, 5.0)]).collect();
+            expected.sort_by_key(|(e, _)| *e);
+            assert_eq!(got, expected, "runtime query, fresh: {fresh}");
+        }
+        assert_eq!(
+            sorted(runtime_not.iter(world).map(|row| row.entity()).collect()),
+            sorted([not_a, vec![plain]].concat())
+        );
+        let row_a =
+            runtime_optional.iter(world).find(|row| row.entity() == a).map(|row| row.get::<Thrust>(0).map(|t| t.0));
+        assert_eq!(row_a, Some(enabled_on_prefab.then_some(1.0)));
+    };
+    check(&mut world, true);
+    world.entity_mut(ship).disable::<Thrust>();
+    check(&mut world, false);
+    // The instance's `disable` changes nothing without a value of its own.
+    world.entity_mut(a).enable::<Thrust>();
+    check(&mut world, false);
+    world.entity_mut(ship).enable::<Thrust>();
+    check(&mut world, true);
+    world.entity_mut(b).disable::<Thrust>();
+    assert!(!world.is_enabled::<Thrust>(b) && world.is_enabled::<Thrust>(a));
+    assert_eq!(reads.iter(&world).map(|(e, _)| e).collect::<Vec<_>>(), vec![a]);
 }
 
 #[derive(Relationship)]

@@ -231,12 +231,12 @@ pub fn type_key_address<T: Component>() -> usize {
 impl<T: ?Sized> NoDebug for DebugProbe<T> {}
 
 /// Whether `T` is read through `IsA` from a base: its policy is
-/// [`OnInstantiate::Inherit`], its values live in tables, and it is not
-/// toggleable (an enabled bit is per entity: toggleable components are
-/// copied with `override`, or not at all).
+/// [`OnInstantiate::Inherit`] and its values live in tables. An inherited
+/// toggleable value is enabled or disabled as it is on the base that holds
+/// it.
 #[inline]
 pub(crate) const fn is_inherited<T: Component>() -> bool {
-    matches!(T::ON_INSTANTIATE, OnInstantiate::Inherit) && matches!(T::STORAGE, StorageKind::Table) && !T::TOGGLE
+    matches!(T::ON_INSTANTIATE, OnInstantiate::Inherit) && matches!(T::STORAGE, StorageKind::Table)
 }
 
 /// A type-erased hook function pointer. Built by `Hook::new` (in the `world`
@@ -585,9 +585,9 @@ impl ComponentInfo {
     }
 
     /// Whether instances read this component from their prefabs through
-    /// `IsA`: the policy is [`OnInstantiate::Inherit`], values live in
-    /// tables, and it is not toggleable (enabled bits are per entity). The
-    /// runtime form of what typed query terms decide at compile time.
+    /// `IsA`: the policy is [`OnInstantiate::Inherit`] and values live in
+    /// tables (an inherited toggleable value is as enabled as on its base).
+    /// The runtime form of what typed query terms decide at compile time.
     ///
     /// # Examples
     /// ```
@@ -595,18 +595,16 @@ impl ComponentInfo {
     /// #[derive(Component)]
     /// struct MaxSpeed(f32);
     /// #[derive(Component)]
-    /// #[component(toggle)]
-    /// struct Thrust(f32);
+    /// #[component(storage = "sparse")]
+    /// struct Stunned;
     /// let mut world = World::new();
-    /// let (speed, thrust) = (world.register_component::<MaxSpeed>(), world.register_component::<Thrust>());
+    /// let (speed, stunned) = (world.register_component::<MaxSpeed>(), world.register_component::<Stunned>());
     /// assert!(world.component_info(speed).unwrap().is_inherited());
-    /// assert!(!world.component_info(thrust).unwrap().is_inherited());
+    /// assert!(!world.component_info(stunned).unwrap().is_inherited());
     /// ```
     #[inline]
     pub fn is_inherited(&self) -> bool {
-        self.descriptor.on_instantiate == OnInstantiate::Inherit
-            && self.descriptor.storage == StorageKind::Table
-            && !self.descriptor.toggle
+        self.descriptor.on_instantiate == OnInstantiate::Inherit && self.descriptor.storage == StorageKind::Table
     }
 
     /// Whether values can be disabled per entity ([`Component::TOGGLE`]): its

@@ -162,11 +162,33 @@ pub(crate) const fn is_toggle<T: Component>() -> bool {
 }
 
 /// Whether `archetype` has a column of the toggleable component `id` (of type
-/// `T`) with enabled bits: its rows need a per-row check.
+/// `T`) with enabled bits, or inherits it from a base (whose bit can turn
+/// off without any move): its rows need a per-row check.
 #[inline]
 pub(crate) fn toggled_in<T: Component>(id: Entity, archetype: &Archetype) -> bool {
     is_toggle::<T>()
-        && archetype.column_of(id.id()).is_some_and(|column| archetype.table().column(column).has_toggle_bits())
+        && match archetype.column_of(id.id()) {
+            Some(column) => archetype.table().column(column).has_toggle_bits(),
+            None => inherits_toggle::<T>(id, archetype),
+        }
+}
+
+/// Whether `archetype` reads the toggleable component `id` (of type `T`)
+/// from a base through `IsA` without owning it.
+#[inline]
+fn inherits_toggle<T: Component>(id: Entity, archetype: &Archetype) -> bool {
+    is_toggle::<T>()
+        && crate::component::is_inherited::<T>()
+        && !archetype.contains(id.id())
+        && archetype.inherited_from(id.id()).is_some()
+}
+
+/// For a table that inherits the toggleable `T` from `base` (per
+/// `ColumnCache`'s base): whether the base's value is disabled, which makes
+/// every row of the table lack it for query terms.
+#[inline]
+pub(crate) fn inherited_disabled<T: Component>(world: &World, id: Entity, base: Option<Entity>) -> bool {
+    is_toggle::<T>() && base.is_some_and(|base| !world.own_value_enabled(base, id.id()))
 }
 
 /// Whether no row below `len` is disabled in `bits` (always without bits).
@@ -244,6 +266,9 @@ pub struct ReadFetch<'w, T> {
     component: Entity,
     /// The column's enabled bits (toggleable `T` only).
     disabled: Option<DisabledBits>,
+    /// A toggleable `T` inherited from a base that disabled it: no row of
+    /// the table has it.
+    base_disabled: bool,
 }
 
 impl<T> Clone for ReadFetch<'_, T> {
@@ -408,6 +433,7 @@ unsafe impl<T: Component> WorldQuery for &T {
             world,
             component: *state,
             disabled: None,
+            base_disabled: false,
         }
     }
     #[inline]
@@ -424,21 +450,21 @@ unsafe impl<T: Component> WorldQuery for &T {
                 // iteration's borrow of the world keeps alive.
                 None => column_start(unsafe { cache.column() }),
             };
-            // SAFETY: as above (toggleable components are never inherited, so
-            // their cache is always the table's own column).
+            // SAFETY: as above (an inherited value's cache names no column).
             fetch.disabled = disabled_bits_of::<T>(unsafe { cache.column() });
+            fetch.base_disabled = inherited_disabled::<T>(fetch.world, fetch.component, cache.1);
         }
     }
     #[inline]
     unsafe fn matches_every_row(fetch: &ReadFetch<'_, T>, len: usize) -> bool {
         // SAFETY: forwarded to the caller.
-        unsafe { all_enabled(fetch.disabled, len) }
+        !fetch.base_disabled && unsafe { all_enabled(fetch.disabled, len) }
     }
     #[inline]
     unsafe fn matches_row(fetch: &ReadFetch<'_, T>, entity: Entity, row: usize) -> bool {
         if is_toggle::<T>() {
             // SAFETY: `row` is a row of the current table.
-            return unsafe { row_enabled(fetch.disabled, row) };
+            return !fetch.base_disabled && unsafe { row_enabled(fetch.disabled, row) };
         }
         is_table::<T>() || fetch.sparse.is_some_and(|set| set.contains(entity))
     }
@@ -824,7 +850,7 @@ pub struct Has<T>(PhantomData<T>);
 // SAFETY: reads only archetype membership or sparse-set presence, never values.
 unsafe impl<T: Component> WorldQuery for Has<T> {
     type Item<'w> = bool;
-    type Fetch<'w> = (bool, Option<&'w SparseSet>, Option<DisabledBits>);
+    type Fetch<'w> = (bool, Option<&'w SparseSet>, Option<DisabledBits>, &'w World, Entity);
     type State = Entity;
     type Cache = (bool, ColumnCache);
     const IS_DENSE: bool = true;
@@ -843,12 +869,17 @@ unsafe impl<T: Component> WorldQuery for Has<T> {
         let owned = is_table::<T>() && archetype.contains(state.id());
         let inherited =
             is_table::<T>() && crate::component::is_inherited::<T>() && archetype.inherited_from(state.id()).is_some();
-        let column = if is_toggle::<T>() && owned { match_component::<T>(*state, archetype) } else { None };
+        let column = match (is_toggle::<T>(), owned) {
+            (true, true) => match_component::<T>(*state, archetype),
+            // The base whose enabled bit decides, per iteration.
+            (true, false) if inherited => match_read::<T>(*state, archetype),
+            _ => None,
+        };
         Some((owned || inherited, column.unwrap_or(ColumnCache::NONE)))
     }
     #[inline]
     fn init_fetch<'w>(world: &'w World, state: &Entity, _last_run: Tick, _this_run: Tick) -> Self::Fetch<'w> {
-        (false, if is_table::<T>() { None } else { sparse_set_of(world, *state) }, None)
+        (false, if is_table::<T>() { None } else { sparse_set_of(world, *state) }, None, world, *state)
     }
     #[inline]
     unsafe fn set_archetype<'w>(fetch: &mut Self::Fetch<'w>, cache: &(bool, ColumnCache), _archetype: &'w Archetype) {
@@ -857,6 +888,7 @@ unsafe impl<T: Component> WorldQuery for Has<T> {
             // SAFETY: `match_archetype` made `cache` for this archetype, alive
             // for the iteration.
             fetch.2 = disabled_bits_of::<T>(unsafe { cache.1.column::<'w>() });
+            fetch.0 &= !inherited_disabled::<T>(fetch.3, fetch.4, cache.1.1);
         }
     }
     #[inline]

@@ -16,7 +16,10 @@ use core::ptr::NonNull;
 
 use super::access::QueryAccess;
 use super::access_set::{AccessKind, AccessSet};
-use super::fetch::{ColumnCache, WorldQuery, all_enabled, is_toggle, match_component, row_enabled, toggled_in};
+use super::fetch::{
+    ColumnCache, WorldQuery, all_enabled, inherited_disabled, is_toggle, match_component, match_read, row_enabled,
+    toggled_in,
+};
 use crate::archetype::Archetype;
 use crate::component::{Component, StorageKind};
 use crate::entity::{Entity, Id};
@@ -74,7 +77,10 @@ macro_rules! impl_presence_filter {
         // SAFETY: reads only archetype membership or sparse-set presence.
         unsafe impl<T: Component> WorldQuery for $name<T> {
             type Item<'w> = ();
-            type Fetch<'w> = (Option<&'w SparseSet>, Option<DisabledBits>);
+            /// The sparse set, the column's enabled bits, whether an inherited
+            /// toggleable value is disabled on its base (`None`: not
+            /// inherited), the world and the component.
+            type Fetch<'w> = (Option<&'w SparseSet>, Option<DisabledBits>, Option<bool>, &'w World, Entity);
             type State = Entity;
             type Cache = ColumnCache;
             const IS_DENSE: bool = matches!(T::STORAGE, StorageKind::Table);
@@ -99,9 +105,10 @@ macro_rules! impl_presence_filter {
                     return Some(ColumnCache::NONE);
                 }
                 // A toggleable `T` present in the archetype is decided per row
-                // (by its column's enabled bits) for both filters.
+                // (by its column's enabled bits) for both filters, and one
+                // inherited from a base by the base's bit, per iteration.
                 if is_toggle::<T>() && toggled_in::<T>(*state, archetype) {
-                    return match_component::<T>(*state, archetype);
+                    return match_read::<T>(*state, archetype);
                 }
                 let has = archetype.contains(state.id())
                     || (crate::component::is_inherited::<T>() && archetype.inherited_from(state.id()).is_some());
@@ -113,7 +120,7 @@ macro_rules! impl_presence_filter {
             }
             #[inline]
             fn init_fetch<'w>(world: &'w World, state: &Entity, _last_run: Tick, _this_run: Tick) -> Self::Fetch<'w> {
-                (if is_table::<T>() { None } else { world.sparse_sets().of(*state) }, None)
+                (if is_table::<T>() { None } else { world.sparse_sets().of(*state) }, None, None, world, *state)
             }
             #[inline]
             unsafe fn set_archetype<'w>(fetch: &mut Self::Fetch<'w>, cache: &ColumnCache, _archetype: &'w Archetype) {
@@ -121,10 +128,14 @@ macro_rules! impl_presence_filter {
                     // SAFETY: `match_archetype` made `cache` for this archetype,
                     // which the iteration's borrow of the world keeps alive.
                     fetch.1 = unsafe { cache.column::<'w>() }.and_then(|column| column.disabled_bits());
+                    fetch.2 = cache.inherited_from().map(|base| inherited_disabled::<T>(fetch.3, fetch.4, Some(base)));
                 }
             }
             #[inline]
             unsafe fn matches_every_row(fetch: &Self::Fetch<'_>, len: usize) -> bool {
+                if let Some(disabled) = fetch.2 {
+                    return disabled != $wanted;
+                }
                 // `With`: every row enabled; `Without`: no bits (no `T` here).
                 // SAFETY: forwarded to the caller.
                 if $wanted { unsafe { all_enabled(fetch.1, len) } } else { fetch.1.is_none() }
@@ -132,6 +143,9 @@ macro_rules! impl_presence_filter {
             #[inline]
             unsafe fn matches_row(fetch: &Self::Fetch<'_>, entity: Entity, row: usize) -> bool {
                 if is_toggle::<T>() {
+                    if let Some(disabled) = fetch.2 {
+                        return disabled != $wanted;
+                    }
                     // Bits only where the archetype holds `T`: present, and
                     // enabled unless its bit says otherwise.
                     return match fetch.1 {

@@ -279,7 +279,7 @@ impl World {
                         None if layout.size() == 0 => NonNull::dangling(),
                         None => continue,
                     };
-                    if info.is_toggle() && !self.id_enabled(holder, id) {
+                    if info.is_toggle() && !self.own_value_enabled(holder, id) {
                         disabled.push(id);
                     }
                     // SAFETY: `source` points at `holder`'s value of the
@@ -333,16 +333,5 @@ impl World {
             self.after_id_insert(instance, id, false);
         }
         panics.resume();
-    }
-
-    /// Whether `entity`'s own value of the toggleable component `id` is
-    /// enabled (`true` for anything else).
-    fn id_enabled(&self, entity: Entity, id: Id) -> bool {
-        let Some(location) = self.entities.location(entity) else { return true };
-        let archetype = &self.archetypes[location.archetype];
-        // SAFETY: the entity's row is below its table's length.
-        archetype
-            .column_of(id)
-            .is_none_or(|column| unsafe { archetype.table().column(column).is_enabled(location.row as usize) })
     }
 }

@@ -12,15 +12,22 @@
 //! and re-inserting a value over a disabled one keeps it disabled (an insert
 //! replaces the value, not its state). Removing the component forgets the bit:
 //! a value added later starts enabled.
+//!
+//! A toggleable component inherited through `IsA` (the default
+//! `on_instantiate` policy) is as enabled as the base's own value: disabling
+//! it on the prefab disables it for every instance reading it, and an
+//! instance's `disable` changes nothing until the instance has a value of its
+//! own (`insert` one, or declare the component `on_instantiate = "override"`).
 
 use super::{EntityWorldMut, World};
 use crate::component::{Component, StorageKind, Toggleable};
-use crate::entity::Entity;
+use crate::entity::{Entity, Id};
 
 impl World {
     /// Whether `entity`'s `T` is enabled: `false` if the entity is not alive
-    /// or lacks `T`, or its `T` is disabled ([`EntityWorldMut::disable`]). For
-    /// a component that is not toggleable, whether the entity has `T`.
+    /// or lacks `T`, or its `T` is disabled ([`EntityWorldMut::disable`]). An
+    /// inherited `T` is as enabled as on the base holding it. For a component
+    /// that is not toggleable, whether the entity has `T`.
     ///
     /// # Examples
     /// ```
@@ -53,6 +60,27 @@ impl World {
             return false;
         };
         match archetype.column_of(id.id()) {
+            // SAFETY: the entity's row is below its table's length.
+            Some(column) => unsafe { archetype.table().column(column).is_enabled(location.row as usize) },
+            None if crate::component::is_inherited::<T>() => {
+                archetype.inherited_from(id.id()).is_some_and(|base| self.own_value_enabled(base, id.id()))
+            }
+            None => false,
+        }
+    }
+
+    /// Whether `entity`'s own value of the table component `id` is enabled:
+    /// `true` for a column without enabled bits, `false` if the entity is
+    /// not alive or has no such column. What an entity inheriting the value
+    /// from `entity` sees.
+    pub(crate) fn own_value_enabled(&self, entity: Entity, id: Id) -> bool {
+        let Some(location) = self.entities.location(entity) else {
+            return false;
+        };
+        let Some(archetype) = self.archetypes.get(location.archetype) else {
+            return false;
+        };
+        match archetype.column_of(id) {
             // SAFETY: the entity's row is below its table's length.
             Some(column) => unsafe { archetype.table().column(column).is_enabled(location.row as usize) },
             None => false,
@@ -89,8 +117,9 @@ impl EntityWorldMut<'_> {
     /// as absent (`&T` skips the entity, `Option<&T>` is `None`, `Has<T>` is
     /// `false`, `Without<T>` matches) until [`EntityWorldMut::enable`]. The
     /// value stays stored and readable with `get`. Nothing happens if the
-    /// entity has no `T`. Toggling runs no hook or observer and does not mark
-    /// the value changed.
+    /// entity has no `T` of its own (an inherited `T` follows its prefab:
+    /// disable it there, or insert a value of the instance's own). Toggling
+    /// runs no hook or observer and does not mark the value changed.
     ///
     /// # Panics
     /// Panics if the entity was despawned through [`EntityWorldMut::world_mut`].

@@ -185,6 +185,7 @@ impl<'w> Evaluator<'w, '_> {
         let per_row = hits.len() == 1
             && (hits[0].0.sparse.is_some()
                 || toggled_on_this(place, &hits[0].0)
+                || (place.entity.is_none() && self.inherits_toggle(&hits[0].0))
                 || hits[0].0.checks_union_target()
                 || hits[0].0.row_entity.is_some());
         if term.oper == TermOper::Not && !per_row && !hits.is_empty() {
@@ -223,6 +224,13 @@ impl<'w> Evaluator<'w, '_> {
             TermOper::And => {}
             TermOper::Not | TermOper::Optional => self.run(rest, archetype, frame, emit),
         }
+    }
+
+    /// Whether `hit` is a toggleable value `$this`'s table inherits from a
+    /// base: whether the base's value is enabled is asked per iteration
+    /// (it changes without a move), so the term is kept as decided per row.
+    fn inherits_toggle(&self, hit: &Hit) -> bool {
+        inherited_toggle_holder(self.world, hit).is_some()
     }
 
     fn entity_place(&self, entity: Entity) -> Option<Place<'w>> {
@@ -685,6 +693,18 @@ impl<'w> Evaluator<'w, '_> {
 
 /// Whether `hit` is a toggleable component's column in the table of `$this`
 /// at `place` (its rows are decided by their enabled bits).
+/// The holder of `hit`'s value when it is another entity's toggleable value
+/// in a column with enabled bits (an inherited or `up` value), else `None`.
+pub(super) fn inherited_toggle_holder(world: &World, hit: &Hit) -> Option<Entity> {
+    let holder = hit.source?;
+    if hit.column < 0 || hit.sparse.is_some() {
+        return None;
+    }
+    let location = world.entities().location(holder)?;
+    let table = world.archetypes()[location.archetype].table();
+    table.columns().get(hit.column as usize).is_some_and(|column| column.has_toggle_bits()).then_some(holder)
+}
+
 fn toggled_on_this(place: Place<'_>, hit: &Hit) -> bool {
     place.entity.is_none()
         && hit.source.is_none()

@@ -169,6 +169,9 @@ pub(crate) enum RowCheck {
     UnionTarget(u32, Entity),
     /// It is this entity (a reflexive `(IsA, t)` on `t`'s own table).
     IsEntity(Entity),
+    /// The same for every row: another entity's toggleable value (one the
+    /// table inherits) is enabled, as read when the iteration began.
+    Fixed(bool),
 }
 
 /// One solution: a table (or none), and where its terms' slots start in the
@@ -199,6 +202,7 @@ impl RowCheck {
             RowCheck::Sparse(component) => world.sparse_sets().of(component).is_some_and(|set| set.contains(entity)),
             RowCheck::UnionTarget(relationship, target) => world.union_target(entity, relationship) == Some(target),
             RowCheck::IsEntity(wanted) => entity == wanted,
+            RowCheck::Fixed(holds) => holds,
             // SAFETY: guaranteed by the caller.
             RowCheck::Toggle(bits) => !unsafe { bits.is_disabled(row) },
         }
@@ -350,6 +354,21 @@ fn slot(
     };
     if let Some(check) = RowCheck::of(&hit) {
         per_row.push((check, term.oper));
+    }
+    // Another entity's toggleable value read by every row of `$this`'s
+    // table (inherited): as enabled as on that entity now.
+    if archetype.is_some()
+        && term.source == Source::This
+        && let Some(holder) = super::eval::inherited_toggle_holder(world, &hit)
+    {
+        let enabled = world.own_value_enabled(holder, hit.id);
+        per_row.push((RowCheck::Fixed(enabled), term.oper));
+        if !enabled {
+            return (
+                Slot { hit: None, pattern, source, type_id: None, writes: false, data: Data::None, disabled: None },
+                FastSlot::ABSENT,
+            );
+        }
     }
     // A toggleable component in the row's own table: decided per row.
     let disabled = match archetype {
