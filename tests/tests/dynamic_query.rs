@@ -149,12 +149,13 @@ fn row_access_tells_same_shaped_types_apart() {
         row.get_mut::<Unkeyed>(2).unwrap().0 += 10.0;
         assert_eq!(row.get::<b::Mass>(1), Some(&b::Mass(2.0)));
     });
-    let mut rows = q.iter_mut(&mut world);
-    while let Some(mut row) = rows.fetch_next() {
-        assert!(row.get_mut::<Unkeyed>(0).is_none());
-        row.get_mut::<a::Mass>(0).unwrap().0 += 100.0;
+    {
+        let mut rows = q.iter_mut(&mut world);
+        while let Some(mut row) = rows.fetch_next() {
+            assert!(row.get_mut::<Unkeyed>(0).is_none());
+            row.get_mut::<a::Mass>(0).unwrap().0 += 100.0;
+        }
     }
-    drop(rows);
     assert_eq!(world.get::<a::Mass>(e), Some(&a::Mass(111.0)));
     assert_eq!(world.get::<b::Mass>(e), Some(&b::Mass(2.0)));
     assert_eq!(world.get::<Unkeyed>(e), Some(&Unkeyed(13.0)));
