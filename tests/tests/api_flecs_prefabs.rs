@@ -754,7 +754,6 @@ fn dont_inherit_on_a_prefab_child_stays_there() {
 /// API.md: the default policy is "inherit" for every component; Flecs
 /// inherits sparse components too.
 #[test]
-#[ignore = "finding: a sparse component (default on_instantiate inherit) on a prefab is not readable from instances"]
 fn sparse_component_on_a_prefab_is_inherited() {
     let mut world = World::new();
     let prefab = world.spawn((Prefab, Stunned(3))).id();

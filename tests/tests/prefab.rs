@@ -521,3 +521,82 @@ fn a_plain_base_does_not_hide_a_sibling_prefab_value() {
     let other = world.spawn_empty().add_pair::<IsA>(prefab).add_pair::<IsA>(plain).id();
     assert_eq!(world.get::<Hp>(other), Some(&Hp(2)));
 }
+
+#[derive(Component, Debug, PartialEq)]
+#[component(storage = "sparse")]
+struct Shield(u32);
+
+/// A sparse component on a prefab is inherited as a table one is: `get`,
+/// `has` and every query term (typed and runtime, cached and fresh) see the
+/// prefab's value on instances without their own; an own value wins; a
+/// prefab's prefab gives it through the chain; a plain base holding one
+/// hides what lies beyond it; removing it from the prefab takes it from the
+/// instances; `&mut` terms and `get_mut` see only own values.
+#[test]
+fn sparse_components_are_inherited() {
+    let mut world = World::new();
+    let root = world.spawn((Prefab, Shield(1))).id();
+    let ship = world.spawn(Prefab).id();
+    world.entity_mut(ship).add_pair::<IsA>(root);
+    let a = world.instantiate(ship);
+    let b = world.instantiate(ship);
+    world.entity_mut(b).insert(Shield(7));
+    let plain = world.spawn_empty().id();
+    let sorted = |mut v: Vec<Entity>| {
+        v.sort();
+        v
+    };
+    assert_eq!(world.get::<Shield>(a), Some(&Shield(1)), "through a chain of two prefabs");
+    assert!(world.has::<Shield>(a) && !world.owns::<Shield>(a));
+    assert_eq!(world.get_mut::<Shield>(a).map(|s| s.0), None, "never handed out mutably");
+    let mut reads = world.query::<(Entity, &Shield)>();
+    let mut got: Vec<(Entity, u32)> = reads.iter(&world).map(|(e, s)| (e, s.0)).collect();
+    got.sort();
+    assert_eq!(got, sorted_pairs(vec![(a, 1), (b, 7)]));
+    assert_eq!(
+        world.query::<(Entity, &mut Shield)>().iter_mut(&mut world).map(|(e, _)| e).collect::<Vec<_>>(),
+        vec![b]
+    );
+    let has: Vec<(Entity, bool)> = world.query::<(Entity, Has<Shield>)>().iter(&world).collect();
+    assert!(has.contains(&(a, true)) && has.contains(&(b, true)) && has.contains(&(plain, false)));
+    assert_eq!(sorted(world.query_filtered::<Entity, With<Shield>>().iter(&world).collect()), sorted(vec![a, b]));
+    assert_eq!(world.query_filtered::<Entity, Without<Shield>>().iter(&world).collect::<Vec<_>>(), vec![plain]);
+    let option: Vec<(Entity, Option<u32>)> =
+        world.query::<(Entity, Option<&Shield>)>().iter(&world).map(|(e, s)| (e, s.map(|s| s.0))).collect();
+    assert!(option.contains(&(a, Some(1))) && option.contains(&(plain, None)));
+    let mut runtime = world.query_dsl("Shield").unwrap();
+    for _ in 0..2 {
+        let mut rows: Vec<(Entity, u32)> =
+            runtime.iter(&world).map(|row| (row.entity(), row.get::<Shield>(0).unwrap().0)).collect();
+        rows.sort();
+        assert_eq!(rows, sorted_pairs(vec![(a, 1), (b, 7)]));
+        let fresh: Vec<Entity> = world.query_dsl("Shield").unwrap().iter(&world).map(|row| row.entity()).collect();
+        assert_eq!(sorted(fresh), sorted(vec![a, b]));
+        let not: Vec<Entity> = world.query_dsl("!Shield").unwrap().iter(&world).map(|row| row.entity()).collect();
+        assert_eq!(not, vec![plain]);
+        let mut optional = world.query_dsl("?Shield").unwrap();
+        let a_row = optional
+            .iter(&world)
+            .find(|row| row.entity() == a)
+            .map(|row| (row.is_set(0), row.get::<Shield>(0).map(|s| s.0)));
+        assert_eq!(a_row, Some((true, Some(1))));
+    }
+    // A plain base holding a value hides its own bases' values.
+    let middle = world.spawn(Shield(5)).id();
+    world.entity_mut(middle).add_pair::<IsA>(root);
+    let c = world.spawn_empty().add_pair::<IsA>(middle).id();
+    assert_eq!(world.get::<Shield>(c), None, "a plain base passes on no value of its own");
+    world.entity_mut(middle).remove::<Shield>();
+    assert_eq!(world.get::<Shield>(c), Some(&Shield(1)), "uncovered: the root prefab's");
+    // Removing it from the root takes it from every instance without its own.
+    world.entity_mut(root).remove::<Shield>();
+    assert_eq!(world.get::<Shield>(a), None);
+    assert!(!world.has::<Shield>(a));
+    assert_eq!(reads.iter(&world).map(|(e, _)| e).collect::<Vec<_>>(), vec![b]);
+    assert_eq!(runtime.iter(&world).map(|row| row.entity()).collect::<Vec<_>>(), vec![b]);
+}
+
+fn sorted_pairs(mut v: Vec<(Entity, u32)>) -> Vec<(Entity, u32)> {
+    v.sort();
+    v
+}

@@ -913,6 +913,13 @@ impl Archetypes {
         }
     }
 
+    /// Whether any entity is registered as a base (no archetype inherits
+    /// anything while none is).
+    #[inline]
+    pub(crate) fn has_bases(&self) -> bool {
+        !self.inheritance.bases.is_empty()
+    }
+
     /// Whether `entity` is registered as a base.
     #[inline]
     pub fn is_base(&self, entity: Entity) -> bool {

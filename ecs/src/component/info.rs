@@ -230,10 +230,20 @@ pub fn type_key_address<T: Component>() -> usize {
 
 impl<T: ?Sized> NoDebug for DebugProbe<T> {}
 
+/// Whether `T` is a sparse component read through `IsA` from a base (its
+/// policy is [`OnInstantiate::Inherit`]): sparse values are in no archetype's
+/// type, so the base is found by walking the bases when a value is read
+/// (`World::sparse_base_of`).
+#[inline]
+pub(crate) const fn is_inherited_sparse<T: Component>() -> bool {
+    matches!(T::ON_INSTANTIATE, OnInstantiate::Inherit) && matches!(T::STORAGE, StorageKind::Sparse)
+}
+
 /// Whether `T` is read through `IsA` from a base: its policy is
 /// [`OnInstantiate::Inherit`] and its values live in tables. An inherited
 /// toggleable value is enabled or disabled as it is on the base that holds
-/// it.
+/// it. (Sparse components with that policy are inherited too, found by a walk
+/// of the bases when read: see [`is_inherited_sparse`].)
 #[inline]
 pub(crate) const fn is_inherited<T: Component>() -> bool {
     matches!(T::ON_INSTANTIATE, OnInstantiate::Inherit) && matches!(T::STORAGE, StorageKind::Table)
@@ -601,10 +611,19 @@ impl ComponentInfo {
     /// let (speed, stunned) = (world.register_component::<MaxSpeed>(), world.register_component::<Stunned>());
     /// assert!(world.component_info(speed).unwrap().is_inherited());
     /// assert!(!world.component_info(stunned).unwrap().is_inherited());
+    /// assert!(world.component_info(stunned).unwrap().is_inherited_sparse());
     /// ```
     #[inline]
     pub fn is_inherited(&self) -> bool {
         self.descriptor.on_instantiate == OnInstantiate::Inherit && self.descriptor.storage == StorageKind::Table
+    }
+
+    /// Whether instances read this sparse component from their prefabs
+    /// through `IsA` (the policy is [`OnInstantiate::Inherit`]): found by a
+    /// walk of the bases when read, since sparse values are in no type.
+    #[inline]
+    pub fn is_inherited_sparse(&self) -> bool {
+        self.descriptor.on_instantiate == OnInstantiate::Inherit && self.descriptor.storage == StorageKind::Sparse
     }
 
     /// Whether values can be disabled per entity ([`Component::TOGGLE`]): its

@@ -24,12 +24,12 @@ mod registry;
 mod relationship;
 
 pub use builtin::{ChildOf, Disabled, Internal, IsA, Name, Prefab};
-pub(crate) use info::is_inherited;
 pub use info::{
     CloneFn, Component, ComponentDescriptor, ComponentHooks, ComponentInfo, DebugFn, Hook, HookContext, OnInstantiate,
     StorageKind, Toggleable, TypeKey, clone_value, debug_value, type_key_address,
 };
 #[doc(hidden)]
 pub use info::{DebugProbe, NoDebug};
+pub(crate) use info::{is_inherited, is_inherited_sparse};
 pub use registry::{ComponentRegistrar, Components};
 pub use relationship::{CleanupPolicy, RelationshipTraits};

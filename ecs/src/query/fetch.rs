@@ -269,6 +269,9 @@ pub struct ReadFetch<'w, T> {
     /// A toggleable `T` inherited from a base that disabled it: no row of
     /// the table has it.
     base_disabled: bool,
+    /// For a sparse `T`: the base the table's entities inherit a value from
+    /// (rows without their own read it).
+    sparse_base: Option<Entity>,
 }
 
 impl<T> Clone for ReadFetch<'_, T> {
@@ -434,6 +437,7 @@ unsafe impl<T: Component> WorldQuery for &T {
             component: *state,
             disabled: None,
             base_disabled: false,
+            sparse_base: None,
         }
     }
     #[inline]
@@ -441,7 +445,10 @@ unsafe impl<T: Component> WorldQuery for &T {
         toggled_in::<T>(*state, archetype)
     }
     #[inline]
-    unsafe fn set_archetype<'w>(fetch: &mut ReadFetch<'w, T>, cache: &ColumnCache, _archetype: &'w Archetype) {
+    unsafe fn set_archetype<'w>(fetch: &mut ReadFetch<'w, T>, cache: &ColumnCache, archetype: &'w Archetype) {
+        if crate::component::is_inherited_sparse::<T>() {
+            fetch.sparse_base = fetch.world.sparse_base_of(archetype, fetch.component);
+        }
         if is_table::<T>() {
             fetch.row_mask = if cache.1.is_some() { 0 } else { usize::MAX };
             fetch.column = match cache.1 {
@@ -466,7 +473,7 @@ unsafe impl<T: Component> WorldQuery for &T {
             // SAFETY: `row` is a row of the current table.
             return !fetch.base_disabled && unsafe { row_enabled(fetch.disabled, row) };
         }
-        is_table::<T>() || fetch.sparse.is_some_and(|set| set.contains(entity))
+        is_table::<T>() || fetch.sparse.is_some_and(|set| set.contains(entity)) || fetch.sparse_base.is_some()
     }
     #[inline]
     unsafe fn fetch<'w>(fetch: &mut Self::Fetch<'w>, entity: Entity, row: usize) -> Self::Item<'w> {
@@ -479,8 +486,13 @@ unsafe impl<T: Component> WorldQuery for &T {
                 fetch.column.add(row).as_ref()
             }
         } else {
-            // SAFETY: `matches_row` checked the entity has a value in this set of `T`s.
-            unsafe { crate::util::debug_unwrap(fetch.sparse.and_then(|set| set.get(entity))).cast::<T>().as_ref() }
+            // SAFETY: `matches_row` checked the entity, or the base its table
+            // inherits from, has a value in this set of `T`s.
+            unsafe {
+                let set = crate::util::debug_unwrap(fetch.sparse);
+                let value = set.get(entity).or_else(|| fetch.sparse_base.and_then(|base| set.get(base)));
+                crate::util::debug_unwrap(value).cast::<T>().as_ref()
+            }
         }
     }
 }
@@ -882,8 +894,12 @@ unsafe impl<T: Component> WorldQuery for Has<T> {
         (false, if is_table::<T>() { None } else { sparse_set_of(world, *state) }, None, world, *state)
     }
     #[inline]
-    unsafe fn set_archetype<'w>(fetch: &mut Self::Fetch<'w>, cache: &(bool, ColumnCache), _archetype: &'w Archetype) {
+    unsafe fn set_archetype<'w>(fetch: &mut Self::Fetch<'w>, cache: &(bool, ColumnCache), archetype: &'w Archetype) {
         fetch.0 = cache.0;
+        if crate::component::is_inherited_sparse::<T>() {
+            // For a sparse `T`: whether the table inherits a value.
+            fetch.0 = fetch.3.sparse_base_of(archetype, fetch.4).is_some();
+        }
         if is_toggle::<T>() {
             // SAFETY: `match_archetype` made `cache` for this archetype, alive
             // for the iteration.
@@ -901,7 +917,7 @@ unsafe impl<T: Component> WorldQuery for Has<T> {
             // SAFETY: `row` is a row of the current table.
             return fetch.0 && unsafe { row_enabled(fetch.2, row) };
         }
-        if is_table::<T>() { fetch.0 } else { fetch.1.is_some_and(|set| set.contains(entity)) }
+        if is_table::<T>() { fetch.0 } else { fetch.0 || fetch.1.is_some_and(|set| set.contains(entity)) }
     }
 }
 

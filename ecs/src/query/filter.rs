@@ -79,7 +79,8 @@ macro_rules! impl_presence_filter {
             type Item<'w> = ();
             /// The sparse set, the column's enabled bits, whether an inherited
             /// toggleable value is disabled on its base (`None`: not
-            /// inherited), the world and the component.
+            /// inherited; for a sparse `T`, whether the table inherits a
+            /// value), the world and the component.
             type Fetch<'w> = (Option<&'w SparseSet>, Option<DisabledBits>, Option<bool>, &'w World, Entity);
             type State = Entity;
             type Cache = ColumnCache;
@@ -123,7 +124,12 @@ macro_rules! impl_presence_filter {
                 (if is_table::<T>() { None } else { world.sparse_sets().of(*state) }, None, None, world, *state)
             }
             #[inline]
-            unsafe fn set_archetype<'w>(fetch: &mut Self::Fetch<'w>, cache: &ColumnCache, _archetype: &'w Archetype) {
+            unsafe fn set_archetype<'w>(fetch: &mut Self::Fetch<'w>, cache: &ColumnCache, archetype: &'w Archetype) {
+                if crate::component::is_inherited_sparse::<T>() {
+                    // For a sparse `T` (never toggleable): whether the table
+                    // inherits a value from a base.
+                    fetch.2 = Some(fetch.3.sparse_base_of(archetype, fetch.4).is_some());
+                }
                 if is_toggle::<T>() {
                     // SAFETY: `match_archetype` made `cache` for this archetype,
                     // which the iteration's borrow of the world keeps alive.
@@ -133,7 +139,9 @@ macro_rules! impl_presence_filter {
             }
             #[inline]
             unsafe fn matches_every_row(fetch: &Self::Fetch<'_>, len: usize) -> bool {
-                if let Some(disabled) = fetch.2 {
+                if is_toggle::<T>()
+                    && let Some(disabled) = fetch.2
+                {
                     return disabled != $wanted;
                 }
                 // `With`: every row enabled; `Without`: no bits (no `T` here).
@@ -154,7 +162,7 @@ macro_rules! impl_presence_filter {
                         None => true,
                     };
                 }
-                is_table::<T>() || fetch.0.is_some_and(|set| set.contains(entity)) == $wanted
+                is_table::<T>() || (fetch.0.is_some_and(|set| set.contains(entity)) || fetch.2 == Some(true)) == $wanted
             }
             #[inline]
             unsafe fn fetch<'w>(_fetch: &mut Self::Fetch<'w>, _entity: Entity, _row: usize) -> Self::Item<'w> {}

@@ -8,7 +8,9 @@
 //!   already owns one (a value given in the same spawn wins);
 //! * `Inherit` (the default): nothing is copied; the archetype store lists
 //!   the component as inherited (`Archetype::inherited`), so `get` and
-//!   read-only query terms find the base's value;
+//!   read-only query terms find the base's value (a toggleable one as enabled
+//!   as on the base; a sparse one, in no type, by `World::sparse_base_of`'s
+//!   walk of the bases when it is read);
 //! * `DontInherit`: nothing (`Name`, `Prefab`, `ChildOf`, `IsA` and the
 //!   internal markers are such).
 //!
@@ -333,5 +335,46 @@ impl World {
             self.after_id_insert(instance, id, false);
         }
         panics.resume();
+    }
+
+    /// The base the entities of `archetype` inherit their value of the sparse
+    /// component `component` from, if any: the rules of table components
+    /// (`archetype::inheritance`), walked when asked since sparse values are
+    /// not in any type. Bases are visited depth-first in type order; a
+    /// prefab holding a value gives it; a plain base holding one gives
+    /// nothing and hides what lies beyond it; any other base passes on what
+    /// its own bases give.
+    pub(crate) fn sparse_base_of(&self, archetype: &crate::archetype::Archetype, component: Entity) -> Option<Entity> {
+        if !self.archetypes.has_bases() {
+            return None;
+        }
+        let set = self.sparse_sets.of(component).filter(|set| !set.is_empty())?;
+        let is_a = self.builtin.is_a.index();
+        let bases_of = |archetype: &crate::archetype::Archetype, stack: &mut SmallVec<[Entity; 8]>| {
+            let mark = stack.len();
+            let bases = archetype.ids().iter().filter(|id| id.is_pair() && id.first_index() == is_a);
+            stack.extend(bases.filter_map(|id| self.entities.entity_at(id.second_index())));
+            // Popped in type order.
+            stack[mark..].reverse();
+        };
+        let mut stack: SmallVec<[Entity; 8]> = SmallVec::new();
+        bases_of(archetype, &mut stack);
+        let mut visited: SmallVec<[Entity; 8]> = SmallVec::new();
+        while let Some(base) = stack.pop() {
+            if visited.contains(&base) {
+                continue;
+            }
+            visited.push(base);
+            let Some(location) = self.entities.location(base) else { continue };
+            let base_archetype = &self.archetypes[location.archetype];
+            if set.contains(base) {
+                if base_archetype.contains(self.builtin.prefab.id()) {
+                    return Some(base);
+                }
+                continue;
+            }
+            bases_of(base_archetype, &mut stack);
+        }
+        None
     }
 }

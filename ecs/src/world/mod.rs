@@ -1655,7 +1655,10 @@ impl World {
                 )
             }
             StorageKind::Sparse => {
-                self.is_alive(entity) && self.sparse_sets.of(id).is_some_and(|set| set.contains(entity))
+                self.is_alive(entity)
+                    && (self.sparse_sets.of(id).is_some_and(|set| set.contains(entity))
+                        || (crate::component::is_inherited_sparse::<T>()
+                            && self.sparse_base_holding(entity, id).is_some()))
             }
         }
     }
@@ -1687,6 +1690,10 @@ impl World {
             None if crate::component::is_inherited::<T>() => {
                 self.get_with_ticks::<T>(self.base_holding::<T>(entity)?)?
             }
+            None if crate::component::is_inherited_sparse::<T>() => {
+                let id = self.components.id_of::<T>()?;
+                self.get_with_ticks::<T>(self.sparse_base_holding(entity, id)?)?
+            }
             None => return None,
         };
         // SAFETY: `value` points at a valid `T` in this world's storage, borrowed for `&self`.
@@ -1699,6 +1706,13 @@ impl World {
         let id = self.components.id_of::<T>()?;
         let location = self.entities.location(entity)?;
         self.archetypes.get(location.archetype)?.inherited_from(id.id())
+    }
+
+    /// The base `entity` inherits its value of the sparse component
+    /// `component` from, if any (see [`World::sparse_base_of`]).
+    fn sparse_base_holding(&self, entity: Entity, component: Entity) -> Option<Entity> {
+        let location = self.entities.location(entity)?;
+        self.sparse_base_of(self.archetypes.get(location.archetype)?, component)
     }
 
     /// Address of `entity`'s `T` and its tick cells (`None` for table tags).

@@ -24,7 +24,7 @@ use smallvec::SmallVec;
 use super::compile::{Compiled, DataAccess, Source};
 use super::eval::{Frame, Hit};
 use crate::archetype::{Archetype, ArchetypeId};
-use crate::component::{Component, type_key_address};
+use crate::component::{Component, ComponentInfo, type_key_address};
 use crate::entity::{Entity, Id};
 use crate::query::term::TermOper;
 use crate::storage::{DisabledBits, SparseSet, Tick, TickCell};
@@ -41,8 +41,9 @@ pub(super) enum Data {
     Column { base: usize, added: usize, changed: usize },
     /// One value of another entity.
     Value { address: usize },
-    /// A sparse component of the row's entity.
-    Sparse(Entity),
+    /// A sparse component of the row's entity; for rows without their own
+    /// value, the base the table inherits one from (read terms only).
+    Sparse(Entity, Option<Entity>),
 }
 
 /// One term of a solution.
@@ -115,6 +116,9 @@ pub(super) struct FastSlot {
     pub(super) changed: usize,
     /// The column's enabled bits, for [`FastKind::ToggledColumn`].
     pub(super) disabled: Option<DisabledBits>,
+    /// For [`FastKind::Sparse`]: the base whose value rows without their
+    /// own read (an inherited sparse component).
+    pub(super) sparse_base: Option<Entity>,
     /// Whether `get_mut` may hand the value out.
     pub(super) writes: bool,
 }
@@ -147,6 +151,7 @@ impl FastSlot {
         added: 0,
         changed: 0,
         disabled: None,
+        sparse_base: None,
         writes: false,
     };
 
@@ -352,7 +357,23 @@ fn slot(
             FastSlot::ABSENT,
         );
     };
+    // A sparse value the table's entities may inherit: rows without their
+    // own read the base's, so every row has one.
+    let sparse_base = match (hit.sparse, archetype) {
+        (Some(component), Some(archetype))
+            if term.source == Source::This
+                && term.access != DataAccess::Write
+                && world.component_info(component).is_some_and(ComponentInfo::is_inherited_sparse) =>
+        {
+            world.sparse_base_of(archetype, component)
+        }
+        _ => None,
+    };
     if let Some(check) = RowCheck::of(&hit) {
+        let check = match check {
+            RowCheck::Sparse(_) if sparse_base.is_some() => RowCheck::Fixed(true),
+            check => check,
+        };
         per_row.push((check, term.oper));
     }
     // Another entity's toggleable value read by every row of `$this`'s
@@ -390,7 +411,7 @@ fn slot(
     let zero_sized = info.is_some_and(|info| info.layout().size() == 0);
     let data = match (hit.sparse, hit.source) {
         _ if info.is_none() => Data::None,
-        (Some(component), _) => Data::Sparse(component),
+        (Some(component), _) => Data::Sparse(component, sparse_base),
         (None, Some(entity)) => match world.id_value(entity, hit.id) {
             Some((address, _)) => Data::Value { address: address.as_ptr() as usize },
             None => match hit.id.entity().and_then(|component| world.sparse_sets().of(component)) {
@@ -468,10 +489,13 @@ fn fast_slot(
         }
         Data::Value { .. } => FastSlot::ABSENT,
         Data::ZeroSized => FastSlot { kind: FastKind::ZeroSized, base: SlotAddress::of(align), ..direct },
-        Data::Sparse(component) => match world.sparse_sets().of(component) {
-            Some(set) => {
-                FastSlot { kind: FastKind::Sparse, base: SlotAddress::of(set as *const SparseSet as usize), ..fast }
-            }
+        Data::Sparse(component, sparse_base) => match world.sparse_sets().of(component) {
+            Some(set) => FastSlot {
+                kind: FastKind::Sparse,
+                base: SlotAddress::of(set as *const SparseSet as usize),
+                sparse_base,
+                ..fast
+            },
             None => FastSlot::ABSENT,
         },
     }
@@ -685,7 +709,7 @@ impl<'q> RowBase<'q> {
                 // SAFETY: `base` is the address of the component's sparse set,
                 // which the borrowed world holds unchanged (see `seal`).
                 let set = unsafe { &*(fast.base.address() as *const SparseSet) };
-                set.get(entity)?.as_ptr().cast::<T>()
+                set.get(entity).or_else(|| fast.sparse_base.and_then(|base| set.get(base)))?.as_ptr().cast::<T>()
             }
             FastKind::Absent | FastKind::Column | FastKind::Shared | FastKind::ZeroSized => return None,
         };
@@ -714,10 +738,11 @@ impl<'q> RowBase<'q> {
             // SAFETY: as in `column_address`.
             Data::Column { base, .. } => unsafe { NonNull::new_unchecked((base as *mut T).add(self.row)) },
             Data::Value { address } => NonNull::new(address as *mut T).ok_or(DynGetError::NoData(term))?,
-            Data::Sparse(component) => {
+            Data::Sparse(component, sparse_base) => {
                 let entity = self.this().ok_or(DynGetError::NoData(term))?;
                 let set = self.world().sparse_sets().of(component).ok_or(DynGetError::NotSet(term))?;
-                set.get(entity).ok_or(DynGetError::NotSet(term))?.cast()
+                let value = set.get(entity).or_else(|| sparse_base.and_then(|base| set.get(base)));
+                value.ok_or(DynGetError::NotSet(term))?.cast()
             }
         };
         Ok(address)
@@ -729,6 +754,8 @@ impl<'q> RowBase<'q> {
             (None, _) => false,
             // SAFETY: the bits belong to the row's table, and `row` is below its length.
             (Some(_), _) if slot.disabled.is_some_and(|bits| unsafe { bits.is_disabled(self.row) }) => false,
+            // Rows without their own value read the base's.
+            (Some(_), Data::Sparse(_, Some(_))) => true,
             (Some(hit), _) if RowCheck::of(&hit).is_some() => {
                 let (Some(check), Some(entity)) = (RowCheck::of(&hit), self.this()) else { return false };
                 // SAFETY: `RowCheck::of` gives no toggle check.
@@ -988,7 +1015,7 @@ impl<'r> DynRowMut<'r> {
                     let changed = &*(changed as *const TickCell).add(row);
                     Ok(Mut::new(value, added, Some(changed), last_run, this_run))
                 }
-                Data::Sparse(component) => {
+                Data::Sparse(component, _) => {
                     let entity = self.base.this().ok_or(DynGetError::NoData(term))?;
                     let cells = self.base.world().sparse_sets().of(component).and_then(|set| set.ticks(entity));
                     match cells {
