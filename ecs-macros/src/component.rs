@@ -120,9 +120,23 @@ pub(crate) fn component_impl(input: &DeriveInput, derive: &str, extra: TokenStre
         }
     });
 
+    // A toggleable component that is not `override` gets its clone fn when
+    // the type has `Clone` (no bound: the probe falls back to `None`), so an
+    // instance disabling an inherited value can get its own copy.
+    let overrides = matches!(attrs.on_instantiate, Some(OnInstantiate::Override));
     let toggle = attrs.toggle.is_some().then(|| {
+        let clone = (!overrides).then(|| {
+            quote! {
+                const CLONE: ::core::option::Option<::ecs::component::CloneFn> = {
+                    #[allow(unused_imports)]
+                    use ::ecs::component::NoClone as _;
+                    ::ecs::component::CloneProbe::<Self>::CLONE
+                };
+            }
+        });
         quote! {
             const TOGGLE: bool = true;
+            #clone
         }
     });
     let toggleable_impl = attrs.toggle.is_some().then(|| {

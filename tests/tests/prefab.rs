@@ -267,6 +267,28 @@ fn a_query_that_writes_an_inherited_component_on_prefabs_is_refused() {
     }));
     let message = *result.unwrap_err().downcast::<String>().unwrap();
     assert!(message.contains("writes MaxSpeed and may match prefabs"), "{message}");
+    // Sparse components are inherited too: the same refusal (a review found
+    // a system reading an instance's inherited value while another query of
+    // it wrote the prefab's).
+    let message = ecs_tests::panic_message(|| {
+        world.query_filtered::<&mut Shield, With<Prefab>>();
+    });
+    assert!(message.contains("writes Shield and may match prefabs"), "{message}");
+    let prefab = world.spawn((Prefab, Shield(1))).id();
+    world.instantiate(prefab);
+    let message = ecs_tests::panic_message(|| {
+        let _ = world.run_system_once(
+            |read: Query<(Entity, &Shield), Without<Prefab>>, mut write: Query<&mut Shield, With<Prefab>>| {
+                for _ in &read {
+                    for mut shield in &mut write {
+                        shield.0 += 100;
+                    }
+                }
+            },
+        );
+    });
+    assert!(message.contains("writes Shield and may match prefabs"), "{message}");
+    assert_eq!(world.get::<Shield>(prefab), Some(&Shield(1)));
     // Override components are never shared: editing them on prefabs is fine.
     let ship = world.spawn((Prefab, Health(1))).id();
     for mut health in world.query_filtered::<&mut Health, With<Prefab>>().iter_mut(&mut world) {
@@ -372,6 +394,9 @@ fn a_runtime_query_that_writes_an_inherited_component_on_prefabs_is_refused() {
     assert_eq!(error.offset, 0);
     assert!(world.query_dsl("[out] Health, Prefab").is_ok(), "override components are never shared");
     assert!(world.query_dsl("[out] MaxSpeed").is_ok(), "prefabs are hidden from it");
+    world.register_component::<Shield>();
+    let error = world.query_dsl("[inout] Shield, Prefab").unwrap_err();
+    assert!(error.message.contains("writes Shield and the query may match prefabs"), "{}", error.message);
 }
 
 #[derive(Component, Clone, Debug, PartialEq)]
@@ -467,8 +492,15 @@ fn inherited_toggles_follow_the_prefab() {
     check(&mut world, true);
     world.entity_mut(ship).disable::<Thrust>();
     check(&mut world, false);
-    // The instance's `disable` changes nothing without a value of its own.
-    world.entity_mut(a).enable::<Thrust>();
+    // Asking an instance for the state it already inherits changes nothing;
+    // asking for the other one needs a copy, which a type without `Clone`
+    // cannot give: a panic naming entity and component, nothing changed.
+    world.entity_mut(a).disable::<Thrust>();
+    check(&mut world, false);
+    let message = ecs_tests::panic_message(|| {
+        world.entity_mut(a).enable::<Thrust>();
+    });
+    assert!(message.contains("cannot enable") && message.contains("Thrust") && message.contains(&format!("{a:?}")));
     check(&mut world, false);
     world.entity_mut(ship).enable::<Thrust>();
     check(&mut world, true);
@@ -526,6 +558,35 @@ fn a_plain_base_does_not_hide_a_sibling_prefab_value() {
 #[component(storage = "sparse")]
 struct Shield(u32);
 
+#[derive(Component, Clone, Debug, PartialEq)]
+#[component(toggle)]
+struct Beacon(u32);
+
+/// An instance disabling (or enabling) a toggleable value it inherits gets
+/// its own copy first, a clone of the prefab's, as Flecs overrides what an
+/// instance toggles: the prefab and the other instances keep reading the
+/// prefab's value, enabled; asking for the inherited state copies nothing.
+#[test]
+fn toggling_an_inherited_value_gives_the_instance_its_own_copy() {
+    let mut world = World::new();
+    let ship = world.spawn((Prefab, Beacon(4))).id();
+    let a = world.instantiate(ship);
+    let b = world.instantiate(ship);
+    world.entity_mut(a).enable::<Beacon>();
+    assert!(!world.owns::<Beacon>(a), "already enabled: no copy");
+    world.entity_mut(a).disable::<Beacon>();
+    assert!(world.owns::<Beacon>(a) && !world.is_enabled::<Beacon>(a));
+    assert_eq!(world.get::<Beacon>(a), Some(&Beacon(4)));
+    assert!(world.is_enabled::<Beacon>(ship) && world.is_enabled::<Beacon>(b) && !world.owns::<Beacon>(b));
+    assert_eq!(world.query::<(Entity, &Beacon)>().iter(&world).map(|(e, _)| e).collect::<Vec<_>>(), vec![b]);
+    // The prefab disables its value: b follows; a's own copy re-enabled is its own.
+    world.entity_mut(ship).disable::<Beacon>();
+    world.entity_mut(a).enable::<Beacon>();
+    assert_eq!(world.query::<(Entity, &Beacon)>().iter(&world).map(|(e, _)| e).collect::<Vec<_>>(), vec![a]);
+    world.entity_mut(b).enable::<Beacon>();
+    assert!(world.owns::<Beacon>(b) && world.is_enabled::<Beacon>(b) && !world.is_enabled::<Beacon>(ship));
+}
+
 /// A sparse component on a prefab is inherited as a table one is: `get`,
 /// `has` and every query term (typed and runtime, cached and fresh) see the
 /// prefab's value on instances without their own; an own value wins; a
@@ -581,6 +642,12 @@ fn sparse_components_are_inherited() {
             .map(|row| (row.is_set(0), row.get::<Shield>(0).map(|s| s.0)));
         assert_eq!(a_row, Some((true, Some(1))));
     }
+    // `Up` reads an ancestor's inherited sparse value as `&T` reads it.
+    let child = world.spawn(ChildOf.pair(a)).id();
+    let up: Vec<(Entity, u32)> =
+        world.query::<(Entity, Up<ChildOf, &Shield>)>().iter(&world).map(|(e, s)| (e, s.0)).collect();
+    assert_eq!(up, vec![(child, 1)]);
+    world.despawn(child);
     // A plain base holding a value hides its own bases' values.
     let middle = world.spawn(Shield(5)).id();
     world.entity_mut(middle).add_pair::<IsA>(root);

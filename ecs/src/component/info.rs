@@ -166,6 +166,35 @@ pub trait NoDebug {
     const DEBUG: Option<DebugFn> = None;
 }
 
+/// Picks a type's [`CloneFn`] at compile time without a `Clone` bound, as
+/// [`DebugProbe`] does for `Debug`: what the derive puts in
+/// [`Component::CLONE`] for toggleable components (an instance that disables
+/// or enables a value it inherits gets its own copy first).
+///
+/// # Examples
+/// ```
+/// use ecs::component::{CloneProbe, NoClone as _};
+/// struct Opaque;
+/// assert!(CloneProbe::<u32>::CLONE.is_some());
+/// assert!(CloneProbe::<Opaque>::CLONE.is_none());
+/// ```
+#[doc(hidden)]
+pub struct CloneProbe<T: ?Sized>(core::marker::PhantomData<T>);
+
+impl<T: Clone> CloneProbe<T> {
+    /// `T`'s clone fn (the type implements `Clone`).
+    pub const CLONE: Option<CloneFn> = Some(clone_value::<T>);
+}
+
+/// The fallback of [`CloneProbe`]: no clone fn for types without `Clone`.
+#[doc(hidden)]
+pub trait NoClone {
+    /// No clone fn.
+    const CLONE: Option<CloneFn> = None;
+}
+
+impl<T: ?Sized> NoClone for CloneProbe<T> {}
+
 /// A component type's identity at an address of its own: see
 /// [`Component::TYPE_KEY`]. A key holds its type's `TypeId` (the only way to
 /// make one is [`TypeKey::new`], for its own `T`, and the key is invariant in

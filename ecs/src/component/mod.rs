@@ -29,7 +29,7 @@ pub use info::{
     StorageKind, Toggleable, TypeKey, clone_value, debug_value, type_key_address,
 };
 #[doc(hidden)]
-pub use info::{DebugProbe, NoDebug};
+pub use info::{CloneProbe, DebugProbe, NoClone, NoDebug};
 pub(crate) use info::{is_inherited, is_inherited_sparse};
 pub use registry::{ComponentRegistrar, Components};
 pub use relationship::{CleanupPolicy, RelationshipTraits};

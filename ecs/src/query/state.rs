@@ -166,7 +166,7 @@ pub struct QueryState<D: QueryData, F: QueryFilter = ()> {
 fn refuse_prefab_writes(world: &World, access: &QueryAccess, query: &str) {
     for &component in access.writes() {
         let Some(info) = world.component_info(component) else { continue };
-        if info.is_inherited() {
+        if info.is_inherited() || info.is_inherited_sparse() {
             panic!(
                 "query {query} writes {} and may match prefabs, whose {} instances read through IsA; \
                  edit a prefab with World::get_mut, or give the component another on_instantiate policy",

@@ -543,7 +543,17 @@ fn component_of<T: Component>(world: &World, component: Entity, entity: Entity) 
             // SAFETY: `row` is the entity's row, below the table's length.
             Some(unsafe { column.get_ptr(location.row as usize) }.cast())
         }
-        StorageKind::Sparse => world.sparse_sets().of(component)?.get(entity).map(NonNull::cast),
+        StorageKind::Sparse => {
+            let set = world.sparse_sets().of(component)?;
+            // Or the value it inherits from a prefab, as `&T` reads it.
+            let inherited = || {
+                let location = world.entities().location(entity)?;
+                set.get(world.sparse_base_of(&world.archetypes()[location.archetype], component)?)
+            };
+            let value = set.get(entity);
+            let value = if crate::component::is_inherited_sparse::<T>() { value.or_else(inherited) } else { value };
+            value.map(NonNull::cast)
+        }
     }
 }
 

@@ -15,9 +15,11 @@
 //!
 //! A toggleable component inherited through `IsA` (the default
 //! `on_instantiate` policy) is as enabled as the base's own value: disabling
-//! it on the prefab disables it for every instance reading it, and an
-//! instance's `disable` changes nothing until the instance has a value of its
-//! own (`insert` one, or declare the component `on_instantiate = "override"`).
+//! it on the prefab disables it for every instance reading it. An instance
+//! that disables (or enables) a value it inherits gets its own copy first, a
+//! clone of the base's (the derive finds `Clone` without a bound; a type
+//! without it panics there, naming entity and component: insert an own value
+//! first), as Flecs overrides a component an instance toggles.
 
 use super::{EntityWorldMut, World};
 use crate::component::{Component, StorageKind, Toggleable};
@@ -105,10 +107,43 @@ impl World {
         };
         let archetype = self.archetypes.get_mut(location.archetype);
         let Some(column) = archetype.column_of(id.id()) else {
-            return false;
+            return self.set_inherited_enabled::<T>(entity, id, enabled);
         };
         archetype.table_mut().set_enabled(column, location.row as usize, enabled);
         true
+    }
+
+    /// [`World::set_enabled`] for an entity without a `T` of its own: one it
+    /// inherits that is not already as asked becomes its own first (a clone
+    /// of the base's value, inserted as any value is), then is set.
+    #[track_caller]
+    fn set_inherited_enabled<T: Toggleable>(&mut self, entity: Entity, id: Entity, enabled: bool) -> bool {
+        let location = self.entities.location(entity).expect("set_enabled checked the entity is alive");
+        let base = match self.archetypes[location.archetype].inherited_from(id.id()) {
+            Some(base) if crate::component::is_inherited::<T>() => base,
+            _ => return false,
+        };
+        if self.own_value_enabled(base, id.id()) == enabled {
+            return true;
+        }
+        let Some(clone) = T::CLONE else {
+            let action = if enabled { "enable" } else { "disable" };
+            panic!(
+                "cannot {action} {} on entity {entity:?}: its value is inherited from {base:?} and shared with \
+                 every instance; insert a value of its own first (or derive Clone, and {action} copies it)",
+                T::NAME
+            );
+        };
+        let (source, _) = self.id_value(base, id.id()).expect("a base holds the value it gives");
+        let mut value = core::mem::MaybeUninit::<T>::uninit();
+        // SAFETY: `source` is the base's `T` (the component's own clone fn,
+        // `T::CLONE`), `value` room for one `T`; the clone initializes it.
+        let value = unsafe {
+            clone(source.as_ptr(), value.as_mut_ptr().cast());
+            value.assume_init()
+        };
+        self.entity_mut(entity).insert(value);
+        self.set_enabled::<T>(entity, enabled)
     }
 }
 
@@ -117,12 +152,16 @@ impl EntityWorldMut<'_> {
     /// as absent (`&T` skips the entity, `Option<&T>` is `None`, `Has<T>` is
     /// `false`, `Without<T>` matches) until [`EntityWorldMut::enable`]. The
     /// value stays stored and readable with `get`. Nothing happens if the
-    /// entity has no `T` of its own (an inherited `T` follows its prefab:
-    /// disable it there, or insert a value of the instance's own). Toggling
-    /// runs no hook or observer and does not mark the value changed.
+    /// entity has no `T`. An entity that inherits its `T` from a prefab gets
+    /// its own copy first (a clone, inserted as any value is) unless the
+    /// inherited value is already disabled. Toggling runs no hook or observer
+    /// and does not mark the value changed.
     ///
     /// # Panics
-    /// Panics if the entity was despawned through [`EntityWorldMut::world_mut`].
+    /// Panics if the entity was despawned through [`EntityWorldMut::world_mut`],
+    /// or if it inherits an enabled `T` whose type is not `Clone` (no copy
+    /// can be made: insert a value of its own first), naming the entity and
+    /// the component.
     ///
     /// # Examples
     /// ```
@@ -147,10 +186,14 @@ impl EntityWorldMut<'_> {
     }
 
     /// Enables the entity's `T` again after [`EntityWorldMut::disable`] (new
-    /// values start enabled). Nothing happens if the entity has no `T`.
+    /// values start enabled). Nothing happens if the entity has no `T`. An
+    /// entity inheriting a `T` its prefab disabled gets its own (enabled)
+    /// copy, as [`EntityWorldMut::disable`] describes.
     ///
     /// # Panics
-    /// Panics if the entity was despawned through [`EntityWorldMut::world_mut`].
+    /// Panics if the entity was despawned through [`EntityWorldMut::world_mut`],
+    /// or if it inherits a disabled `T` whose type is not `Clone`, naming the
+    /// entity and the component.
     ///
     /// # Examples
     /// ```

@@ -264,7 +264,7 @@ impl DynQuery {
         self.compiled.terms.iter().enumerate().find_map(|(term, compiled)| {
             let component = compiled.alternatives[0].concrete_first()?;
             let info = world.component_info(component)?;
-            (compiled.access == compile::DataAccess::Write && info.is_inherited())
+            (compiled.access == compile::DataAccess::Write && (info.is_inherited() || info.is_inherited_sparse()))
                 .then(|| QueryBuildError::WritesInheritedOnPrefabs { term, name: info.name().to_owned() })
         })
     }
