@@ -647,6 +647,13 @@ fn sparse_components_are_inherited() {
     let up: Vec<(Entity, u32)> =
         world.query::<(Entity, Up<ChildOf, &Shield>)>().iter(&world).map(|(e, s)| (e, s.0)).collect();
     assert_eq!(up, vec![(child, 1)]);
+    let mut runtime_up = world.query_dsl("Shield(up ChildOf)").unwrap();
+    let rows: Vec<(Entity, Entity, u32)> =
+        runtime_up.iter(&world).map(|row| (row.entity(), row.source(0), row.get::<Shield>(0).unwrap().0)).collect();
+    assert_eq!(rows, vec![(child, root, 1)], "the source is the prefab holding the value");
+    let mut fixed = world.query_builder().read(world.component_id::<Shield>().unwrap()).source(a).build().unwrap();
+    let rows: Vec<u32> = fixed.iter(&world).map(|row| row.get::<Shield>(0).unwrap().0).collect();
+    assert_eq!(rows, vec![1]);
     world.despawn(child);
     // A plain base holding a value hides its own bases' values.
     let middle = world.spawn(Shield(5)).id();

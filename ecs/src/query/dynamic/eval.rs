@@ -367,11 +367,26 @@ impl<'w> Evaluator<'w, '_> {
                             Bindings::new(),
                         )),
                         Some(entity) => {
-                            if self.world.sparse_sets().of(component).is_some_and(|set| set.contains(entity)) {
+                            // Its own value, or one it inherits from a prefab
+                            // (the hit's source is then the base, as for a
+                            // table component it inherits).
+                            let holder =
+                                if self.world.sparse_sets().of(component).is_some_and(|set| set.contains(entity)) {
+                                    Some(entity)
+                                } else if self
+                                    .world
+                                    .component_info(component)
+                                    .is_some_and(ComponentInfo::is_inherited_sparse)
+                                {
+                                    self.world.sparse_base_of(place.archetype, component)
+                                } else {
+                                    None
+                                };
+                            if let Some(holder) = holder {
                                 hits.push((
                                     Hit {
                                         id: component.id(),
-                                        source: place.entity,
+                                        source: Some(holder),
                                         column: -1,
                                         sparse: None,
                                         union_row: None,
