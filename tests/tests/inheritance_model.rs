@@ -1,10 +1,11 @@
 //! Model-based test of prefabs and `IsA` inheritance: random sequences of
 //! operations on a pool of up to eight entities (spawn with or without
 //! `Prefab`, `instantiate`, add and remove `(IsA, b)`, insert and remove
-//! components, despawn, add and remove `Prefab`) are run against a [`World`]
-//! and against a naive model of the documented rules (the rustdoc of `IsA`, the
-//! module docs of `archetype/inheritance.rs` and `world/instantiate.rs`, and
-//! the "Prefabs" section of the API notes):
+//! components, disable and enable a toggleable component, despawn, add and
+//! remove `Prefab`) are run against a [`World`] and against a naive model of
+//! the documented rules (the rustdoc of `IsA`, the module docs of
+//! `archetype/inheritance.rs`, `world/instantiate.rs` and `world/toggle.rs`,
+//! and the "Prefabs, toggles, unions, names" section of the API notes):
 //!
 //! * values are read from prefabs only: an entity with `(IsA, b)` pairs reads,
 //!   for each `inherit` component it does not own, the value of the first
@@ -24,25 +25,44 @@
 //! * `IsA` is acyclic: a pair that would close a cycle is refused with
 //!   `PairError::Cycle` and nothing changes;
 //! * despawning a base removes `(IsA, base)` from its instances (they keep
-//!   owned values, including override copies).
+//!   owned values, including override copies);
+//! * a sparse component (`S`) is inherited with the same rules as the table
+//!   ones (a prefab holding one gives it, a plain base holding one hides what
+//!   lies beyond it, depth-first in type order);
+//! * a toggleable component (`T`) is inherited like the others, and an
+//!   inherited value is as enabled as on the base that holds it (a disabled
+//!   value on the nearest holder is not skipped for a farther one);
+//!   `disable`/`enable` set an entity's own value's bit; an entity that only
+//!   inherits one is unchanged when the inherited value already is as asked,
+//!   and otherwise gets its own copy first (a clone of the holder's value,
+//!   then set as asked; `world/toggle.rs`); a disabled value is still read by
+//!   `get` and counted by `has`, but every query term treats it as absent;
+//!   inserting over a disabled value keeps it disabled, removing it forgets
+//!   the bit (a later value starts enabled);
+//! * `&mut T` terms and `get_mut` see only an entity's own values.
 //!
 //! After every step, for every alive entity and every component: `get`,
-//! `owns`, `has` and `has_pair::<IsA>` match the model, and the typed query
-//! `(Entity, &T)` (a fresh one and one cached for the whole case) and the DSL
-//! query `"T"` (fresh and cached) yield exactly the non-prefab entities the
-//! model gives a value (own or inherited), with that value;
-//! `World::check_invariants` holds.
+//! `get_mut`, `owns`, `has`, `is_enabled` and `has_pair::<IsA>` match the
+//! model, and for every component each query form below (a fresh query and
+//! one cached for the whole case) yields exactly the non-prefab entities of
+//! the case the model gives, where a query "sees" a value the model gives
+//! (own or inherited) only while it is enabled: the typed `(Entity, &T)`,
+//! `(Entity, Option<&T>)`, `(Entity, Has<T>)`, `Entity` filtered `With<T>` and
+//! `Without<T>`, and `(Entity, &mut T)` (own values only), and the DSL queries
+//! `"T"`, `"!T"`, `"?T"` and `"[inout] T"` (own values only);
+//! `World::check_invariants` holds. (Rows of entities outside the case, such
+//! as the component entities that `!T` also matches, are ignored.)
 //!
 //! The model walks the bases as documented (every path: a base reached first
 //! through a plain base that blocks a component still gives it along another
 //! path, `a_blocking_instance_base_does_not_hide_a_direct_prefab_base`).
 //!
-//! Case count: 256 cases of 1 to 40 operations by default; the environment
+//! Case count: 192 cases of 1 to 40 operations by default; the environment
 //! variable `INHERITANCE_MODEL_CASES=N` (or `MODEL_CASES=N`, as for the `model`
 //! test) sets it to N, for long runs:
 //! `INHERITANCE_MODEL_CASES=20000 cargo test --release -p ecs-tests --test inheritance_model`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use ecs::prelude::*;
 use ecs::world::PairError;
@@ -74,13 +94,25 @@ struct O(u32);
 #[component(on_instantiate = "dont_inherit")]
 struct D(u32);
 
+/// Toggleable and inherited (the default policy): an inherited value is as
+/// enabled as on the base that holds it.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+#[component(toggle)]
+struct T(u32);
+
+/// Sparse and inherited (the default policy), with the rules of table components.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+#[component(storage = "sparse")]
+struct S(u32);
+
 /// The number of component kinds.
-const KINDS: usize = 5;
+const KINDS: usize = 7;
 /// The kinds, by index.
-const NAMES: [&str; KINDS] = ["A", "B", "C", "O", "D"];
+const NAMES: [&str; KINDS] = ["A", "B", "C", "O", "D", "T", "S"];
 const KIND_O: usize = 3;
+const KIND_T: usize = 5;
 /// Whether each kind is read through `IsA` (`inherit`).
-const INHERITED: [bool; KINDS] = [true, true, true, false, false];
+const INHERITED: [bool; KINDS] = [true, true, true, false, false, true, true];
 /// The pool size.
 const POOL: usize = 8;
 
@@ -125,6 +157,11 @@ enum Op {
         entity: usize,
         kind: usize,
     },
+    /// Disables or enables `T` (see [`Model::toggle`]).
+    Toggle {
+        entity: usize,
+        enabled: bool,
+    },
     Despawn {
         entity: usize,
     },
@@ -136,7 +173,7 @@ enum Op {
 }
 
 fn values() -> impl Strategy<Value = [Option<u32>; KINDS]> {
-    proptest::array::uniform5(proptest::option::weighted(0.4, 0u32..100))
+    proptest::array::uniform7(proptest::option::weighted(0.4, 0u32..100))
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -150,6 +187,7 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (e(), 0usize..4).prop_map(|(entity, which)| Op::RemoveIsA { entity, which }),
         4 => (e(), 0..KINDS, 100u32..200).prop_map(|(entity, kind, value)| Op::Insert { entity, kind, value }),
         2 => (e(), 0..KINDS).prop_map(|(entity, kind)| Op::Remove { entity, kind }),
+        2 => (e(), any::<bool>()).prop_map(|(entity, enabled)| Op::Toggle { entity, enabled }),
         1 => e().prop_map(|entity| Op::Despawn { entity }),
         1 => (e(), any::<bool>()).prop_map(|(entity, prefab)| Op::SetPrefab { entity, prefab }),
     ]
@@ -163,12 +201,17 @@ struct Ent {
     prefab: bool,
     /// Owned values.
     values: [Option<u32>; KINDS],
+    /// Whether the owned `T` is disabled (`false` where it owns none).
+    disabled: bool,
     /// Direct bases, as slots (unordered; the walk sorts them by entity index).
     bases: Vec<usize>,
 }
 
 struct Model {
     slots: [Option<Ent>; POOL],
+    /// Every entity spawned in the case, alive or not (queries' rows of other
+    /// entities are ignored).
+    case: BTreeSet<Entity>,
 }
 
 impl Model {
@@ -202,31 +245,63 @@ impl Model {
         from == to || self.ent(from).bases.iter().any(|&b| self.reaches(b, to))
     }
 
-    /// The value of `kind` that `slot` inherits through its bases (ignoring
-    /// what it owns): the depth-first walk of the module docs. It walks every
-    /// path (the pool is small and `IsA` acyclic), so a base first reached
-    /// through a plain base that blocks a component still gives it along
-    /// another path ("other bases of the instance may still give it").
-    fn inherited(&self, slot: usize, kind: usize) -> Option<u32> {
+    /// The base (a prefab) whose value of `kind` `slot` inherits through its
+    /// bases (ignoring what it owns): the depth-first walk of the module docs.
+    /// It walks every path (the pool is small and `IsA` acyclic), so a base
+    /// first reached through a plain base that blocks a component still gives
+    /// it along another path ("other bases of the instance may still give it").
+    fn holder(&self, slot: usize, kind: usize) -> Option<usize> {
         self.sorted_bases(slot).into_iter().find_map(|b| self.visit(b, kind, false))
     }
 
-    fn visit(&self, slot: usize, kind: usize, blocked: bool) -> Option<u32> {
+    fn visit(&self, slot: usize, kind: usize, blocked: bool) -> Option<usize> {
         let ent = self.ent(slot);
         let mut blocked = blocked;
-        if let Some(value) = ent.values[kind] {
+        if ent.values[kind].is_some() {
             if !ent.prefab {
                 blocked = true;
             } else if !blocked {
-                return Some(value);
+                return Some(slot);
             }
         }
         self.sorted_bases(slot).into_iter().find_map(|b| self.visit(b, kind, blocked))
     }
 
+    /// The value of `kind` that `slot` inherits (see [`Model::holder`]).
+    fn inherited(&self, slot: usize, kind: usize) -> Option<u32> {
+        self.holder(slot, kind).and_then(|h| self.ent(h).values[kind])
+    }
+
     /// What `get` reads: the own value, else (for `inherit` kinds) the inherited one.
     fn get(&self, slot: usize, kind: usize) -> Option<u32> {
         self.ent(slot).values[kind].or_else(|| if INHERITED[kind] { self.inherited(slot, kind) } else { None })
+    }
+
+    /// What `is_enabled` says: whether the value `get` reads is enabled, that
+    /// is, for `T`, the own value's bit, else the bit of the base holding the
+    /// inherited one (the nearest holder decides, even when disabled); for
+    /// the other kinds, whether there is a value.
+    fn enabled(&self, slot: usize, kind: usize) -> bool {
+        let ent = self.ent(slot);
+        let holder = if ent.values[kind].is_some() {
+            Some(slot)
+        } else if INHERITED[kind] {
+            self.holder(slot, kind)
+        } else {
+            None
+        };
+        holder.is_some_and(|h| kind != KIND_T || !self.ent(h).disabled)
+    }
+
+    /// What query read terms see: the value `get` reads, while it is enabled.
+    fn seen(&self, slot: usize, kind: usize) -> Option<u32> {
+        self.get(slot, kind).filter(|_| self.enabled(slot, kind))
+    }
+
+    /// What `&mut` terms see: the own value, while it is enabled.
+    fn seen_own(&self, slot: usize, kind: usize) -> Option<u32> {
+        let ent = self.ent(slot);
+        ent.values[kind].filter(|_| kind != KIND_T || !ent.disabled)
     }
 
     /// Adds `(IsA, base)` to `slot` (no cycle): copies the override value first.
@@ -239,6 +314,27 @@ impl Model {
             self.slots[slot].as_mut().unwrap().values[KIND_O] = copy;
         }
         self.slots[slot].as_mut().unwrap().bases.push(base);
+    }
+
+    /// `disable` (`enabled == false`) or `enable` of `T` on `slot`: sets the
+    /// bit of its own value; where it only inherits one that is not as asked,
+    /// it gets its own copy first (a clone of the holder's value).
+    fn toggle(&mut self, slot: usize, enabled: bool) {
+        if self.ent(slot).values[KIND_T].is_none() {
+            let Some(holder) = self.holder(slot, KIND_T) else { return };
+            if self.ent(holder).disabled != enabled {
+                return; // already as asked: no copy
+            }
+            let copy = self.ent(holder).values[KIND_T];
+            self.slots[slot].as_mut().unwrap().values[KIND_T] = copy;
+        }
+        self.slots[slot].as_mut().unwrap().disabled = !enabled;
+    }
+
+    /// Fills the free slot `slot` with a new entity.
+    fn spawn(&mut self, slot: usize, handle: Entity, prefab: bool, values: [Option<u32>; KINDS]) {
+        self.case.insert(handle);
+        self.slots[slot] = Some(Ent { handle, prefab, values, disabled: false, bases: Vec::new() });
     }
 
     fn despawn(&mut self, slot: usize) {
@@ -258,7 +354,9 @@ fn insert(world: &mut World, e: Entity, kind: usize, value: u32) {
         1 => entity.insert(B(value)),
         2 => entity.insert(C(value)),
         3 => entity.insert(O(value)),
-        _ => entity.insert(D(value)),
+        4 => entity.insert(D(value)),
+        5 => entity.insert(T(value)),
+        _ => entity.insert(S(value)),
     };
 }
 
@@ -269,99 +367,189 @@ fn remove(world: &mut World, e: Entity, kind: usize) {
         1 => entity.remove::<B>(),
         2 => entity.remove::<C>(),
         3 => entity.remove::<O>(),
-        _ => entity.remove::<D>(),
+        4 => entity.remove::<D>(),
+        5 => entity.remove::<T>(),
+        _ => entity.remove::<S>(),
     };
 }
 
-fn get(world: &World, e: Entity, kind: usize) -> Option<u32> {
-    match kind {
-        0 => world.get::<A>(e).map(|v| v.0),
-        1 => world.get::<B>(e).map(|v| v.0),
-        2 => world.get::<C>(e).map(|v| v.0),
-        3 => world.get::<O>(e).map(|v| v.0),
-        _ => world.get::<D>(e).map(|v| v.0),
+/// A component of the model: one `u32`.
+trait Kind: Component + Copy {
+    fn value(self) -> u32;
+}
+
+macro_rules! kinds {
+    ($($kind:ident),*) => {$(
+        impl Kind for $kind {
+            fn value(self) -> u32 {
+                self.0
+            }
+        }
+    )*};
+}
+
+kinds!(A, B, C, O, D, T, S);
+
+/// Runs `$body` with `$K` the component type of kind `$kind`.
+macro_rules! with_kind {
+    ($kind:expr, $K:ident => $body:expr) => {
+        match $kind {
+            0 => {
+                type $K = A;
+                $body
+            }
+            1 => {
+                type $K = B;
+                $body
+            }
+            2 => {
+                type $K = C;
+                $body
+            }
+            3 => {
+                type $K = O;
+                $body
+            }
+            4 => {
+                type $K = D;
+                $body
+            }
+            5 => {
+                type $K = T;
+                $body
+            }
+            _ => {
+                type $K = S;
+                $body
+            }
+        }
+    };
+}
+
+/// What the world says of one entity and one component.
+#[derive(Debug, PartialEq)]
+struct Point {
+    get: Option<u32>,
+    get_mut: Option<u32>,
+    owns: bool,
+    has: bool,
+    is_enabled: bool,
+}
+
+fn point<K: Kind>(world: &mut World, e: Entity) -> Point {
+    Point {
+        get: world.get::<K>(e).map(|v| v.value()),
+        get_mut: world.get_mut::<K>(e).map(|v| v.value()),
+        owns: world.owns::<K>(e),
+        has: world.has::<K>(e),
+        is_enabled: world.is_enabled::<K>(e),
     }
 }
 
-fn owns(world: &World, e: Entity, kind: usize) -> bool {
-    match kind {
-        0 => world.owns::<A>(e),
-        1 => world.owns::<B>(e),
-        2 => world.owns::<C>(e),
-        3 => world.owns::<O>(e),
-        _ => world.owns::<D>(e),
+/// One query form's rows: entity and value (`None` where an optional term
+/// did not match, `Some(0)` for forms without data), restricted to the
+/// entities of the case and checked for duplicates.
+type Rows = BTreeMap<Entity, Option<u32>>;
+
+fn rows(form: &str, case: &BTreeSet<Entity>, rows: impl IntoIterator<Item = (Entity, Option<u32>)>) -> Rows {
+    let rows: Vec<(Entity, Option<u32>)> = rows.into_iter().filter(|(e, _)| case.contains(e)).collect();
+    let map: Rows = rows.iter().copied().collect();
+    assert_eq!(map.len(), rows.len(), "{form}: one row per entity: {rows:?}");
+    map
+}
+
+/// The query forms checked, in the order of [`Probes::observe`]'s rows.
+const FORMS: [&str; 10] = [
+    "(Entity, &{})",
+    "(Entity, Option<&{}>)",
+    "(Entity, Has<{}>)",
+    "Entity, With<{}>",
+    "Entity, Without<{}>",
+    "(Entity, &mut {})",
+    "DSL \"{}\"",
+    "DSL \"!{}\"",
+    "DSL \"?{}\"",
+    "DSL \"[inout] {}\"",
+];
+
+/// The queries of one component, in every form checked.
+struct Probes<K: Kind> {
+    read: QueryState<(Entity, &'static K)>,
+    optional: QueryState<(Entity, Option<&'static K>)>,
+    has: QueryState<(Entity, Has<K>)>,
+    with: QueryState<Entity, With<K>>,
+    without: QueryState<Entity, Without<K>>,
+    write: QueryState<(Entity, &'static mut K)>,
+    /// `"K"`, `"!K"`, `"?K"`, `"[inout] K"`.
+    dsl: [ecs::query::DynQuery; 4],
+}
+
+impl<K: Kind> Probes<K> {
+    fn new(world: &mut World, name: &str) -> Probes<K> {
+        let dsl = [name.to_owned(), format!("!{name}"), format!("?{name}"), format!("[inout] {name}")]
+            .map(|text| world.query_dsl(&text).expect("a component name"));
+        Probes {
+            read: world.query(),
+            optional: world.query(),
+            has: world.query(),
+            with: world.query_filtered(),
+            without: world.query_filtered(),
+            write: world.query(),
+            dsl,
+        }
+    }
+
+    /// Every form's rows (see [`FORMS`]).
+    fn observe(&mut self, world: &mut World, case: &BTreeSet<Entity>) -> Vec<Rows> {
+        let form = |i: usize| FORMS[i].replace("{}", K::NAME);
+        let mut out = vec![
+            rows(&form(0), case, self.read.iter(world).map(|(e, v)| (e, Some(v.value())))),
+            rows(&form(1), case, self.optional.iter(world).map(|(e, v)| (e, v.map(|v| v.value())))),
+            rows(&form(2), case, self.has.iter(world).map(|(e, has)| (e, Some(u32::from(has))))),
+            rows(&form(3), case, self.with.iter(world).map(|e| (e, Some(0)))),
+            rows(&form(4), case, self.without.iter(world).map(|e| (e, Some(0)))),
+            rows(&form(5), case, self.write.iter_mut(world).map(|(e, v)| (e, Some(v.value())))),
+        ];
+        let [read, not, optional, write] = &mut self.dsl;
+        let value = |row: &ecs::query::DynRow<'_>| row.get::<K>(0).map(|v| v.value());
+        let read = read.iter(world).map(|row| (row.entity(), Some(value(&row).expect("a matched term has a value"))));
+        out.push(rows(&form(6), case, read));
+        out.push(rows(&form(7), case, not.iter(world).map(|row| (row.entity(), Some(0)))));
+        out.push(rows(&form(8), case, optional.iter(world).map(|row| (row.entity(), value(&row)))));
+        let mut written = Vec::new();
+        write.iter_mut(world).for_each(|mut row| {
+            let value = row.get_mut::<K>(0).map(|v| v.value()).expect("a matched term has a value");
+            written.push((row.entity(), Some(value)));
+        });
+        out.push(rows(&form(9), case, written));
+        out
     }
 }
 
-fn has(world: &World, e: Entity, kind: usize) -> bool {
-    match kind {
-        0 => world.has::<A>(e),
-        1 => world.has::<B>(e),
-        2 => world.has::<C>(e),
-        3 => world.has::<O>(e),
-        _ => world.has::<D>(e),
+/// [`Probes`] of any component.
+trait Observe {
+    fn observe(&mut self, world: &mut World, case: &BTreeSet<Entity>) -> Vec<Rows>;
+}
+
+impl<K: Kind> Observe for Probes<K> {
+    fn observe(&mut self, world: &mut World, case: &BTreeSet<Entity>) -> Vec<Rows> {
+        Probes::observe(self, world, case)
     }
 }
 
-/// Queries kept for a whole case (their caches must follow every change).
+fn probes(world: &mut World, kind: usize) -> Box<dyn Observe> {
+    with_kind!(kind, K => Box::new(Probes::<K>::new(world, NAMES[kind])))
+}
+
+/// Queries kept for a whole case (their caches must follow every change), by kind.
 struct Cached {
-    a: QueryState<(Entity, &'static A)>,
-    b: QueryState<(Entity, &'static B)>,
-    c: QueryState<(Entity, &'static C)>,
-    o: QueryState<(Entity, &'static O)>,
-    d: QueryState<(Entity, &'static D)>,
-    dsl: Vec<ecs::query::DynQuery>,
+    probes: Vec<Box<dyn Observe>>,
 }
 
 impl Cached {
     fn new(world: &mut World) -> Cached {
-        let dsl = NAMES.iter().map(|name| world.query_dsl(name).expect("a component name")).collect();
-        Cached { a: world.query(), b: world.query(), c: world.query(), o: world.query(), d: world.query(), dsl }
+        Cached { probes: (0..KINDS).map(|kind| probes(world, kind)).collect() }
     }
-
-    fn typed(&mut self, world: &World, kind: usize) -> BTreeMap<Entity, u32> {
-        match kind {
-            0 => self.a.iter(world).map(|(e, v)| (e, v.0)).collect(),
-            1 => self.b.iter(world).map(|(e, v)| (e, v.0)).collect(),
-            2 => self.c.iter(world).map(|(e, v)| (e, v.0)).collect(),
-            3 => self.o.iter(world).map(|(e, v)| (e, v.0)).collect(),
-            _ => self.d.iter(world).map(|(e, v)| (e, v.0)).collect(),
-        }
-    }
-}
-
-/// A fresh typed query `(Entity, &T)`'s rows (checked for duplicates).
-fn fresh_typed(world: &mut World, kind: usize) -> BTreeMap<Entity, u32> {
-    let rows: Vec<(Entity, u32)> = match kind {
-        0 => world.query::<(Entity, &A)>().iter(world).map(|(e, v)| (e, v.0)).collect(),
-        1 => world.query::<(Entity, &B)>().iter(world).map(|(e, v)| (e, v.0)).collect(),
-        2 => world.query::<(Entity, &C)>().iter(world).map(|(e, v)| (e, v.0)).collect(),
-        3 => world.query::<(Entity, &O)>().iter(world).map(|(e, v)| (e, v.0)).collect(),
-        _ => world.query::<(Entity, &D)>().iter(world).map(|(e, v)| (e, v.0)).collect(),
-    };
-    let map: BTreeMap<Entity, u32> = rows.iter().copied().collect();
-    assert_eq!(map.len(), rows.len(), "{}: one row per entity: {rows:?}", NAMES[kind]);
-    map
-}
-
-/// A DSL query's rows: entity and value of term 0.
-fn dsl_rows(query: &mut ecs::query::DynQuery, world: &World, kind: usize) -> BTreeMap<Entity, u32> {
-    let rows: Vec<(Entity, u32)> = query
-        .iter(world)
-        .map(|row| {
-            let value = match kind {
-                0 => row.get::<A>(0).map(|v| v.0),
-                1 => row.get::<B>(0).map(|v| v.0),
-                2 => row.get::<C>(0).map(|v| v.0),
-                3 => row.get::<O>(0).map(|v| v.0),
-                _ => row.get::<D>(0).map(|v| v.0),
-            };
-            (row.entity(), value.expect("a matched term has a value"))
-        })
-        .collect();
-    let map: BTreeMap<Entity, u32> = rows.iter().copied().collect();
-    assert_eq!(map.len(), rows.len(), "DSL {}: one row per entity: {rows:?}", NAMES[kind]);
-    map
 }
 
 /// Compares the world with the model.
@@ -378,23 +566,41 @@ fn check(world: &mut World, model: &Model, cached: &mut Cached, step: &str) {
             assert_eq!(world.has_pair::<IsA>(e, target), ent.bases.contains(&t), "{step}: (IsA, {target:?}) on {e:?}");
         }
         for (kind, name) in NAMES.iter().enumerate() {
-            let expected = model.get(s, kind);
-            assert_eq!(get(world, e, kind), expected, "{step}: get::<{name}>({e:?})");
-            assert_eq!(owns(world, e, kind), ent.values[kind].is_some(), "{step}: owns::<{name}>({e:?})");
-            assert_eq!(has(world, e, kind), expected.is_some(), "{step}: has::<{name}>({e:?})");
+            let get = model.get(s, kind);
+            let expected = Point {
+                get,
+                get_mut: ent.values[kind],
+                owns: ent.values[kind].is_some(),
+                has: get.is_some(),
+                is_enabled: model.enabled(s, kind),
+            };
+            let actual = with_kind!(kind, K => point::<K>(world, e));
+            assert_eq!(actual, expected, "{step}: {name} on {e:?} (slot {s})");
         }
     }
+    let instances: Vec<usize> = alive.iter().copied().filter(|&s| !model.ent(s).prefab).collect();
     for (kind, &name) in NAMES.iter().enumerate() {
-        let expected: BTreeMap<Entity, u32> = alive
-            .iter()
-            .filter(|&&s| !model.ent(s).prefab)
-            .filter_map(|&s| model.get(s, kind).map(|v| (model.ent(s).handle, v)))
-            .collect();
-        assert_eq!(fresh_typed(world, kind), expected, "{step}: fresh query (Entity, &{name})");
-        assert_eq!(cached.typed(world, kind), expected, "{step}: cached query (Entity, &{name})");
-        let mut fresh = world.query_dsl(name).expect("a component name");
-        assert_eq!(dsl_rows(&mut fresh, world, kind), expected, "{step}: fresh DSL query {name:?}");
-        assert_eq!(dsl_rows(&mut cached.dsl[kind], world, kind), expected, "{step}: cached DSL query {name:?}");
+        let seen = |s: usize| model.seen(s, kind);
+        let seen_own = |s: usize| model.seen_own(s, kind);
+        let matching = |f: &dyn Fn(usize) -> Option<Option<u32>>| -> Rows {
+            instances.iter().filter_map(|&s| f(s).map(|v| (model.ent(s).handle, v))).collect()
+        };
+        let read = matching(&|s| seen(s).map(Some));
+        let optional = matching(&|s| Some(seen(s)));
+        let has = matching(&|s| Some(Some(u32::from(seen(s).is_some()))));
+        let with = matching(&|s| seen(s).map(|_| Some(0)));
+        let without = matching(&|s| seen(s).is_none().then_some(Some(0)));
+        let write = matching(&|s| seen_own(s).map(Some));
+        // In the order of `FORMS`: each DSL form expects what its typed counterpart does.
+        let expected = [&read, &optional, &has, &with, &without, &write, &read, &without, &optional, &write];
+        let mut fresh = probes(world, kind);
+        for (which, probes) in [("fresh", &mut fresh), ("cached", &mut cached.probes[kind])] {
+            let actual = probes.observe(world, &model.case);
+            for (form, (actual, &expected)) in FORMS.iter().zip(actual.iter().zip(&expected)) {
+                let form = form.replace("{}", name);
+                assert_eq!(actual, expected, "{step}: {which} query {form}");
+            }
+        }
     }
 }
 
@@ -416,21 +622,23 @@ fn run(ops: &[Op]) {
     world.register_component::<C>();
     world.register_component::<O>();
     world.register_component::<D>();
+    world.register_component::<T>();
+    world.register_component::<S>();
     world.register_component::<IsA>();
     let mut cached = Cached::new(&mut world);
-    let mut model = Model { slots: Default::default() };
+    let mut model = Model { slots: Default::default(), case: BTreeSet::new() };
     for (i, op) in ops.iter().enumerate() {
         let step = format!("step {i} {op:?}");
         match *op {
             Op::Spawn { prefab, ref values } => {
                 let Some(slot) = model.free() else { continue };
                 let handle = spawn(&mut world, prefab, values);
-                model.slots[slot] = Some(Ent { handle, prefab, values: *values, bases: Vec::new() });
+                model.spawn(slot, handle, prefab, *values);
             }
             Op::Instantiate { base } => {
                 let (Some(slot), Some(base)) = (model.free(), model.pick(base)) else { continue };
                 let handle = world.instantiate(model.ent(base).handle);
-                model.slots[slot] = Some(Ent { handle, prefab: false, values: [None; KINDS], bases: Vec::new() });
+                model.spawn(slot, handle, false, [None; KINDS]);
                 model.add_isa(slot, base);
             }
             Op::SpawnInstance { base, o, a } => {
@@ -445,7 +653,7 @@ fn run(ops: &[Op]) {
                 let mut values = [None; KINDS];
                 values[0] = a;
                 values[KIND_O] = o;
-                model.slots[slot] = Some(Ent { handle, prefab: false, values, bases: Vec::new() });
+                model.spawn(slot, handle, false, values);
                 model.add_isa(slot, base);
             }
             Op::AddIsA { entity, base } => {
@@ -482,7 +690,21 @@ fn run(ops: &[Op]) {
             Op::Remove { entity, kind } => {
                 let Some(s) = model.pick(entity) else { continue };
                 remove(&mut world, model.ent(s).handle, kind);
-                model.slots[s].as_mut().unwrap().values[kind] = None;
+                let ent = model.slots[s].as_mut().unwrap();
+                ent.values[kind] = None;
+                if kind == KIND_T {
+                    ent.disabled = false; // the bit is forgotten
+                }
+            }
+            Op::Toggle { entity, enabled } => {
+                let Some(s) = model.pick(entity) else { continue };
+                let mut target = world.entity_mut(model.ent(s).handle);
+                if enabled {
+                    target.enable::<T>();
+                } else {
+                    target.disable::<T>();
+                }
+                model.toggle(s, enabled);
             }
             Op::Despawn { entity } => {
                 let Some(s) = model.pick(entity) else { continue };
@@ -519,7 +741,7 @@ fn config(default: u32) -> ProptestConfig {
 }
 
 proptest! {
-    #![proptest_config(config(256))]
+    #![proptest_config(config(192))]
 
     /// The documented rules.
     #[test]
