@@ -367,6 +367,10 @@ fn new_world() -> World {
 fn new_schedule(kind: ExecutorKind) -> Schedule {
     let mut schedule = Schedule::new();
     schedule.set_executor_kind(kind);
+    // The one sync point is the explicit `ApplyDeferred` of `Step::Sync`: no
+    // automatic one after `spawn_particles` (whose spawns the forces then
+    // meet a frame later, as the census below checks).
+    schedule.set_auto_sync(false);
     schedule.add_systems((
         recycle.in_set(Step::Cleanup),
         stats.in_set(Step::Report),
