@@ -1562,9 +1562,6 @@ fn nested_systems_with_inputs() {
 
 /// Ports bevy_ecs `system::system_registry::tests::run_system_recursive` (self re-run via commands).
 #[test]
-#[ignore = "finding: Bevy applies a one-shot system's commands after the system is back in its slot, so \
-            commands.run_system(own id) re-runs it (3 invocations); here the commands are applied while it is still \
-            marked running and panic with 'Commands::run_system: ... is already running'"]
 fn run_system_recursive() {
     std::thread_local! {
         static INVOCATIONS_LEFT: std::cell::Cell<i32> = const { std::cell::Cell::new(3) };

@@ -104,6 +104,11 @@ impl<A: System, B: System<In = A::Out>> System for PipeSystem<A, B> {
         self.second.discard_deferred();
     }
 
+    fn queue_deferred(&mut self, world: &mut World) {
+        self.first.queue_deferred(world);
+        self.second.queue_deferred(world);
+    }
+
     fn has_deferred(&self) -> bool {
         self.first.has_deferred() || self.second.has_deferred()
     }
@@ -183,6 +188,10 @@ where
 
     fn discard_deferred(&mut self) {
         self.system.discard_deferred();
+    }
+
+    fn queue_deferred(&mut self, world: &mut World) {
+        self.system.queue_deferred(world);
     }
 
     fn has_deferred(&self) -> bool {

@@ -62,6 +62,14 @@ pub trait System: Send + Sync + 'static {
     /// Drops deferred commands unapplied (after the system panicked).
     fn discard_deferred(&mut self) {}
 
+    /// Hands deferred commands to the world's own queue instead of applying
+    /// them (`World::run_system` does, so that the system is back in its
+    /// slot when they apply and a command may run it again). The default
+    /// applies them at once.
+    fn queue_deferred(&mut self, world: &mut World) {
+        self.apply_deferred(world);
+    }
+
     /// Whether the system queues deferred work (commands) that
     /// [`System::apply_deferred`] applies: a schedule applies it before the
     /// systems ordered after this one run (automatic sync points).
@@ -274,6 +282,12 @@ impl<Marker: 'static, F: SystemParamFunction<Marker>> System for FunctionSystem<
     fn discard_deferred(&mut self) {
         if let Some(state) = self.state.as_mut() {
             <F::Param as SystemParam>::discard(state);
+        }
+    }
+
+    fn queue_deferred(&mut self, world: &mut World) {
+        if let Some(state) = self.state.as_mut() {
+            <F::Param as SystemParam>::defer(state, world);
         }
     }
 

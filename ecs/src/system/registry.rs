@@ -279,14 +279,36 @@ impl World {
             }
         };
         // Run it outside the registry; a panicking system drops its queued
-        // commands and stays registered.
+        // commands and stays registered. Its commands go to the world's queue
+        // and apply once it is back in its slot (as in Bevy), so a command
+        // that runs it again (`Commands::run_system` of its own id) does.
         let typed =
             system.downcast_mut::<BoxedIoSystem<I, O>>().expect("a SystemId's types are the registered system's");
-        // SAFETY: `&mut World` excludes every other borrow.
-        let result = if unsafe { typed.validate_param_unsafe(self) } {
-            catch_unwind(AssertUnwindSafe(|| Ok(typed.run(input, self))))
+        let result = if typed.is_exclusive() {
+            // `&mut World` systems run (and apply) through `System::run`.
+            // SAFETY: `&mut World` excludes every other borrow.
+            if unsafe { typed.validate_param_unsafe(self) } {
+                catch_unwind(AssertUnwindSafe(|| Ok(typed.run(input, self))))
+            } else {
+                Ok(Err(RunSystemError::Skipped { index, generation }))
+            }
         } else {
-            Ok(Err(RunSystemError::Skipped { index, generation }))
+            if !typed.is_initialized() {
+                typed.initialize(self);
+            }
+            self.check_change_ticks();
+            // SAFETY: `&mut World` excludes every other borrow; the system is
+            // initialized on this world.
+            if unsafe { typed.validate_param_unsafe(self) } {
+                catch_unwind(AssertUnwindSafe(|| {
+                    // SAFETY: as above.
+                    let out = unsafe { typed.run_unsafe(input, self) };
+                    typed.queue_deferred(self);
+                    Ok(out)
+                }))
+            } else {
+                Ok(Err(RunSystemError::Skipped { index, generation }))
+            }
         };
         if result.is_err() {
             typed.discard_deferred();
@@ -298,7 +320,9 @@ impl World {
         {
             slot.state = SlotState::Idle(system);
         }
-        result.unwrap_or_else(|payload| resume_unwind(payload))
+        let output = result.unwrap_or_else(|payload| resume_unwind(payload));
+        self.flush_deferred();
+        output
     }
 
     /// Unregisters the system `id` (dropping it and its state); `false` if no
