@@ -1669,3 +1669,29 @@ fn re_adding_a_held_pair_after_the_relationship_became_exclusive() {
     assert!(world.has_id(e, Id::pair(likes, a)) && !world.has_id(e, Id::pair(likes, b)));
     world.check_invariants();
 }
+
+/// `Up` along a traversable relationship with several targets walks them
+/// depth-first in type order (a target and what lies beyond it, then the
+/// next), as the runtime `up` term and Flecs do: the first target without
+/// the value no longer hides a later one that has it.
+#[test]
+fn up_follows_every_target_of_a_relationship_that_is_not_exclusive() {
+    let mut world = World::new();
+    let bare = world.spawn_empty().id();
+    let far = world.spawn(Position { x: 1.0, y: 0.0 }).id();
+    let middle = world.spawn_empty().add_pair::<Near>(far).id();
+    let holder = world.spawn(Position { x: 2.0, y: 0.0 }).id();
+    let e = world.spawn_empty().add_pair::<Near>(bare).add_pair::<Near>(holder).id();
+    let found: Vec<(Entity, f32)> =
+        world.query::<(Entity, Up<Near, &Position>)>().iter(&world).map(|(e, p)| (e, p.x)).collect();
+    assert!(found.contains(&(e, 2.0)), "{found:?}");
+    // Depth-first: `middle`'s chain is searched before the next target.
+    let both = world.spawn_empty().add_pair::<Near>(middle).add_pair::<Near>(holder).id();
+    let value = world.query::<(Entity, Up<Near, &Position>)>().iter(&world).find(|(e, _)| *e == both).map(|(_, p)| p.x);
+    let expected = if middle < holder { 1.0 } else { 2.0 };
+    assert_eq!(value, Some(expected));
+    let mut runtime = world.query_dsl("Position(up Near)").unwrap();
+    let rows: Vec<(Entity, f32)> =
+        runtime.iter(&world).map(|row| (row.entity(), row.get::<Position>(0).unwrap().x)).collect();
+    assert!(rows.contains(&(e, 2.0)) && rows.contains(&(both, expected)), "{rows:?}");
+}

@@ -20,6 +20,8 @@ use core::any::TypeId;
 use core::marker::PhantomData;
 use core::ptr::NonNull;
 
+use smallvec::SmallVec;
+
 use super::Relationship;
 use crate::archetype::{Archetype, UnionCell, is_union_id};
 use crate::component::{Component, StorageKind};
@@ -560,8 +562,11 @@ fn component_of<T: Component>(world: &World, component: Entity, entity: Entity) 
 /// `T` of the nearest ancestor of the entity along the traversable relationship
 /// `R` (the entity itself excluded): its `(R, p)` target `p` if `p` has `T`
 /// (its own, or one it inherits from a prefab through `IsA`, as `&T` reads
-/// it), else `p`'s own target, and so on. Entities whose ancestors lack `T` (or that
-/// have no `(R, *)` pair) do not match.
+/// it), else `p`'s own target, and so on. With several `(R, *)` targets (a
+/// relationship that is not exclusive) the walk is depth-first in type
+/// order, as Flecs searches: a target and what lies beyond it before the
+/// next target. Entities whose ancestors lack `T` (or that have no `(R, *)`
+/// pair) do not match.
 ///
 /// # Examples
 /// ```
@@ -595,9 +600,9 @@ impl<T> Clone for UpFetch<'_, T> {
     }
 }
 
-/// The nearest ancestor's `T` along `relationship`, starting at `archetype`'s
-/// first `(relationship, *)` target. Bounded by the number of alive entities, so
-/// a cycle (in a relationship that allows them) ends.
+/// The nearest ancestor's `T` along `relationship`: depth-first over
+/// `archetype`'s `(relationship, *)` targets in type order. Each entity is
+/// visited once, so a cycle (in a relationship that allows them) ends.
 fn find_up<T: Component>(
     world: &World,
     relationship: Entity,
@@ -620,12 +625,26 @@ pub(super) fn find_up_with_source<T: Component>(
         // row, and this walk resolves one ancestor per table.
         return None;
     }
-    let mut current = world.entity_at(archetype.ids()[first].second_index())?;
-    for _ in 0..=world.entities().alive_count() {
+    // Depth-first along every `(R, *)` target in type order, as the runtime
+    // `up` term walks (Flecs' search): a target, what lies beyond it, then
+    // the next target. An exclusive relationship is a chain.
+    let mut stack: SmallVec<[Entity; 8]> = archetype
+        .pair_positions(relationship.index())
+        .filter_map(|position| world.entity_at(archetype.ids()[position].second_index()))
+        .collect();
+    stack.reverse();
+    let mut visited: SmallVec<[Entity; 8]> = SmallVec::new();
+    while let Some(current) = stack.pop() {
+        if visited.contains(&current) {
+            continue;
+        }
+        visited.push(current);
         if let Some(value) = component_of::<T>(world, component, current) {
             return Some((current, value));
         }
-        current = world.targets_of(current, Some(relationship.index())).next()?;
+        let mark = stack.len();
+        stack.extend(world.targets_of(current, Some(relationship.index())));
+        stack[mark..].reverse();
     }
     None
 }

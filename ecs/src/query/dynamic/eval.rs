@@ -132,7 +132,10 @@ impl<'w> Evaluator<'w, '_> {
                     frame.vars[var] = None;
                 };
                 let pattern = term.alternatives[0];
-                let indexed = term.alternatives.len() == 1 && term.include_self && term.up.is_none();
+                // A transitive term's holders through chains are not in the
+                // record of `(R, t)`: every table is a candidate.
+                let indexed =
+                    term.alternatives.len() == 1 && term.include_self && term.up.is_none() && !term.transitive;
                 let id = pattern.index_id(&frame.vars);
                 // A union pair's holders are not in the record of `(R, t)` or `(*, t)`.
                 let indexed = indexed && !union_may_match(self.world, id);
@@ -283,20 +286,32 @@ impl<'w> Evaluator<'w, '_> {
             }
         }
         let Some(relationship) = term.up else { return };
+        // Depth-first along every `(R, *)` target, in type order (Flecs'
+        // search): a target itself, then what lies beyond it, then the next
+        // target. An exclusive relationship is a chain.
+        let push_targets = |archetype: &Archetype, stack: &mut SmallVec<[Entity; 8]>| {
+            let mark = stack.len();
+            stack.extend(
+                archetype
+                    .pair_positions(relationship.index())
+                    .filter_map(|position| self.world.entity_at(archetype.ids()[position].second_index())),
+            );
+            stack[mark..].reverse();
+        };
         let mut visited: SmallVec<[Entity; 8]> = SmallVec::new();
-        let mut current = first_target(self.world, place.archetype, relationship);
-        for _ in 0..=self.world.entities().alive_count() {
-            let Some(ancestor) = current else { return };
+        let mut stack: SmallVec<[Entity; 8]> = SmallVec::new();
+        push_targets(place.archetype, &mut stack);
+        while let Some(ancestor) = stack.pop() {
             if visited.contains(&ancestor) {
-                return;
+                continue;
             }
             visited.push(ancestor);
-            let Some(ancestor_place) = self.entity_place(ancestor) else { return };
+            let Some(ancestor_place) = self.entity_place(ancestor) else { continue };
             self.self_hits(term, ancestor_place, vars, hits);
             if !hits.is_empty() {
                 return;
             }
-            current = first_target(self.world, ancestor_place.archetype, relationship);
+            push_targets(ancestor_place.archetype, &mut stack);
         }
     }
 
@@ -725,12 +740,6 @@ fn toggled_on_this(place: Place<'_>, hit: &Hit) -> bool {
         && hit.source.is_none()
         && hit.column >= 0
         && place.archetype.table().column(hit.column as usize).has_toggle_bits()
-}
-
-/// The first `(relationship, *)` target of `archetype`'s entities.
-fn first_target(world: &World, archetype: &Archetype, relationship: Entity) -> Option<Entity> {
-    let position = archetype.pair_positions(relationship.index()).next()?;
-    world.entity_at(archetype.ids()[position].second_index())
 }
 
 /// Whether the pair pattern `id` with a concrete target may match a union
