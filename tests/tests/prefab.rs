@@ -277,7 +277,7 @@ fn a_query_that_writes_an_inherited_component_on_prefabs_is_refused() {
     let prefab = world.spawn((Prefab, Shield(1))).id();
     world.instantiate(prefab);
     let message = ecs_tests::panic_message(|| {
-        let _ = world.run_system_once(
+        world.run_system_once(
             |read: Query<(Entity, &Shield), Without<Prefab>>, mut write: Query<&mut Shield, With<Prefab>>| {
                 for _ in &read {
                     for mut shield in &mut write {
