@@ -1583,8 +1583,6 @@ fn run_system_recursive() {
 
 /// Ports bevy_ecs `system::system_registry::tests::run_system_invalid_params` (an error, no panic).
 #[test]
-#[ignore = "finding: Bevy's run_system returns Err (RegisteredSystemError::Failed, 'does not exist') for a missing \
-            Res; here World::run_system (API.md: Result<O, RunSystemError>) panics instead of returning Err"]
 fn run_system_invalid_params() {
     #[derive(Resource)]
     struct T;

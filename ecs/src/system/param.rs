@@ -321,6 +321,16 @@ unsafe impl<R: Resource> SystemParam for Res<'_, R> {
         declare_resource::<R>(meta, false, "Res");
     }
 
+    /// A missing resource fails validation with the panic `get_param` would
+    /// give (a schedule panics as before; `World::run_system` returns
+    /// `RunSystemError::InvalidParam`).
+    unsafe fn validate_param(_state: &mut (), meta: &SystemMeta, world: &World) -> bool {
+        if !world.contains_resource::<R>() {
+            missing_resource::<R>(meta);
+        }
+        true
+    }
+
     unsafe fn get_param<'w, 's>(_state: &'s mut (), meta: &SystemMeta, world: &'w World, this_run: Tick) -> Res<'w, R> {
         get_res(meta, world, this_run).unwrap_or_else(|| missing_resource::<R>(meta))
     }
@@ -354,6 +364,14 @@ unsafe impl<R: Resource> SystemParam for ResMut<'_, R> {
 
     fn init_state(_world: &mut World, meta: &mut SystemMeta) {
         declare_resource::<R>(meta, true, "ResMut");
+    }
+
+    /// As for `Res`: a missing resource fails validation with a panic.
+    unsafe fn validate_param(_state: &mut (), meta: &SystemMeta, world: &World) -> bool {
+        if !world.contains_resource::<R>() {
+            missing_resource::<R>(meta);
+        }
+        true
     }
 
     unsafe fn get_param<'w, 's>(

@@ -116,6 +116,15 @@ pub enum RunSystemError {
         /// The id's generation.
         generation: u32,
     },
+    /// A parameter failed validation (a `Res`/`ResMut` of a resource that
+    /// does not exist; the panic message a schedule would give is printed),
+    /// so the system did not run.
+    InvalidParam {
+        /// The id's slot index.
+        index: u32,
+        /// The id's generation.
+        generation: u32,
+    },
 }
 
 impl fmt::Display for RunSystemError {
@@ -130,6 +139,11 @@ impl fmt::Display for RunSystemError {
             RunSystemError::Recursive { index, generation } => {
                 write!(f, "system SystemId({index}v{generation}) is already running: a system cannot run itself")
             }
+            RunSystemError::InvalidParam { index, generation } => write!(
+                f,
+                "system SystemId({index}v{generation}) did not run: a parameter failed validation (a resource it \
+                 needs does not exist)"
+            ),
             RunSystemError::Skipped { index, generation } => write!(
                 f,
                 "system SystemId({index}v{generation}) was skipped: a parameter cannot be built (a Single that matches \
@@ -217,7 +231,10 @@ impl World {
     ///
     /// # Errors
     /// [`RunSystemError::NotRegistered`] if `id` names no registered system,
-    /// [`RunSystemError::Recursive`] if that system is running (it ran itself).
+    /// [`RunSystemError::Recursive`] if that system is running (it ran itself),
+    /// [`RunSystemError::Skipped`] if a `Single` does not match exactly one
+    /// entity, [`RunSystemError::InvalidParam`] if a resource it needs does
+    /// not exist.
     ///
     /// # Examples
     /// ```
@@ -299,15 +316,16 @@ impl World {
             self.check_change_ticks();
             // SAFETY: `&mut World` excludes every other borrow; the system is
             // initialized on this world.
-            if unsafe { typed.validate_param_unsafe(self) } {
-                catch_unwind(AssertUnwindSafe(|| {
+            match catch_unwind(AssertUnwindSafe(|| unsafe { typed.validate_param_unsafe(self) })) {
+                Ok(true) => catch_unwind(AssertUnwindSafe(|| {
                     // SAFETY: as above.
                     let out = unsafe { typed.run_unsafe(input, self) };
                     typed.queue_deferred(self);
                     Ok(out)
-                }))
-            } else {
-                Ok(Err(RunSystemError::Skipped { index, generation }))
+                })),
+                Ok(false) => Ok(Err(RunSystemError::Skipped { index, generation })),
+                // A validation panic (a missing resource) is the caller's error.
+                Err(_) => Ok(Err(RunSystemError::InvalidParam { index, generation })),
             }
         };
         if result.is_err() {
