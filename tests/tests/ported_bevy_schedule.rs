@@ -1926,9 +1926,6 @@ fn test_event_reader_iter_nth() {
 
 /// Ports bevy_ecs `event::tests::test_event_reader_iter_nth` (the cursor advances per message consumed).
 #[test]
-#[ignore = "finding: in Bevy the reader's cursor advances per message the iterator yields, so after \
-            read().next() the other 4 stay unread (len() == 4, next read() yields them); here read() marks all 5 \
-            read when called (len() == 0, the rest are lost)"]
 fn message_reader_partially_consumed_keeps_the_rest_unread() {
     let mut world = World::new();
     world.add_message::<TestMessage>();

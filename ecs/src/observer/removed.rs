@@ -83,7 +83,7 @@ impl<'w, T: Component> RemovedComponents<'w, '_, T> {
     pub fn read(&mut self) -> impl ExactSizeIterator<Item = Entity> + 'w {
         // Reading moves the cursor to the next sequence number: published first.
         self.state.publish(self.messages.next_sequence());
-        self.state.cursor.read(self.messages).map(|removed| removed.entity)
+        self.state.cursor.read_all(self.messages).map(|removed| removed.entity)
     }
 
     /// How many removals are not read yet.

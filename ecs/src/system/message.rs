@@ -94,8 +94,9 @@ pub struct MessageReader<'w, 's, M: Message> {
 }
 
 impl<'w, M: Message> MessageReader<'w, '_, M> {
-    /// The messages not read yet, oldest first; afterwards they count as read.
-    pub fn read(&mut self) -> impl ExactSizeIterator<Item = &'w M> + 'w {
+    /// The messages not read yet, oldest first; each counts as read once the
+    /// iterator yields it (a reader that takes some reads the rest next time).
+    pub fn read(&mut self) -> crate::world::ReadMessages<'w, '_, M> {
         self.cursor.read(self.messages)
     }
 
@@ -145,7 +146,8 @@ pub struct MessageMutator<'w, 's, M: Message> {
 }
 
 impl<M: Message> MessageMutator<'_, '_, M> {
-    /// The messages not read yet, mutably, oldest first; afterwards they count as read.
+    /// The messages not read yet, mutably, oldest first; each counts as read
+    /// once the iterator yields it.
     pub fn read(&mut self) -> impl ExactSizeIterator<Item = &mut M> + '_ {
         self.cursor.read_mut(&mut self.messages)
     }

@@ -222,19 +222,46 @@ impl<M: Message> core::fmt::Debug for MessageCursor<M> {
 }
 
 impl<M: Message> MessageCursor<M> {
-    /// The messages not read yet, oldest first; afterwards they count as read.
-    pub fn read<'a>(&mut self, messages: &'a Messages<M>) -> impl ExactSizeIterator<Item = &'a M> + 'a {
+    /// The messages not read yet, oldest first; each counts as read once the
+    /// iterator has yielded it (as in Bevy: a reader that takes some and
+    /// drops the iterator reads the rest next time).
+    pub fn read<'a, 'c>(&'c mut self, messages: &'a Messages<M>) -> ReadMessages<'a, 'c, M> {
+        let (previous, current) = messages.since(self.next);
+        let sequence = messages.next_sequence() - previous.len() - current.len();
+        ReadMessages {
+            inner: Marking {
+                items: Chained { first: previous.iter(), second: current.iter() },
+                cursor: &mut self.next,
+                sequence,
+            },
+        }
+    }
+
+    /// The messages not read yet, oldest first, all counted as read at once
+    /// (`RemovedComponents`, which publishes its position as it reads).
+    pub(crate) fn read_all<'a>(&mut self, messages: &'a Messages<M>) -> impl ExactSizeIterator<Item = &'a M> + 'a {
         let (previous, current) = messages.since(self.next);
         self.next = messages.next_sequence();
         Chained { first: previous.iter(), second: current.iter() }
     }
 
-    /// The messages not read yet, mutably, oldest first; afterwards they count as read.
-    pub fn read_mut<'a>(&mut self, messages: &'a mut Messages<M>) -> impl ExactSizeIterator<Item = &'a mut M> + 'a {
-        let from = self.next;
-        self.next = messages.next_sequence();
-        let (previous, current) = messages.since_mut(from);
-        Chained { first: previous.iter_mut(), second: current.iter_mut() }
+    /// The messages not read yet, mutably, oldest first; each counts as read
+    /// once the iterator has yielded it.
+    pub fn read_mut<'a, 'c>(
+        &'c mut self,
+        messages: &'a mut Messages<M>,
+    ) -> impl ExactSizeIterator<Item = &'a mut M> + 'c
+    where
+        'a: 'c,
+    {
+        let next_sequence = messages.next_sequence();
+        let (previous, current) = messages.since_mut(self.next);
+        let sequence = next_sequence - previous.len() - current.len();
+        Marking {
+            items: Chained { first: previous.iter_mut(), second: current.iter_mut() },
+            cursor: &mut self.next,
+            sequence,
+        }
     }
 
     /// How many messages are not read yet.
@@ -282,6 +309,69 @@ impl<T, A: Iterator<Item = T>, B: Iterator<Item = T>> Iterator for Chained<A, B>
 }
 
 impl<T, A: ExactSizeIterator<Item = T>, B: ExactSizeIterator<Item = T>> ExactSizeIterator for Chained<A, B> {}
+
+/// The iterator of [`MessageCursor::read`] (and `MessageReader::read`): the
+/// unread messages, oldest first, each counted as read once yielded. A named
+/// type without `Drop`, so the reader may be used again as soon as the
+/// iterator is no longer (as with Bevy's).
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Message, Debug, PartialEq)]
+/// struct Ping(u32);
+/// let mut messages = Messages::<Ping>::default();
+/// messages.write(Ping(1));
+/// messages.write(Ping(2));
+/// let mut cursor = MessageCursor::<Ping>::default();
+/// let mut read = cursor.read(&messages);
+/// assert_eq!(read.next(), Some(&Ping(1)));
+/// assert_eq!(cursor.len(&messages), 1, "the second is still unread");
+/// ```
+pub struct ReadMessages<'a, 'c, M: Message> {
+    inner: Marking<'c, Chained<core::slice::Iter<'a, M>, core::slice::Iter<'a, M>>>,
+}
+
+impl<'a, M: Message> Iterator for ReadMessages<'a, '_, M> {
+    type Item = &'a M;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a M> {
+        self.inner.next()
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.inner.size_hint()
+    }
+}
+
+impl<M: Message> ExactSizeIterator for ReadMessages<'_, '_, M> {}
+
+/// Messages in sequence order from `sequence` on, moving a cursor past each
+/// one as it is yielded.
+struct Marking<'c, I> {
+    items: I,
+    cursor: &'c mut usize,
+    sequence: usize,
+}
+
+impl<I: Iterator> Iterator for Marking<'_, I> {
+    type Item = I::Item;
+
+    #[inline]
+    fn next(&mut self) -> Option<I::Item> {
+        let item = self.items.next()?;
+        self.sequence += 1;
+        *self.cursor = self.sequence;
+        Some(item)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.items.size_hint()
+    }
+}
+
+impl<I: ExactSizeIterator> ExactSizeIterator for Marking<'_, I> {}
 
 /// What [`World::update_messages`] does to one message type.
 type MessageUpdate = fn(&mut World);

@@ -58,7 +58,7 @@ pub use deferred::{DeferredWorld, HookFn};
 pub use entity_ref::{EntityRef, EntityWorldMut};
 pub use gc::GcConfig;
 pub use ids::PairError;
-pub use messages::{Message, MessageCursor, Messages};
+pub use messages::{Message, MessageCursor, Messages, ReadMessages};
 pub use names::NameError;
 pub use observers::{
     ObserverMarker, ObserverRunner, Observers, OnAdd, OnDespawn, OnInsert, OnRemove, OnReplace, TriggerInfo,
