@@ -1037,8 +1037,6 @@ fn piped_systems_first_system_skipped() {
 
 /// Ports bevy_ecs `schedule::executor::tests::piped_system_second_system_skipped`.
 #[test]
-#[ignore = "finding: Bevy validates a pipe's second half only after its first half ran (counter == 1); here the \
-            whole pipe is skipped up front when the second half's Single has no match (counter == 0)"]
 fn piped_system_second_system_skipped() {
     fn pipe_out(mut counter: ResMut<SmallCounter>) -> u8 {
         counter.0 += 1;
@@ -1106,8 +1104,6 @@ fn piped_system_skip_and_panic() {
 
 /// Ports bevy_ecs `schedule::executor::tests::piped_system_panic_and_skip`.
 #[test]
-#[ignore = "finding: Bevy runs a pipe's first half before validating the second, so a first half with a missing \
-            Res panics even though the second half's Single has no match; here the pipe is skipped, no panic"]
 fn piped_system_panic_and_skip() {
     fn pipe_out(_res: Res<TestState>) -> u8 {
         42

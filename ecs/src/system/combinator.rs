@@ -49,7 +49,27 @@ impl<A: System, B: System<In = A::Out>> PipeSystem<A, B> {
     }
 }
 
-impl<A: System, B: System<In = A::Out>> System for PipeSystem<A, B> {
+/// What a pipe whose second half cannot run returns: nothing, for the `()`
+/// of every scheduled pipe (as Bevy skips the second half); a pipe with an
+/// output has none to give.
+///
+/// # Panics
+/// Panics for any output but `()`, naming the pipe.
+fn skipped_output<T: 'static>(name: &str) -> T {
+    if core::any::TypeId::of::<T>() == core::any::TypeId::of::<()>() {
+        // SAFETY: `T` is `()` (same `TypeId`), a zero-sized value with no bytes to read.
+        return unsafe { core::mem::transmute_copy::<(), T>(&()) };
+    }
+    panic!(
+        "the second half of pipe `{name}` cannot run: a parameter cannot be built (a Single that matches no \
+         entity or several), and the pipe has an output to give"
+    )
+}
+
+impl<A: System, B: System<In = A::Out>> System for PipeSystem<A, B>
+where
+    B::Out: 'static,
+{
     type In = A::In;
     type Out = B::Out;
 
@@ -82,6 +102,11 @@ impl<A: System, B: System<In = A::Out>> System for PipeSystem<A, B> {
         // they run one after the other, so their borrows never overlap.
         unsafe {
             let middle = self.first.run_unsafe(input, world);
+            // Validated only now: the first half may change what the
+            // second's parameters see (Bevy).
+            if !self.second.validate_param_unsafe(world) {
+                return skipped_output(&self.name);
+            }
             self.second.run_unsafe(middle, world)
         }
     }
@@ -91,6 +116,10 @@ impl<A: System, B: System<In = A::Out>> System for PipeSystem<A, B> {
             self.initialize(world);
         }
         let middle = self.first.run(input, world);
+        // SAFETY: `&mut World` excludes every other borrow.
+        if !unsafe { self.second.validate_param_unsafe(world) } {
+            return skipped_output(&self.name);
+        }
         self.second.run(middle, world)
     }
 
@@ -113,9 +142,12 @@ impl<A: System, B: System<In = A::Out>> System for PipeSystem<A, B> {
         self.first.has_deferred() || self.second.has_deferred()
     }
 
+    /// The first half's parameters only: the second half's are validated
+    /// after the first ran, which may change what they see; a second half
+    /// that cannot run is skipped (as in Bevy).
     unsafe fn validate_param_unsafe(&mut self, world: &World) -> bool {
         // SAFETY: forwarded to the caller.
-        unsafe { self.first.validate_param_unsafe(world) && self.second.validate_param_unsafe(world) }
+        unsafe { self.first.validate_param_unsafe(world) }
     }
 
     fn is_exclusive(&self) -> bool {
