@@ -252,6 +252,60 @@ pub(crate) fn constraint_edges(
             }
         }
     }
+    // A set without members still orders what is ordered before it before
+    // what is ordered after it (Bevy collapses an empty set's edges), also a
+    // set only named as a target.
+    let set_of = |target: &ScheduleTarget| match &target.0 {
+        TargetKind::Set(set) => Some(set.clone()),
+        TargetKind::System { .. } => None,
+    };
+    let is_empty =
+        |set: &InternedSet| sets.iter().position(|node| node.set == *set).is_none_or(|index| members[index].is_empty());
+    let mut empty_sets: Vec<InternedSet> = Vec::new();
+    let named = nodes.iter().flat_map(|node| node.before.iter().chain(&node.after));
+    let named = named.chain(sets.iter().flat_map(|node| node.before.iter().chain(&node.after)));
+    for set in named.filter_map(set_of).chain(sets.iter().map(|node| node.set.clone())) {
+        if is_empty(&set) && !empty_sets.contains(&set) {
+            empty_sets.push(set);
+        }
+    }
+    for empty in &empty_sets {
+        let names = |target: &ScheduleTarget| matches!(&target.0, TargetKind::Set(set) if set == empty);
+        let name = || format!("{empty:?}");
+        let mut before: Vec<usize> = Vec::new();
+        let mut after: Vec<usize> = Vec::new();
+        for (index, node) in nodes.iter().enumerate() {
+            if node.before.iter().any(names) {
+                before.push(index);
+            }
+            if node.after.iter().any(names) {
+                after.push(index);
+            }
+        }
+        for (other, other_set) in sets.iter().enumerate() {
+            if other_set.before.iter().any(names) {
+                before.extend_from_slice(&members[other]);
+            }
+            if other_set.after.iter().any(names) {
+                after.extend_from_slice(&members[other]);
+            }
+            if other_set.set == *empty {
+                for target in &other_set.after {
+                    before.extend(resolve(target, &name)?);
+                }
+                for target in &other_set.before {
+                    after.extend(resolve(target, &name)?);
+                }
+            }
+        }
+        for &from in &before {
+            for &to in &after {
+                if from != to {
+                    add_edge(from, to);
+                }
+            }
+        }
+    }
     Ok(constraint_edges)
 }
 
