@@ -302,3 +302,49 @@ fn a_system_id_of_another_world_names_nothing_there() {
     assert_eq!(second.run_system(from_second), Ok(2));
     assert_eq!(first.run_system(from_first), Ok(1));
 }
+
+/// Review findings on one-shot systems: an exclusive pipe whose first half
+/// lacks a resource returns `InvalidParam` and runs once it exists (it was
+/// left marked running); a chain of 100 systems each running the next
+/// through commands runs to its end (no hook nesting limit); a pipe with an
+/// output whose second half cannot run is `Skipped`, not a panic.
+#[test]
+fn one_shot_review_findings() {
+    #[derive(Resource)]
+    struct Missing;
+    #[derive(Component)]
+    struct Marker;
+    #[derive(Resource, Default)]
+    struct Count(u32);
+    #[derive(Resource, Default)]
+    struct Chain(Vec<SystemId<u32>>);
+
+    let mut world = World::new();
+    let id = world.register_system((|_r: Res<Missing>| ()).pipe(|_w: &mut World| 5u32));
+    assert!(matches!(world.run_system(id), Err(RunSystemError::InvalidParam { .. })));
+    world.insert_resource(Missing);
+    assert_eq!(world.run_system(id), Ok(5));
+
+    world.init_resource::<Count>();
+    world.init_resource::<Chain>();
+    let ids: Vec<SystemId<u32>> = (0..100)
+        .map(|_| {
+            world.register_system(
+                |In(step): In<u32>, mut count: ResMut<Count>, chain: Res<Chain>, mut commands: Commands| {
+                    count.0 += 1;
+                    if let Some(&next) = chain.0.get(step as usize + 1) {
+                        commands.run_system_with(next, step + 1);
+                    }
+                },
+            )
+        })
+        .collect();
+    world.resource_mut::<Chain>().0 = ids.clone();
+    world.run_system_with(ids[0], 0).unwrap();
+    assert_eq!(world.resource::<Count>().0, 100);
+
+    let piped = world.register_system((|| 1u32).pipe(|In(x): In<u32>, _single: Single<&Marker>| x));
+    assert!(matches!(world.run_system(piped), Err(RunSystemError::Skipped { .. })));
+    world.spawn(Marker);
+    assert_eq!(world.run_system(piped), Ok(1));
+}

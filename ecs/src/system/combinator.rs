@@ -142,12 +142,15 @@ where
         self.first.has_deferred() || self.second.has_deferred()
     }
 
-    /// The first half's parameters only: the second half's are validated
-    /// after the first ran, which may change what they see; a second half
-    /// that cannot run is skipped (as in Bevy).
+    /// For a pipe without output, the first half's parameters only: the
+    /// second half's are validated after the first ran, which may change
+    /// what they see, and a second half that cannot run is skipped (as in
+    /// Bevy). A pipe with an output validates both up front (a skipped
+    /// second half would have none to give).
     unsafe fn validate_param_unsafe(&mut self, world: &World) -> bool {
+        let unit = core::any::TypeId::of::<B::Out>() == core::any::TypeId::of::<()>();
         // SAFETY: forwarded to the caller.
-        unsafe { self.first.validate_param_unsafe(world) }
+        unsafe { self.first.validate_param_unsafe(world) && (unit || self.second.validate_param_unsafe(world)) }
     }
 
     fn is_exclusive(&self) -> bool {

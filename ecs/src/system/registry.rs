@@ -304,10 +304,10 @@ impl World {
         let result = if typed.is_exclusive() {
             // `&mut World` systems run (and apply) through `System::run`.
             // SAFETY: `&mut World` excludes every other borrow.
-            if unsafe { typed.validate_param_unsafe(self) } {
-                catch_unwind(AssertUnwindSafe(|| Ok(typed.run(input, self))))
-            } else {
-                Ok(Err(RunSystemError::Skipped { index, generation }))
+            match catch_unwind(AssertUnwindSafe(|| unsafe { typed.validate_param_unsafe(self) })) {
+                Ok(true) => catch_unwind(AssertUnwindSafe(|| Ok(typed.run(input, self)))),
+                Ok(false) => Ok(Err(RunSystemError::Skipped { index, generation })),
+                Err(_) => Ok(Err(RunSystemError::InvalidParam { index, generation })),
             }
         } else {
             if !typed.is_initialized() {
@@ -339,7 +339,7 @@ impl World {
             slot.state = SlotState::Idle(system);
         }
         let output = result.unwrap_or_else(|payload| resume_unwind(payload));
-        self.flush_deferred();
+        self.apply_system_commands();
         output
     }
 

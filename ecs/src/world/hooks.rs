@@ -129,6 +129,17 @@ impl World {
         }
     }
 
+    /// Applies the deferred queue as a one-shot system's commands: no hook
+    /// nesting counted (a chain of systems running the next through
+    /// commands is as deep as its user makes it, as in Bevy).
+    pub(crate) fn apply_system_commands(&mut self) {
+        self.flush_entities();
+        while !self.deferred.is_empty() {
+            let mut queue = core::mem::take(&mut self.deferred);
+            queue.apply(self);
+        }
+    }
+
     /// Moves `queue`'s commands to the world's deferred queue (applied before the
     /// current structural change returns, or at the next one).
     pub(crate) fn defer_commands(&mut self, queue: &mut crate::world::CommandQueue) {

@@ -132,10 +132,35 @@ impl<'w> Evaluator<'w, '_> {
                     frame.vars[var] = None;
                 };
                 let pattern = term.alternatives[0];
+                let simple = term.alternatives.len() == 1 && term.include_self && term.up.is_none();
                 // A transitive term's holders through chains are not in the
-                // record of `(R, t)`: every table is a candidate.
-                let indexed =
-                    term.alternatives.len() == 1 && term.include_self && term.up.is_none() && !term.transitive;
+                // record of `(R, t)`, but they hold some `(R, *)`; and `t`
+                // itself may match (a reflexive `IsA`).
+                if simple
+                    && term.transitive
+                    && let (Half::Entity(relationship), Some(second)) = (pattern.first, pattern.second)
+                {
+                    let any_target = Id::pair(relationship, Entity::WILDCARD);
+                    if let Some(record) = archetypes.component_index().get(any_target) {
+                        for entry in record.archetypes() {
+                            visit(&archetypes[entry.archetype], frame);
+                        }
+                    }
+                    let target = match second {
+                        Half::Entity(target) => Some(target),
+                        Half::Var(target) => frame.vars[target],
+                        Half::Wildcard | Half::Any => None,
+                    };
+                    // `t`'s table, unless the record listed it already.
+                    if let Some(location) = target.and_then(|target| self.world.entities().location(target)) {
+                        let own = &archetypes[location.archetype];
+                        if own.pair_positions(relationship.index()).next().is_none() {
+                            visit(own, frame);
+                        }
+                    }
+                    return;
+                }
+                let indexed = simple && !term.transitive;
                 let id = pattern.index_id(&frame.vars);
                 // A union pair's holders are not in the record of `(R, t)` or `(*, t)`.
                 let indexed = indexed && !union_may_match(self.world, id);
@@ -298,14 +323,22 @@ impl<'w> Evaluator<'w, '_> {
             );
             stack[mark..].reverse();
         };
-        let mut visited: SmallVec<[Entity; 8]> = SmallVec::new();
+        // An exclusive relationship is a chain: no branch to revisit, only a
+        // loop to end (bounded by the number of alive entities).
+        let exclusive = self.world.components().relationship_traits(relationship.index()).exclusive;
+        let mut visited = crate::util::FxHashSet::default();
+        let mut steps = 0;
         let mut stack: SmallVec<[Entity; 8]> = SmallVec::new();
         push_targets(place.archetype, &mut stack);
         while let Some(ancestor) = stack.pop() {
-            if visited.contains(&ancestor) {
+            if exclusive {
+                steps += 1;
+                if steps > self.world.entities().alive_count() + 1 {
+                    return;
+                }
+            } else if !visited.insert(ancestor) {
                 continue;
             }
-            visited.push(ancestor);
             let Some(ancestor_place) = self.entity_place(ancestor) else { continue };
             self.self_hits(term, ancestor_place, vars, hits);
             if !hits.is_empty() {
