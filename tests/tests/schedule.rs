@@ -1425,3 +1425,35 @@ fn describe_lists_the_execution_order_waits_conditions_and_ambiguities() {
     assert_eq!(names, ["schedule::b", "schedule::a", "schedule::move_one", "schedule::move_two"]);
     assert_eq!(schedule.execution_order(), ["schedule::a", "schedule::b", "schedule::move_one", "schedule::move_two"]);
 }
+
+/// Ordering through a chain of sets without members: `a.before(E1)`,
+/// `E1.before(E2)`, `b.after(E2)` orders `a` before `b` (Bevy collapses
+/// empty sets one after another); added against that order, both
+/// executors still run `a` first.
+#[test]
+fn ordering_follows_a_chain_of_empty_sets() {
+    #[derive(SystemSet, Hash, PartialEq, Eq, Clone, Debug)]
+    struct E1;
+    #[derive(SystemSet, Hash, PartialEq, Eq, Clone, Debug)]
+    struct E2;
+    #[derive(Resource, Default)]
+    struct Trace(Vec<u32>);
+    fn a(mut trace: ResMut<Trace>) {
+        trace.0.push(1);
+    }
+    fn b(mut trace: ResMut<Trace>) {
+        trace.0.push(2);
+    }
+    for kind in [ExecutorKind::SingleThreaded, ExecutorKind::MultiThreaded] {
+        let mut world = World::new();
+        world.init_resource::<Trace>();
+        let mut schedule = Schedule::new();
+        schedule.set_executor_kind(kind);
+        schedule.add_systems((b.after(E2), a.before(E1)));
+        schedule.configure_sets(E1.before(E2));
+        schedule.initialize(&mut world).unwrap();
+        assert!(schedule.ambiguities().is_empty(), "{:?}", schedule.ambiguities());
+        schedule.run(&mut world);
+        assert_eq!(world.resource::<Trace>().0, vec![1, 2], "{kind:?}");
+    }
+}

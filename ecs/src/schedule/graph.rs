@@ -269,37 +269,70 @@ pub(crate) fn constraint_edges(
             empty_sets.push(set);
         }
     }
-    for empty in &empty_sets {
+    // Per empty set: the systems ordered before and after it, and the empty
+    // sets ordered before and after it (a chain of empty sets orders too).
+    let position = |set: &InternedSet| empty_sets.iter().position(|empty| empty == set);
+    let mut before: Vec<Vec<usize>> = vec![Vec::new(); empty_sets.len()];
+    let mut after: Vec<Vec<usize>> = vec![Vec::new(); empty_sets.len()];
+    let mut set_edges: Vec<(usize, usize)> = Vec::new();
+    for (empty_index, empty) in empty_sets.iter().enumerate() {
         let names = |target: &ScheduleTarget| matches!(&target.0, TargetKind::Set(set) if set == empty);
         let name = || format!("{empty:?}");
-        let mut before: Vec<usize> = Vec::new();
-        let mut after: Vec<usize> = Vec::new();
         for (index, node) in nodes.iter().enumerate() {
             if node.before.iter().any(names) {
-                before.push(index);
+                before[empty_index].push(index);
             }
             if node.after.iter().any(names) {
-                after.push(index);
+                after[empty_index].push(index);
             }
         }
         for (other, other_set) in sets.iter().enumerate() {
             if other_set.before.iter().any(names) {
-                before.extend_from_slice(&members[other]);
+                before[empty_index].extend_from_slice(&members[other]);
             }
             if other_set.after.iter().any(names) {
-                after.extend_from_slice(&members[other]);
+                after[empty_index].extend_from_slice(&members[other]);
             }
             if other_set.set == *empty {
                 for target in &other_set.after {
-                    before.extend(resolve(target, &name)?);
+                    before[empty_index].extend(resolve(target, &name)?);
+                    if let Some(earlier) = set_of(target).and_then(|set| position(&set)) {
+                        set_edges.push((earlier, empty_index));
+                    }
                 }
                 for target in &other_set.before {
-                    after.extend(resolve(target, &name)?);
+                    after[empty_index].extend(resolve(target, &name)?);
+                    if let Some(later) = set_of(target).and_then(|set| position(&set)) {
+                        set_edges.push((empty_index, later));
+                    }
                 }
             }
         }
-        for &from in &before {
-            for &to in &after {
+    }
+    // Through chains of empty sets: what precedes an earlier one precedes
+    // this one, what follows a later one follows it (a fixpoint; a cycle of
+    // empty sets is refused by `check_set_cycles` above).
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &(earlier, later) in &set_edges {
+            for index in before[earlier].clone() {
+                if !before[later].contains(&index) {
+                    before[later].push(index);
+                    changed = true;
+                }
+            }
+            for index in after[later].clone() {
+                if !after[earlier].contains(&index) {
+                    after[earlier].push(index);
+                    changed = true;
+                }
+            }
+        }
+    }
+    for (before, after) in before.iter().zip(&after) {
+        for &from in before {
+            for &to in after {
                 if from != to {
                     add_edge(from, to);
                 }
