@@ -20,8 +20,6 @@ use core::any::TypeId;
 use core::marker::PhantomData;
 use core::ptr::NonNull;
 
-use smallvec::SmallVec;
-
 use super::Relationship;
 use crate::archetype::{Archetype, UnionCell, is_union_id};
 use crate::component::{Component, StorageKind};
@@ -625,39 +623,9 @@ pub(super) fn find_up_with_source<T: Component>(
         // row, and this walk resolves one ancestor per table.
         return None;
     }
-    if world.components().relationship_traits(relationship.index()).exclusive {
-        // A chain (one target each): walked without a visited set, bounded
-        // by the number of alive entities in case it loops.
-        let mut current = world.entity_at(archetype.ids()[first].second_index())?;
-        for _ in 0..=world.entities().alive_count() {
-            if let Some(value) = component_of::<T>(world, component, current) {
-                return Some((current, value));
-            }
-            current = world.targets_of(current, Some(relationship.index())).next()?;
-        }
-        return None;
-    }
-    // Depth-first along every `(R, *)` target in type order, as the runtime
-    // `up` term walks (Flecs' search): a target, what lies beyond it, then
-    // the next target.
-    let mut stack: SmallVec<[Entity; 8]> = archetype
-        .pair_positions(relationship.index())
-        .filter_map(|position| world.entity_at(archetype.ids()[position].second_index()))
-        .collect();
-    stack.reverse();
-    let mut visited = crate::util::FxHashSet::default();
-    while let Some(current) = stack.pop() {
-        if !visited.insert(current) {
-            continue;
-        }
-        if let Some(value) = component_of::<T>(world, component, current) {
-            return Some((current, value));
-        }
-        let mark = stack.len();
-        stack.extend(world.targets_of(current, Some(relationship.index())));
-        stack[mark..].reverse();
-    }
-    None
+    world.find_up(archetype, relationship, |current| {
+        component_of::<T>(world, component, current).map(|value| (current, value))
+    })
 }
 
 // SAFETY: reads `T` on other entities (declared as `ReadOther` / `add_read_other`,

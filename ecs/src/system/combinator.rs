@@ -49,6 +49,11 @@ impl<A: System, B: System<In = A::Out>> PipeSystem<A, B> {
     }
 }
 
+/// Whether `T` is `()`, the output of every scheduled system.
+fn is_unit<T: 'static>() -> bool {
+    core::any::TypeId::of::<T>() == core::any::TypeId::of::<()>()
+}
+
 /// What a pipe whose second half cannot run returns: nothing, for the `()`
 /// of every scheduled pipe (as Bevy skips the second half); a pipe with an
 /// output has none to give.
@@ -56,7 +61,7 @@ impl<A: System, B: System<In = A::Out>> PipeSystem<A, B> {
 /// # Panics
 /// Panics for any output but `()`, naming the pipe.
 fn skipped_output<T: 'static>(name: &str) -> T {
-    if core::any::TypeId::of::<T>() == core::any::TypeId::of::<()>() {
+    if is_unit::<T>() {
         // SAFETY: `T` is `()` (same `TypeId`), a zero-sized value with no bytes to read.
         return unsafe { core::mem::transmute_copy::<(), T>(&()) };
     }
@@ -148,9 +153,10 @@ where
     /// Bevy). A pipe with an output validates both up front (a skipped
     /// second half would have none to give).
     unsafe fn validate_param_unsafe(&mut self, world: &World) -> bool {
-        let unit = core::any::TypeId::of::<B::Out>() == core::any::TypeId::of::<()>();
         // SAFETY: forwarded to the caller.
-        unsafe { self.first.validate_param_unsafe(world) && (unit || self.second.validate_param_unsafe(world)) }
+        unsafe {
+            self.first.validate_param_unsafe(world) && (is_unit::<B::Out>() || self.second.validate_param_unsafe(world))
+        }
     }
 
     fn is_exclusive(&self) -> bool {

@@ -123,6 +123,12 @@ impl World {
                  a hook or observer probably triggers itself endlessly"
             );
         }
+        self.drain_deferred();
+    }
+
+    /// Applies the deferred queue until it stays empty (commands may queue
+    /// more).
+    fn drain_deferred(&mut self) {
         while !self.deferred.is_empty() {
             let mut queue = core::mem::take(&mut self.deferred);
             queue.apply(self);
@@ -134,10 +140,7 @@ impl World {
     /// commands is as deep as its user makes it, as in Bevy).
     pub(crate) fn apply_system_commands(&mut self) {
         self.flush_entities();
-        while !self.deferred.is_empty() {
-            let mut queue = core::mem::take(&mut self.deferred);
-            queue.apply(self);
-        }
+        self.drain_deferred();
     }
 
     /// Moves `queue`'s commands to the world's deferred queue (applied before the

@@ -850,6 +850,49 @@ impl World {
 
     /// The targets of `entity`'s `(relationship, *)` pairs (by index).
     /// A union relationship's target is its row's.
+    /// Walks up `relationship` from the targets of `archetype`'s entities
+    /// and returns the first `found` gives for an ancestor: depth-first over
+    /// every `(relationship, *)` target in type order (Flecs' search: a
+    /// target, what lies beyond it, then the next target). An exclusive
+    /// relationship is a chain, walked without a visited set and bounded by
+    /// the number of alive entities (in case it loops); any other visits
+    /// each entity once. What `up` query terms, typed and runtime, share.
+    pub(crate) fn find_up<R>(
+        &self,
+        archetype: &crate::archetype::Archetype,
+        relationship: Entity,
+        mut found: impl FnMut(Entity) -> Option<R>,
+    ) -> Option<R> {
+        let targets_in = |archetype: &crate::archetype::Archetype, stack: &mut SmallVec<[Entity; 8]>| {
+            let mark = stack.len();
+            let positions = archetype.pair_positions(relationship.index());
+            stack.extend(positions.filter_map(|position| self.entity_at(archetype.ids()[position].second_index())));
+            stack[mark..].reverse();
+        };
+        let exclusive = self.components.relationship_traits(relationship.index()).exclusive;
+        let mut visited = crate::util::FxHashSet::default();
+        let mut steps = 0;
+        let mut stack: SmallVec<[Entity; 8]> = SmallVec::new();
+        targets_in(archetype, &mut stack);
+        while let Some(ancestor) = stack.pop() {
+            if exclusive {
+                steps += 1;
+                if steps > self.entities.alive_count() + 1 {
+                    return None;
+                }
+            } else if !visited.insert(ancestor) {
+                continue;
+            }
+            if let Some(value) = found(ancestor) {
+                return Some(value);
+            }
+            if let Some(location) = self.entities.location(ancestor) {
+                targets_in(&self.archetypes[location.archetype], &mut stack);
+            }
+        }
+        None
+    }
+
     pub(crate) fn targets_of(&self, entity: Entity, relationship: Option<u32>) -> impl Iterator<Item = Entity> + '_ {
         let location = self.entities().location(entity);
         let ids = match (relationship, location) {

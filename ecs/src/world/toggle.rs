@@ -55,20 +55,16 @@ impl World {
         let Some(id) = self.components.id_of::<T>() else {
             return false;
         };
-        let Some(location) = self.entities.location(entity) else {
+        let Some(archetype) = self.entities.location(entity).and_then(|at| self.archetypes.get(at.archetype)) else {
             return false;
         };
-        let Some(archetype) = self.archetypes.get(location.archetype) else {
-            return false;
+        // Its own value, else the base's it inherits.
+        let holder = match archetype.column_of(id.id()) {
+            Some(_) => Some(entity),
+            None if crate::component::is_inherited::<T>() => archetype.inherited_from(id.id()),
+            None => None,
         };
-        match archetype.column_of(id.id()) {
-            // SAFETY: the entity's row is below its table's length.
-            Some(column) => unsafe { archetype.table().column(column).is_enabled(location.row as usize) },
-            None if crate::component::is_inherited::<T>() => {
-                archetype.inherited_from(id.id()).is_some_and(|base| self.own_value_enabled(base, id.id()))
-            }
-            None => false,
-        }
+        holder.is_some_and(|holder| self.own_value_enabled(holder, id.id()))
     }
 
     /// Whether `entity`'s own value of the table component `id` is enabled:

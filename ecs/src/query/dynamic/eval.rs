@@ -311,41 +311,12 @@ impl<'w> Evaluator<'w, '_> {
             }
         }
         let Some(relationship) = term.up else { return };
-        // Depth-first along every `(R, *)` target, in type order (Flecs'
-        // search): a target itself, then what lies beyond it, then the next
-        // target. An exclusive relationship is a chain.
-        let push_targets = |archetype: &Archetype, stack: &mut SmallVec<[Entity; 8]>| {
-            let mark = stack.len();
-            stack.extend(
-                archetype
-                    .pair_positions(relationship.index())
-                    .filter_map(|position| self.world.entity_at(archetype.ids()[position].second_index())),
-            );
-            stack[mark..].reverse();
-        };
-        // An exclusive relationship is a chain: no branch to revisit, only a
-        // loop to end (bounded by the number of alive entities).
-        let exclusive = self.world.components().relationship_traits(relationship.index()).exclusive;
-        let mut visited = crate::util::FxHashSet::default();
-        let mut steps = 0;
-        let mut stack: SmallVec<[Entity; 8]> = SmallVec::new();
-        push_targets(place.archetype, &mut stack);
-        while let Some(ancestor) = stack.pop() {
-            if exclusive {
-                steps += 1;
-                if steps > self.world.entities().alive_count() + 1 {
-                    return;
-                }
-            } else if !visited.insert(ancestor) {
-                continue;
-            }
-            let Some(ancestor_place) = self.entity_place(ancestor) else { continue };
+        // Up along every target (`World::find_up`): the first ancestor with a hit.
+        self.world.find_up(place.archetype, relationship, |ancestor| {
+            let ancestor_place = self.entity_place(ancestor)?;
             self.self_hits(term, ancestor_place, vars, hits);
-            if !hits.is_empty() {
-                return;
-            }
-            push_targets(ancestor_place.archetype, &mut stack);
-        }
+            (!hits.is_empty()).then_some(())
+        });
     }
 
     /// The hits of `term` on `place` itself: its first alternative that
