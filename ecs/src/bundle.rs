@@ -506,7 +506,7 @@ impl Bundles {
                         target.insert(position, id);
                     }
                 }
-                archetypes.get_or_create(&target, components)
+                archetypes.get_or_create_from(source, &target, components)
             }
         };
         let source_archetype = &archetypes[source];
@@ -648,7 +648,7 @@ impl Bundles {
             ids => {
                 let mut target: SmallVec<[Id; 8]> = SmallVec::from_slice(archetypes[source].ids());
                 target.retain(|id| !ids.contains(id));
-                archetypes.get_or_create(&target, components)
+                archetypes.get_or_create_from(source, &target, components)
             }
         };
         let source_archetype = &archetypes[source];

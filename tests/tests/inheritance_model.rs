@@ -9,9 +9,10 @@
 //!
 //! * values are read from prefabs only: an entity with `(IsA, b)` pairs reads,
 //!   for each `inherit` component it does not own, the value of the first
-//!   prefab found in a depth-first walk over its bases (direct bases in type
-//!   order, by the base's entity index; each base's own ids first, then that
-//!   base's own bases; a base is visited once);
+//!   prefab found in a depth-first walk over its bases (direct bases in the
+//!   order they were added, whatever their ids: the first added wins a
+//!   conflict; each base's own ids first, then that base's own bases; a base
+//!   is visited once);
 //! * a base that is not a prefab gives none of its own values, but its own
 //!   bases are walked; a component it owns is blocked for what lies beyond it
 //!   (its own bases), not for its siblings;
@@ -28,7 +29,7 @@
 //!   owned values, including override copies);
 //! * a sparse component (`S`) is inherited with the same rules as the table
 //!   ones (a prefab holding one gives it, a plain base holding one hides what
-//!   lies beyond it, depth-first in type order);
+//!   lies beyond it, depth-first in the order bases were added);
 //! * a toggleable component (`T`) is inherited like the others, and an
 //!   inherited value is as enabled as on the base that holds it (a disabled
 //!   value on the nearest holder is not skipped for a farther one);
@@ -203,7 +204,7 @@ struct Ent {
     values: [Option<u32>; KINDS],
     /// Whether the owned `T` is disabled (`false` where it owns none).
     disabled: bool,
-    /// Direct bases, as slots (unordered; the walk sorts them by entity index).
+    /// Direct bases, as slots, in the order they were added.
     bases: Vec<usize>,
 }
 
@@ -233,11 +234,10 @@ impl Model {
         (0..POOL).find(|&s| self.slots[s].is_none())
     }
 
-    /// `slot`'s direct bases in type order (by the base's entity index).
-    fn sorted_bases(&self, slot: usize) -> Vec<usize> {
-        let mut bases = self.ent(slot).bases.clone();
-        bases.sort_by_key(|&b| self.ent(b).handle.index());
-        bases
+    /// `slot`'s direct bases in the order they were added (API.md: "with
+    /// several bases, the first added wins a conflict").
+    fn bases_in_order(&self, slot: usize) -> Vec<usize> {
+        self.ent(slot).bases.clone()
     }
 
     /// Whether `from` reaches `to` along `IsA` (reflexive).
@@ -251,7 +251,7 @@ impl Model {
     /// first reached through a plain base that blocks a component still gives
     /// it along another path ("other bases of the instance may still give it").
     fn holder(&self, slot: usize, kind: usize) -> Option<usize> {
-        self.sorted_bases(slot).into_iter().find_map(|b| self.visit(b, kind, false))
+        self.bases_in_order(slot).into_iter().find_map(|b| self.visit(b, kind, false))
     }
 
     fn visit(&self, slot: usize, kind: usize, blocked: bool) -> Option<usize> {
@@ -264,7 +264,7 @@ impl Model {
                 return Some(slot);
             }
         }
-        self.sorted_bases(slot).into_iter().find_map(|b| self.visit(b, kind, blocked))
+        self.bases_in_order(slot).into_iter().find_map(|b| self.visit(b, kind, blocked))
     }
 
     /// The value of `kind` that `slot` inherits (see [`Model::holder`]).
@@ -768,7 +768,7 @@ fn a_blocking_instance_base_does_not_hide_a_direct_prefab_base() {
     world.add_pair::<IsA>(a, p);
     world.entity_mut(a).insert(B(100));
     let x = world.spawn_empty().add_pair::<IsA>(a).add_pair::<IsA>(p).id();
-    assert!(a.index() < p.index(), "a comes first in x's type order");
+    assert!(a.index() < p.index(), "a comes first in x's type order, and was added first");
     assert_eq!(world.get::<B>(a), Some(&B(100)), "a owns its B");
     assert_eq!(world.get::<B>(x), Some(&B(0)), "x is a direct instance of the prefab p");
     let rows: Vec<(Entity, u32)> = world.query::<(Entity, &B)>().iter(&world).map(|(e, b)| (e, b.0)).collect();

@@ -255,17 +255,18 @@ fn prefab_variants_inherit_transitively_instances_pass_on_only_prefab_values() {
     assert_eq!(rows, sorted([a]));
 }
 
-/// With several bases, the first in type order (by base id) wins a conflict.
+/// With several bases, the first added wins a conflict (API.md), also when
+/// it has the higher id.
 #[test]
-fn with_several_bases_the_lower_base_id_wins() {
+fn with_several_bases_the_first_added_wins_whatever_the_base_ids() {
     let mut world = World::new();
     let a = world.spawn((Prefab, MaxSpeed(1.0))).id();
     let b = world.spawn((Prefab, MaxSpeed(2.0), Position(2.0))).id();
     let inst = world.spawn_empty().add_pair::<IsA>(b).add_pair::<IsA>(a).id();
-    assert_eq!(world.get::<MaxSpeed>(inst), Some(&MaxSpeed(1.0)));
+    assert_eq!(world.get::<MaxSpeed>(inst), Some(&MaxSpeed(2.0)));
     assert_eq!(world.get::<Position>(inst), Some(&Position(2.0)));
     let rows: Vec<f32> = world.query::<&MaxSpeed>().iter(&world).map(|s| s.0).collect();
-    assert_eq!(rows, vec![1.0], "one row, not one per base");
+    assert_eq!(rows, vec![2.0], "one row, not one per base");
 }
 
 // ---------------------------------------------------------------- prefab children

@@ -179,7 +179,7 @@ fn diamond_inheritance() {
     let inst = world.spawn_empty().add_pair::<IsA>(left).add_pair::<IsA>(right).id();
     assert_eq!(world.get::<Position>(inst), Some(&Position(1.0)));
     let speed = world.get::<MaxSpeed>(inst).unwrap().0;
-    assert_eq!(speed, 2.0, "with several bases the first (in type order) wins");
+    assert_eq!(speed, 2.0, "with several bases the first added wins");
     assert_eq!(world.query::<(&Position, &MaxSpeed)>().iter(&world).count(), 1);
     world.check_invariants();
 }
@@ -673,4 +673,87 @@ fn sparse_components_are_inherited() {
 fn sorted_pairs(mut v: Vec<(Entity, u32)>) -> Vec<(Entity, u32)> {
     v.sort();
     v
+}
+
+/// The values each live entity with `MaxSpeed` reads through a query, by entity.
+fn speeds(world: &mut World) -> Vec<(Entity, f32)> {
+    let mut rows: Vec<(Entity, f32)> =
+        world.query::<(Entity, &MaxSpeed)>().iter(world).map(|(entity, speed)| (entity, speed.0)).collect();
+    rows.sort_by_key(|&(entity, _)| entity);
+    rows
+}
+
+/// API.md: "with several bases, the first added wins a conflict", whatever
+/// the bases' ids: for table and sparse values, `get` and queries (fresh and
+/// cached), `up IsA` traversal, through variants, and as bases come and go.
+#[test]
+fn with_several_bases_the_first_added_wins() {
+    let mut world = World::new();
+    let slow = world.spawn((Prefab, MaxSpeed(1.0), Shield(1))).id();
+    let fast = world.spawn((Prefab, MaxSpeed(2.0), Shield(2))).id();
+    let third = world.spawn((Prefab, MaxSpeed(3.0), Shield(3))).id();
+    let mut cached = world.query::<(Entity, &MaxSpeed)>();
+    // In id order and against it: two archetypes of one type.
+    let in_order = world.spawn_empty().add_pair::<IsA>(slow).add_pair::<IsA>(fast).id();
+    let reversed = world.spawn_empty().add_pair::<IsA>(fast).add_pair::<IsA>(slow).id();
+    assert_eq!(world.get::<MaxSpeed>(in_order), Some(&MaxSpeed(1.0)));
+    assert_eq!(world.get::<MaxSpeed>(reversed), Some(&MaxSpeed(2.0)));
+    assert_eq!(world.get::<Shield>(in_order), Some(&Shield(1)), "sparse values follow the same order");
+    assert_eq!(world.get::<Shield>(reversed), Some(&Shield(2)));
+    assert_eq!(world.ids_of(in_order), world.ids_of(reversed), "one type");
+    assert_eq!(speeds(&mut world), vec![(in_order, 1.0), (reversed, 2.0)]);
+    let mut cached_rows: Vec<(Entity, f32)> = cached.iter(&world).map(|(e, s)| (e, s.0)).collect();
+    cached_rows.sort_by_key(|&(entity, _)| entity);
+    assert_eq!(cached_rows, vec![(in_order, 1.0), (reversed, 2.0)]);
+    let up: Vec<(Entity, f32)> = {
+        let mut rows: Vec<(Entity, f32)> = world
+            .query_filtered::<(Entity, Up<IsA, &MaxSpeed>), Without<Prefab>>()
+            .iter(&world)
+            .map(|(entity, speed)| (entity, speed.0))
+            .collect();
+        rows.sort_by_key(|&(entity, _)| entity);
+        rows
+    };
+    assert_eq!(up, vec![(in_order, 1.0), (reversed, 2.0)], "up IsA searches the first added base first");
+    // A third base added last changes nothing; the order survives inserts.
+    world.entity_mut(reversed).add_pair::<IsA>(third).insert(Position(0.5));
+    assert_eq!(world.get::<MaxSpeed>(reversed), Some(&MaxSpeed(2.0)));
+    // Removing the first added base hands the conflict to the next added.
+    world.entity_mut(reversed).remove_pair::<IsA>(fast);
+    assert_eq!(world.get::<MaxSpeed>(reversed), Some(&MaxSpeed(1.0)));
+    assert_eq!(world.get::<Shield>(reversed), Some(&Shield(1)));
+    // Re-adding it puts it last.
+    world.entity_mut(reversed).add_pair::<IsA>(fast);
+    assert_eq!(world.get::<MaxSpeed>(reversed), Some(&MaxSpeed(1.0)));
+    // So does removing and re-adding the first of bases added in id order.
+    world.entity_mut(in_order).remove_pair::<IsA>(slow).add_pair::<IsA>(slow);
+    assert_eq!(world.get::<MaxSpeed>(in_order), Some(&MaxSpeed(2.0)));
+    assert_eq!(world.get::<Shield>(in_order), Some(&Shield(2)));
+    let first_third = world.spawn_empty().add_pair::<IsA>(third).add_pair::<IsA>(slow).add_pair::<IsA>(fast).id();
+    assert_eq!(world.get::<MaxSpeed>(first_third), Some(&MaxSpeed(3.0)));
+    world.check_invariants();
+    // A variant whose bases were added against id order passes its order on.
+    let variant = world.spawn(Prefab).add_pair::<IsA>(fast).add_pair::<IsA>(slow).id();
+    let of_variant = world.instantiate(variant);
+    assert_eq!(world.get::<MaxSpeed>(of_variant), Some(&MaxSpeed(2.0)));
+    assert_eq!(world.get::<Shield>(of_variant), Some(&Shield(2)));
+    // A base that dies leaves the others in their order.
+    world.despawn(fast);
+    assert_eq!(world.get::<MaxSpeed>(first_third), Some(&MaxSpeed(3.0)));
+    assert_eq!(world.get::<MaxSpeed>(of_variant), Some(&MaxSpeed(1.0)));
+    world.despawn(third);
+    assert_eq!(world.get::<MaxSpeed>(first_third), Some(&MaxSpeed(1.0)));
+    assert_eq!(world.get::<MaxSpeed>(reversed), Some(&MaxSpeed(1.0)));
+    world.check_invariants();
+}
+
+/// `override` copies: the first added base's copy is the one kept.
+#[test]
+fn with_several_bases_the_first_added_gives_the_override_copy() {
+    let mut world = World::new();
+    let weak = world.spawn((Prefab, Health(10))).id();
+    let strong = world.spawn((Prefab, Health(20))).id();
+    let inst = world.spawn_empty().add_pair::<IsA>(strong).add_pair::<IsA>(weak).id();
+    assert_eq!(world.get::<Health>(inst), Some(&Health(20)));
+    assert!(world.owns::<Health>(inst));
 }

@@ -150,6 +150,10 @@ pub struct Archetype {
     /// Exclusive-replacement edges into this archetype, `(source, id)`: they have
     /// no reverse edge here, so deleting it needs this list to forget them.
     replacement_sources: SmallVec<[(ArchetypeId, Id); 1]>,
+    /// Remove edges into this archetype without an add edge back, `(source,
+    /// id)` (removing a base and adding it again does not return to a source
+    /// whose bases were added in another order): deleting it forgets them.
+    removal_sources: SmallVec<[(ArchetypeId, Id); 0]>,
     /// While the table is empty: the garbage-collection epoch
     /// ([`Archetypes::gc_epoch`]) when it became empty (or was created), so
     /// its age in collections is `epoch - empty_since`, with no per-call
@@ -158,7 +162,15 @@ pub struct Archetype {
     /// The ids its entities inherit through `(IsA, base)` pairs, each with the
     /// base holding the value, sorted by id (see `archetype::inheritance`).
     pub(super) inherited: Vec<(Id, Entity)>,
+    /// The indices of its direct bases in the order they were added, when
+    /// that is not the type order; empty otherwise (see
+    /// [`Archetype::base_order`]).
+    base_order: BaseOrder,
 }
+
+/// The indices of an archetype's direct `IsA` bases in the order they were
+/// added ([`Archetype::base_order`]).
+pub(crate) type BaseOrder = SmallVec<[u32; 2]>;
 
 impl Archetype {
     /// The archetype's id.
@@ -171,6 +183,35 @@ impl Archetype {
     #[inline]
     pub fn ids(&self) -> &[Id] {
         &self.ids
+    }
+
+    /// The entity indices of its direct bases (the targets of its `(IsA, _)`
+    /// pairs) in the order its entities gained them, when that order is not
+    /// the type order (the bases' ids ascending); empty when it is, or when
+    /// it has fewer than two bases. With several bases, the first added wins a
+    /// conflict ([`Archetype::inherited`]), so the order is part of the
+    /// archetype's identity: one type may have several archetypes, one per
+    /// order.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component, Debug, PartialEq)]
+    /// struct Hull(u32);
+    /// let mut world = World::new();
+    /// let light = world.spawn((Prefab, Hull(1))).id();
+    /// let heavy = world.spawn((Prefab, Hull(2))).id();
+    /// let a = world.spawn_empty().add_pair::<IsA>(light).add_pair::<IsA>(heavy).id();
+    /// let b = world.spawn_empty().add_pair::<IsA>(heavy).add_pair::<IsA>(light).id();
+    /// assert_eq!(world.get::<Hull>(a), Some(&Hull(1)));
+    /// assert_eq!(world.get::<Hull>(b), Some(&Hull(2))); // the first added wins
+    /// let archetype_of = |e| world.archetypes().iter().find(|archetype| archetype.entities().contains(&e)).unwrap();
+    /// assert!(archetype_of(a).base_order().is_empty()); // the type order
+    /// assert_eq!(archetype_of(b).base_order(), &[heavy.index(), light.index()]);
+    /// ```
+    #[inline]
+    pub fn base_order(&self) -> &[u32] {
+        &self.base_order
     }
 
     /// Column of each id position (-1: no column).
@@ -227,7 +268,8 @@ impl Archetype {
     /// The ids the archetype's entities inherit through their `(IsA, base)`
     /// pairs, each with the base holding the value, sorted by id; empty
     /// without such pairs. The ids are every plain id of the bases (nearer
-    /// bases first, then in type order); whether a component is actually read
+    /// bases first, then in the order they were added,
+    /// [`Archetype::base_order`]); whether a component is actually read
     /// through the pair is up to its `OnInstantiate` policy.
     ///
     /// # Examples
@@ -492,6 +534,10 @@ const EMPTINESS_LOG_CAPACITY: usize = 4096;
 pub struct Archetypes {
     archetypes: Vec<Archetype>,
     by_ids: FxHashMap<ArchetypeType, ArchetypeId>,
+    /// The archetypes whose bases were added in an order other than the type
+    /// order, by type and order ([`Archetype::base_order`]); `by_ids` holds
+    /// the others.
+    by_ordered_ids: FxHashMap<(ArchetypeType, BaseOrder), ArchetypeId>,
     index: ComponentIndex,
     internal_markers: SmallVec<[Id; 2]>,
     /// Ids whose archetypes are hidden from queries that do not name them,
@@ -605,6 +651,7 @@ impl Archetypes {
         let mut archetypes = Archetypes {
             archetypes: Vec::new(),
             by_ids: FxHashMap::default(),
+            by_ordered_ids: FxHashMap::default(),
             index: ComponentIndex::default(),
             internal_markers: SmallVec::new(),
             hiding_markers: SmallVec::new(),
@@ -808,15 +855,51 @@ impl Archetypes {
         candidates
     }
 
-    /// The archetype whose type is exactly `ids` (sorted, unique), if it exists.
+    /// The archetype whose type is exactly `ids` (sorted, unique), if it
+    /// exists: the one whose bases, if it has several, were added in type order
+    /// (others of the same type record another order,
+    /// [`Archetype::base_order`]).
     pub fn find(&self, ids: &[Id]) -> Option<ArchetypeId> {
         self.by_ids.get(ids).copied()
     }
 
     /// The archetype of type `ids` (sorted, unique), created if missing.
     pub fn get_or_create(&mut self, ids: &[Id], components: &Components) -> ArchetypeId {
+        self.get_or_create_ordered(ids, BaseOrder::new(), components)
+    }
+
+    /// The archetype of type `ids` reached from `source` by a change that
+    /// adds no base (inserting or removing components, dropping pairs): its
+    /// bases keep the order they were added in ([`Archetype::base_order`]).
+    pub(crate) fn get_or_create_from(
+        &mut self,
+        source: ArchetypeId,
+        ids: &[Id],
+        components: &Components,
+    ) -> ArchetypeId {
+        let order = self.derived_order(source, ids, None);
+        self.get_or_create_ordered(ids, order, components)
+    }
+
+    /// The base order of the type `ids` reached from `source`, `added` the
+    /// pair being added if any (see [`Archetype::base_order`]).
+    #[inline]
+    fn derived_order(&self, source: ArchetypeId, ids: &[Id], added: Option<Id>) -> BaseOrder {
+        let source = &self.archetypes[source.index()];
+        self.inheritance.derived_order(&source.ids, &source.base_order, ids, added)
+    }
+
+    /// The archetype of type `ids` (sorted, unique) whose bases were added in
+    /// `order` ([`Archetype::base_order`]: empty for the type order), created
+    /// if missing.
+    fn get_or_create_ordered(&mut self, ids: &[Id], order: BaseOrder, components: &Components) -> ArchetypeId {
         debug_assert!(ids.windows(2).all(|pair| pair[0] < pair[1]), "archetype type not sorted: {ids:?}");
-        if let Some(id) = self.find(ids) {
+        let existing = if order.is_empty() {
+            self.find(ids)
+        } else {
+            self.by_ordered_ids.get(&(SmallVec::from_slice(ids), order.clone())).copied()
+        };
+        if let Some(id) = existing {
             return id;
         }
         let id = match self.free.pop() {
@@ -851,7 +934,11 @@ impl Archetypes {
         let has_union = ids.iter().any(|&id| is_union_id(id));
         let ids: ArchetypeType = SmallVec::from_slice(ids);
         self.index.register_archetype(id, &ids, &columns);
-        self.by_ids.insert(ids.clone(), id);
+        if order.is_empty() {
+            self.by_ids.insert(ids.clone(), id);
+        } else {
+            self.by_ordered_ids.insert((ids.clone(), order.clone()), id);
+        }
         let inherits = self.inheritance.holds_isa(&ids);
         let flags = ArchetypeFlags(
             hidden.0
@@ -871,9 +958,11 @@ impl Archetypes {
                 debug_assert!(dead.edges.adds().next().is_none() && dead.plans.is_empty(), "delete empties the maps");
                 dead.plan_sources.clear();
                 dead.replacement_sources.clear();
+                dead.removal_sources.clear();
                 dead.empty_since = self.gc_epoch;
                 dead.flags = flags;
                 dead.inherited.clear();
+                dead.base_order = order;
             }
             None => self.archetypes.push(Archetype {
                 id,
@@ -885,13 +974,17 @@ impl Archetypes {
                 plans: FxHashMap::default(),
                 plan_sources: SmallVec::new(),
                 replacement_sources: SmallVec::new(),
+                removal_sources: SmallVec::new(),
                 empty_since: self.gc_epoch,
                 flags,
                 inherited: Vec::new(),
+                base_order: order,
             }),
         }
         if inherits {
-            let inherited = self.inheritance.compute(&self.archetypes[id.index()].ids, prefab_ids(&self.archetypes));
+            let archetype = &self.archetypes[id.index()];
+            let inherited =
+                self.inheritance.compute(&archetype.ids, &archetype.base_order, prefab_ids(&self.archetypes));
             self.archetypes[id.index()].inherited = inherited;
             self.inheritance.archetypes.push(id);
         }
@@ -940,7 +1033,9 @@ impl Archetypes {
         self.inheritance.epoch += 1;
         for position in 0..self.inheritance.archetypes.len() {
             let id = self.inheritance.archetypes[position];
-            let inherited = self.inheritance.compute(&self.archetypes[id.index()].ids, prefab_ids(&self.archetypes));
+            let archetype = &self.archetypes[id.index()];
+            let inherited =
+                self.inheritance.compute(&archetype.ids, &archetype.base_order, prefab_ids(&self.archetypes));
             self.archetypes[id.index()].inherited = inherited;
         }
     }
@@ -1171,7 +1266,7 @@ impl Archetypes {
         let mut ids: ArchetypeType = self.archetypes[source.index()].ids.clone();
         let before = ids.len();
         ids.retain(|id| !remove(*id));
-        if ids.len() == before { source } else { self.get_or_create(&ids, components) }
+        if ids.len() == before { source } else { self.get_or_create_from(source, &ids, components) }
     }
 
     #[cold]
@@ -1185,30 +1280,49 @@ impl Archetypes {
         }
         let target = match (ids.binary_search(&id), add) {
             (Ok(_), true) if !replaced => source,
-            (Ok(_), true) => self.get_or_create(&ids, components),
+            (Ok(_), true) => self.get_or_create_from(source, &ids, components),
             (Err(_), false) => source,
             (Err(position), true) => {
                 ids.insert(position, id);
-                self.get_or_create(&ids, components)
+                let order = self.derived_order(source, &ids, Some(id));
+                self.get_or_create_ordered(&ids, order, components)
             }
             (Ok(position), false) => {
                 ids.remove(position);
-                self.get_or_create(&ids, components)
+                self.get_or_create_from(source, &ids, components)
             }
+        };
+        // The reverse edge leads back to `source` unless bases were added in
+        // another order: removing the first added base and adding it again
+        // puts it last ([`Archetype::base_order`]).
+        let reverse_returns = target != source && {
+            let source_archetype = &self.archetypes[source.index()];
+            let target_archetype = &self.archetypes[target.index()];
+            !self.inheritance.is_isa_pair(id)
+                && source_archetype.base_order.is_empty()
+                && target_archetype.base_order.is_empty()
+                || self.inheritance.derived_order(
+                    &target_archetype.ids,
+                    &target_archetype.base_order,
+                    &source_archetype.ids,
+                    (!add).then_some(id),
+                ) == source_archetype.base_order
         };
         if add {
             self.archetypes[source.index()].edges.set_add(id, target);
             // An exclusive replacement's reverse is not "remove `id`": the target
             // only remembers the edge, to forget it when deleted.
-            if target != source && !replaced {
+            if reverse_returns && !replaced {
                 self.archetypes[target.index()].edges.set_remove(id, source);
             } else if target != source {
                 self.archetypes[target.index()].replacement_sources.push((source, id));
             }
         } else {
             self.archetypes[source.index()].edges.set_remove(id, target);
-            if target != source {
+            if reverse_returns {
                 self.archetypes[target.index()].edges.set_add(id, source);
+            } else if target != source {
+                self.archetypes[target.index()].removal_sources.push((source, id));
             }
         }
         target
@@ -1285,19 +1399,27 @@ impl Archetypes {
         let mut plans = core::mem::take(&mut archetype.plans);
         let plan_sources = core::mem::take(&mut archetype.plan_sources);
         let replacement_sources = core::mem::take(&mut archetype.replacement_sources);
+        let removal_sources = core::mem::take(&mut archetype.removal_sources);
         let ids = core::mem::take(&mut archetype.ids);
+        let order = core::mem::take(&mut archetype.base_order);
         // Edges are created in pairs (`add` one way, `remove` back), except
-        // exclusive replacements, which the target lists.
+        // exclusive replacements and edges that change a base order, which
+        // the target lists.
         for (edge, target) in edges.adds() {
             let target = &mut self.archetypes[target.index()];
             target.edges.forget_remove(edge, id);
             target.replacement_sources.retain(|(source, _)| *source != id);
         }
         for (edge, target) in edges.removes() {
-            self.archetypes[target.index()].edges.forget_add(edge, id);
+            let target = &mut self.archetypes[target.index()];
+            target.edges.forget_add(edge, id);
+            target.removal_sources.retain(|(source, _)| *source != id);
         }
         for (source, edge) in replacement_sources {
             self.archetypes[source.index()].edges.forget_add(edge, id);
+        }
+        for (source, edge) in removal_sources {
+            self.archetypes[source.index()].edges.forget_remove(edge, id);
         }
         for target in plans.keys() {
             self.archetypes[target.index()].plan_sources.retain(|source| *source != id);
@@ -1312,7 +1434,11 @@ impl Archetypes {
         let dead = &mut self.archetypes[id.index()];
         dead.edges = edges;
         dead.plans = plans;
-        self.by_ids.remove(&ids);
+        if order.is_empty() {
+            self.by_ids.remove(&ids);
+        } else {
+            self.by_ordered_ids.remove(&(ids, order));
+        }
         self.index.unregister_archetype(id);
         self.archetypes[id.index()].inherited = Vec::new();
         self.inheritance.archetypes.retain(|&inheriting| inheriting != id);
@@ -1516,7 +1642,11 @@ impl Archetypes {
                 continue;
             }
             assert!(archetype.ids.windows(2).all(|pair| pair[0] < pair[1]), "type of {:?} not sorted", archetype.id);
-            assert_eq!(self.by_ids.get(&archetype.ids), Some(&archetype.id), "by_ids lost {:?}", archetype.id);
+            let key = (archetype.ids.clone(), archetype.base_order.clone());
+            let found = if key.1.is_empty() { self.by_ids.get(&key.0) } else { self.by_ordered_ids.get(&key) };
+            assert_eq!(found, Some(&archetype.id), "by_ids lost {:?}", archetype.id);
+            let ordered = self.inheritance.derived_order(&archetype.ids, &archetype.base_order, &archetype.ids, None);
+            assert_eq!(ordered, archetype.base_order, "base order of {:?} not normalized", archetype.id);
             archetype.table.check_invariants();
             // Deleting an archetype forgets every edge and plan leading to it (its
             // slot may be reused by an unrelated archetype).
@@ -1555,7 +1685,7 @@ impl Archetypes {
             if inherits {
                 assert_eq!(
                     archetype.inherited,
-                    self.inheritance.compute(&archetype.ids, prefab_ids(&self.archetypes)),
+                    self.inheritance.compute(&archetype.ids, &archetype.base_order, prefab_ids(&self.archetypes)),
                     "stale inherited ids of {:?}",
                     archetype.id
                 );
@@ -1619,9 +1749,9 @@ impl Index<ArchetypeId> for Archetypes {
 
 /// The type of an archetype of `archetypes` if it holds prefabs (what
 /// inheritance reads through).
-fn prefab_ids<'a>(archetypes: &'a [Archetype]) -> impl Fn(ArchetypeId) -> (&'a [Id], bool) {
+fn prefab_ids<'a>(archetypes: &'a [Archetype]) -> impl Fn(ArchetypeId) -> (&'a [Id], &'a [u32], bool) {
     |archetype| {
         let archetype = &archetypes[archetype.index()];
-        (archetype.ids(), archetype.flags().contains(ArchetypeFlags::PREFAB))
+        (archetype.ids(), archetype.base_order(), archetype.flags().contains(ArchetypeFlags::PREFAB))
     }
 }

@@ -4,8 +4,8 @@
 //! An archetype whose type holds `(IsA, base)` pairs inherits every plain
 //! (non-pair) id of those of its bases that are prefabs (carry `Prefab`), found
 //! depth-first along `IsA` through any base: a base's own ids first, then its
-//! bases', the bases of one archetype taken in type order (by target id), so a
-//! nearer base wins over a farther one and an earlier base over a later one. A
+//! bases', the bases of one archetype taken in the order they were added, so a
+//! nearer base wins over a farther one and the first added over a later one. A
 //! base that is not a prefab passes its own bases' ids on but none of its own
 //! (an id it owns is not inherited from its own bases; other bases of the
 //! instance may still give it). Whether an inherited id is *seen* is the component's
@@ -14,6 +14,13 @@
 //! The world registers every entity used as a base (and the `IsA`
 //! relationship itself); the store tracks each base's archetype, because the
 //! ids a base holds decide what its instances inherit.
+//!
+//! The order bases were added in is part of an archetype's identity: two
+//! entities with the same bases added in different orders live in different
+//! archetypes of one type, the one whose order is not the type order (the
+//! bases' ids ascending) recording it ([`Archetype::base_order`](super::Archetype::base_order); empty for
+//! the type order, the common case, so nothing changes for it). Edges carry
+//! the order along ([`Inheritance::derived_order`]).
 //!
 //! Invariants:
 //! * `bases` maps the index of every live entity used as a base to the entity
@@ -65,9 +72,58 @@ impl Inheritance {
         self.relationship.is_some() && ids.iter().any(|&id| self.is_isa_pair(id))
     }
 
-    /// The bases named by the `(IsA, _)` pairs of `ids`, in type order.
-    fn direct_bases<'a>(&'a self, ids: &'a [Id]) -> impl Iterator<Item = u32> + 'a {
-        ids.iter().filter(|&&id| self.is_isa_pair(id)).map(|id| id.second_index())
+    /// The bases named by the `(IsA, _)` pairs of `ids`, in the order they
+    /// were added: `order` when the archetype records one (see
+    /// [`Archetype::base_order`](super::Archetype::base_order)), else type order.
+    fn direct_bases<'a>(&'a self, ids: &'a [Id], order: &'a [u32]) -> impl Iterator<Item = u32> + 'a {
+        let in_type_order: &[Id] = if order.is_empty() { ids } else { &[] };
+        order
+            .iter()
+            .copied()
+            .chain(in_type_order.iter().filter(|&&id| self.is_isa_pair(id)).map(|id| id.second_index()))
+    }
+
+    /// The order of the direct bases of the type `ids`, reached from an
+    /// archetype whose bases were added in `source_order` (its
+    /// [`Archetype::base_order`](super::Archetype::base_order), `source_ids`
+    /// its type), with `added` the pair being added, if any: the bases kept
+    /// stay in their order, new ones follow (`added` last). Empty when that is
+    /// the type order (the bases' ids ascending), as every archetype records
+    /// it.
+    pub(super) fn derived_order(
+        &self,
+        source_ids: &[Id],
+        source_order: &[u32],
+        ids: &[Id],
+        added: Option<Id>,
+    ) -> SmallVec<[u32; 2]> {
+        let adds_base = added.is_some_and(|id| self.is_isa_pair(id));
+        // Dropping ids from a type-ordered list keeps it type-ordered; new
+        // bases only arrive through an `IsA` pair being added.
+        if source_order.is_empty() && !adds_base && !self.holds_isa(ids) {
+            return SmallVec::new();
+        }
+        let holds = |base: u32| {
+            self.relationship
+                .is_some_and(|relationship| ids.binary_search(&Id::pair_from_indices(relationship, base)).is_ok())
+        };
+        let mut order: SmallVec<[u32; 2]> =
+            self.direct_bases(source_ids, source_order).filter(|&base| holds(base)).collect();
+        let added = added.filter(|&id| self.is_isa_pair(id)).map(|id| id.second_index());
+        for base in self.direct_bases(ids, &[]) {
+            if !order.contains(&base) && Some(base) != added {
+                order.push(base);
+            }
+        }
+        if let Some(base) = added
+            && !order.contains(&base)
+        {
+            order.push(base);
+        }
+        if order.windows(2).all(|pair| pair[0] < pair[1]) {
+            order.clear();
+        }
+        order
     }
 
     /// The inherited ids of an archetype of type `ids`, each with the base
@@ -78,11 +134,12 @@ impl Inheritance {
     pub(super) fn compute<'a>(
         &self,
         ids: &[Id],
-        prefab_ids: impl Fn(ArchetypeId) -> (&'a [Id], bool),
+        order: &[u32],
+        prefab_ids: impl Fn(ArchetypeId) -> (&'a [Id], &'a [u32], bool),
     ) -> Vec<(Id, Entity)> {
         let mut walk =
             Walk { prefab_ids: &prefab_ids, found: Vec::new(), visited: SmallVec::new(), blocked: Vec::new() };
-        let bases: SmallVec<[u32; 8]> = self.direct_bases(ids).collect();
+        let bases: SmallVec<[u32; 8]> = self.direct_bases(ids, order).collect();
         for base in bases {
             self.visit(base, &mut walk);
         }
@@ -100,7 +157,7 @@ impl Inheritance {
     /// refused where they could alias inherited reads. A plain base passes on
     /// what its own bases give, but not its own values: an id it owns is
     /// blocked for what lies beyond it (its own bases), not for its siblings.
-    fn visit<'a, P: Fn(ArchetypeId) -> (&'a [Id], bool)>(&self, index: u32, walk: &mut Walk<'_, 'a, P>) {
+    fn visit<'a, P: Fn(ArchetypeId) -> (&'a [Id], &'a [u32], bool)>(&self, index: u32, walk: &mut Walk<'_, 'a, P>) {
         // Visited again only along a path that blocks less than an earlier
         // one did (a base reached both through a blocking plain base and
         // directly): a visit blocking as much or more finds nothing new.
@@ -114,7 +171,7 @@ impl Inheritance {
         }
         walk.visited.push((index, SmallVec::from_slice(&walk.blocked)));
         let Some(&(base, archetype)) = self.bases.get(&index) else { return };
-        let (base_ids, is_prefab) = (walk.prefab_ids)(archetype);
+        let (base_ids, base_order, is_prefab) = (walk.prefab_ids)(archetype);
         let mark = walk.blocked.len();
         for &id in base_ids.iter().filter(|id| !id.is_pair()) {
             if !is_prefab {
@@ -124,7 +181,7 @@ impl Inheritance {
                 walk.found.push((id, order, base));
             }
         }
-        let bases: SmallVec<[u32; 8]> = self.direct_bases(base_ids).collect();
+        let bases: SmallVec<[u32; 8]> = self.direct_bases(base_ids, base_order).collect();
         for next in bases {
             self.visit(next, walk);
         }
@@ -133,7 +190,7 @@ impl Inheritance {
 }
 
 /// The state of one [`Inheritance::compute`] walk.
-struct Walk<'p, 'a, P: Fn(ArchetypeId) -> (&'a [Id], bool)> {
+struct Walk<'p, 'a, P: Fn(ArchetypeId) -> (&'a [Id], &'a [u32], bool)> {
     prefab_ids: &'p P,
     /// `(id, order found, holder)`.
     found: Vec<(Id, usize, Entity)>,

@@ -26,8 +26,16 @@
 //!   recomputes the lists when a base moves or dies
 //!   ([`Archetypes::inheritance_epoch`]).
 //!
+//! * Several bases: the order an archetype's entities gained their `(IsA, _)`
+//!   pairs decides which base wins a conflict (the first added), so it is
+//!   part of the archetype's identity ([`Archetype::base_order`], recorded
+//!   only when it is not the type order). Graph edges carry it along; an edge
+//!   that changes it has no reverse (removing the first added base and adding
+//!   it back puts it last), and the archetype it leads to lists its source so
+//!   deleting either forgets the edge.
+//!
 //! Invariants (checked by [`Archetypes::check_invariants`]): archetype types are
-//! sorted and unique, `by_ids` maps every type to its archetype, the component
+//! sorted, unique per base order, `by_ids` maps every type and order to its archetype, the component
 //! index lists exactly the archetypes that contain each id, and each record's
 //! split matches the lengths of the tables.
 //!

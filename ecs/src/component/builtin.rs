@@ -185,10 +185,12 @@ impl Component for Prefab {
 /// query that does not name it, so a `Query<&mut T>` never hands out a value
 /// that instances read through `&T` (Flecs reads through any base; make the
 /// base a prefab instead). Prefab variants (a prefab with an `(IsA, prefab)`
-/// pair) inherit transitively. With several bases, the first in the
-/// archetype's type order (by the base's id: normally the first created)
-/// wins a conflict, as in Flecs: an archetype is a set of ids and does not
-/// record the order its pairs were added in.
+/// pair) inherit transitively. With several bases, the first added wins a
+/// conflict (for inherited values, `up IsA` traversal and `override` copies
+/// alike): the order bases were added in is part of an archetype's identity
+/// ([`Archetype::base_order`](crate::archetype::Archetype::base_order)), so
+/// two instances of the same bases added in opposite orders live in two
+/// archetypes.
 ///
 /// # Examples
 /// ```

@@ -599,7 +599,8 @@ impl<T> Clone for UpFetch<'_, T> {
 }
 
 /// The nearest ancestor's `T` along `relationship`: depth-first over
-/// `archetype`'s `(relationship, *)` targets in type order. Each entity is
+/// `archetype`'s `(relationship, *)` targets in type order (`IsA` bases in
+/// the order they were added). Each entity is
 /// visited once, so a cycle (in a relationship that allows them) ends.
 fn find_up<T: Component>(
     world: &World,

@@ -852,7 +852,8 @@ impl World {
     /// A union relationship's target is its row's.
     /// Walks up `relationship` from the targets of `archetype`'s entities
     /// and returns the first `found` gives for an ancestor: depth-first over
-    /// every `(relationship, *)` target in type order (Flecs' search: a
+    /// every `(relationship, *)` target in type order, `IsA` bases in the
+    /// order they were added (Flecs' search: a
     /// target, what lies beyond it, then the next target). An exclusive
     /// relationship is a chain, walked without a visited set and bounded by
     /// the number of alive entities (in case it loops); any other visits
@@ -863,10 +864,21 @@ impl World {
         relationship: Entity,
         mut found: impl FnMut(Entity) -> Option<R>,
     ) -> Option<R> {
+        let is_a = relationship == self.builtin.is_a;
         let targets_in = |archetype: &crate::archetype::Archetype, stack: &mut SmallVec<[Entity; 8]>| {
             let mark = stack.len();
-            let positions = archetype.pair_positions(relationship.index());
-            stack.extend(positions.filter_map(|position| self.entity_at(archetype.ids()[position].second_index())));
+            // Several bases: in the order they were added, when that is not type order.
+            match archetype.base_order() {
+                order if is_a && !order.is_empty() => {
+                    stack.extend(order.iter().filter_map(|&base| self.entity_at(base)));
+                }
+                _ => {
+                    let positions = archetype.pair_positions(relationship.index());
+                    stack.extend(
+                        positions.filter_map(|position| self.entity_at(archetype.ids()[position].second_index())),
+                    );
+                }
+            }
             stack[mark..].reverse();
         };
         let exclusive = self.components.relationship_traits(relationship.index()).exclusive;
@@ -895,21 +907,30 @@ impl World {
 
     pub(crate) fn targets_of(&self, entity: Entity, relationship: Option<u32>) -> impl Iterator<Item = Entity> + '_ {
         let location = self.entities().location(entity);
+        // An instance's bases, when not added in type order, in their order.
+        let ordered = match (relationship, location) {
+            (Some(relationship), Some(location)) if relationship == self.builtin.is_a.index() => {
+                self.archetypes()[location.archetype].base_order()
+            }
+            _ => &[],
+        };
         let ids = match (relationship, location) {
-            (Some(relationship), Some(location)) => {
+            (Some(relationship), Some(location)) if ordered.is_empty() => {
                 let archetype = &self.archetypes()[location.archetype];
                 &archetype.ids()[archetype.pair_positions(relationship)]
             }
             _ => &[],
         };
-        ids.iter().filter_map(move |&id| match location {
-            Some(location) if crate::archetype::is_union_id(id) => {
-                let archetype = &self.archetypes()[location.archetype];
-                let column = archetype.column_of(id)?;
-                Some(archetype.union_column(column)[location.row as usize].target)
-            }
-            _ => self.entity_at(id.second_index()),
-        })
+        ordered.iter().filter_map(|&base| self.entity_at(base)).chain(ids.iter().filter_map(
+            move |&id| match location {
+                Some(location) if crate::archetype::is_union_id(id) => {
+                    let archetype = &self.archetypes()[location.archetype];
+                    let column = archetype.column_of(id)?;
+                    Some(archetype.union_column(column)[location.row as usize].target)
+                }
+                _ => self.entity_at(id.second_index()),
+            },
+        ))
     }
 
     /// The ids of `entity`'s archetype (its components and pairs, sorted).

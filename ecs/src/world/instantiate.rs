@@ -299,7 +299,7 @@ impl World {
         let mut ids: SmallVec<[Id; 16]> = SmallVec::from_slice(self.archetypes[location.archetype].ids());
         ids.extend(values.iter().map(|(id, _)| *id));
         ids.sort_unstable();
-        let destination = self.archetypes.get_or_create(&ids, &self.components);
+        let destination = self.archetypes.get_or_create_from(location.archetype, &ids, &self.components);
         let mut panics = PanicSlot::default();
         let row = self.move_entity(instance, location, destination, &mut panics);
         let tick = self.change_tick();
@@ -340,7 +340,8 @@ impl World {
     /// The base the entities of `archetype` inherit their value of the sparse
     /// component `component` from, if any: the rules of table components
     /// (`archetype::inheritance`), walked when asked since sparse values are
-    /// not in any type. Bases are visited depth-first in type order; a
+    /// not in any type. Bases are visited depth-first in the order they were
+    /// added ([`Archetype::base_order`](crate::archetype::Archetype::base_order)); a
     /// prefab holding a value gives it; a plain base holding one gives
     /// nothing and hides what lies beyond it; any other base passes on what
     /// its own bases give.
@@ -352,9 +353,13 @@ impl World {
         let is_a = self.builtin.is_a.index();
         let bases_of = |archetype: &crate::archetype::Archetype, stack: &mut SmallVec<[Entity; 8]>| {
             let mark = stack.len();
-            let bases = archetype.ids().iter().filter(|id| id.is_pair() && id.first_index() == is_a);
-            stack.extend(bases.filter_map(|id| self.entities.entity_at(id.second_index())));
-            // Popped in type order.
+            if archetype.base_order().is_empty() {
+                let bases = archetype.ids().iter().filter(|id| id.is_pair() && id.first_index() == is_a);
+                stack.extend(bases.filter_map(|id| self.entities.entity_at(id.second_index())));
+            } else {
+                stack.extend(archetype.base_order().iter().filter_map(|&base| self.entities.entity_at(base)));
+            }
+            // Popped in the order they were added.
             stack[mark..].reverse();
         };
         let mut stack: SmallVec<[Entity; 8]> = SmallVec::new();
