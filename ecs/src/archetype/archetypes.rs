@@ -1272,24 +1272,29 @@ impl Archetypes {
     #[cold]
     fn create_edge(&mut self, source: ArchetypeId, id: Id, add: bool, components: &Components) -> ArchetypeId {
         let mut ids: ArchetypeType = self.archetypes[source.index()].ids.clone();
+        // Only an `IsA` pair changes the bases; without a recorded order the
+        // destination has none either.
+        let keeps_order = self.archetypes[source.index()].base_order.is_empty() && !self.inheritance.is_isa_pair(id);
         let mut replaced = false;
         if add && id.is_pair() && components.relationship_traits(id.first_index()).exclusive {
             let before = ids.len();
             ids.retain(|other| *other == id || !(other.is_pair() && other.first_index() == id.first_index()));
             replaced = ids.len() != before;
         }
+        let order_of = |archetypes: &Self, ids: &[Id], added: Option<Id>| {
+            if keeps_order { BaseOrder::new() } else { archetypes.derived_order(source, ids, added) }
+        };
         let target = match (ids.binary_search(&id), add) {
             (Ok(_), true) if !replaced => source,
-            (Ok(_), true) => self.get_or_create_from(source, &ids, components),
+            (Ok(_), true) => self.get_or_create_ordered(&ids, order_of(self, &ids, None), components),
             (Err(_), false) => source,
             (Err(position), true) => {
                 ids.insert(position, id);
-                let order = self.derived_order(source, &ids, Some(id));
-                self.get_or_create_ordered(&ids, order, components)
+                self.get_or_create_ordered(&ids, order_of(self, &ids, Some(id)), components)
             }
             (Ok(position), false) => {
                 ids.remove(position);
-                self.get_or_create_from(source, &ids, components)
+                self.get_or_create_ordered(&ids, order_of(self, &ids, None), components)
             }
         };
         // The reverse edge leads back to `source` unless bases were added in
@@ -1298,9 +1303,7 @@ impl Archetypes {
         let reverse_returns = target != source && {
             let source_archetype = &self.archetypes[source.index()];
             let target_archetype = &self.archetypes[target.index()];
-            !self.inheritance.is_isa_pair(id)
-                && source_archetype.base_order.is_empty()
-                && target_archetype.base_order.is_empty()
+            keeps_order
                 || self.inheritance.derived_order(
                     &target_archetype.ids,
                     &target_archetype.base_order,
