@@ -1734,9 +1734,6 @@ fn optional_optional_pair_w_var() {
 
 /// Flecs Operators_3_and_optional_dependent_and_pair_src: `TagA, ?(RelA, $x), TagB($x)`: x from the optional.
 #[test]
-#[ignore = "finding: `TagA, ?(RelA, $x), TagB($x)`: the later required `TagB($x)` binds x to every TagB entity, so \
-            e1 (no RelA pair) gets rows x=t2 and x=t3 and e2 (target t1 lacks TagB) gets rows; expected (Flecs, \
-            terms in written order) e1 once with x unbound and terms 1-2 unset, no row for e2, and e3 with x=t2, t3"]
 fn optional_dependent_and_pair_src() {
     let mut world = new_world();
     let mut qs = both(&world, "TagA, ?(RelA, $x), TagB($x)");
@@ -1857,8 +1854,6 @@ fn or_written_w_rel_var() {
 
 /// Flecs Operators_2_or_dependent: `TagB || (RelA, $tgt), TagC($tgt)`: the TagB alternative leaves $tgt unbound.
 #[test]
-#[ignore = "finding: `TagB || (RelA, $tgt), TagC($tgt)` drops e1 and e3 (matched by the TagB alternative, $tgt \
-            unbound); expected (Flecs) a row for each with $tgt unbound and term 1 unset, plus e2 with $tgt = tgt"]
 fn or_dependent() {
     let mut world = new_world();
     let mut qs = both(&world, "TagB || (RelA, $tgt), TagC($tgt)");
@@ -2027,5 +2022,26 @@ fn cached_transitive_variable_follows_chain_edits() {
     world.entity_mut(f.us).remove_pair::<LocatedIn>(f.earth);
     for q in &mut qs {
         assert_eq!(xs(q, &world), sorted([Some(f.la), Some(f.california), Some(f.us)]), "west lost Location");
+    }
+}
+
+/// A term on `$this` that names a variable an optional term wrote first
+/// waits for it: `TagA, ?(RelA, $x), (RelB, $x)` keeps rows where `x` is
+/// unbound (the third term unset) and, where it is bound, requires
+/// `(RelB, x)` too; the optional term writes `x`, not the later required one.
+#[test]
+fn optional_dependent_pair_on_this() {
+    let mut world = new_world();
+    let mut qs = both(&world, "TagA, ?(RelA, $x), (RelB, $x)");
+    let (t1, t2) = (world.spawn_empty().id(), world.spawn_empty().id());
+    let lone = world.spawn(TagA).id();
+    let both_pairs = world.spawn(TagA).add_pair::<RelA>(t1).add_pair::<RelB>(t1).id();
+    let other_target = world.spawn(TagA).add_pair::<RelA>(t1).add_pair::<RelB>(t2).id();
+    let only_b = world.spawn(TagA).add_pair::<RelB>(t2).id();
+    for q in &mut qs {
+        let rows = sorted(q.iter(&world).map(|row| (row.entity(), row.var("x"), row.is_set(1), row.is_set(2))));
+        let expected =
+            sorted([(lone, None, false, false), (both_pairs, Some(t1), true, true), (only_b, None, false, false)]);
+        assert_eq!(rows, expected, "{other_target:?} has (RelA, t1) but not (RelB, t1): no row");
     }
 }

@@ -15,6 +15,13 @@
 //!   variable nothing bound yet *selects* it (enumerates the entities that
 //!   match). These run at every iteration, since they read other entities.
 //!
+//! The first term naming a variable, in written order, writes it (Flecs). An
+//! optional term, or an or-chain with an alternative that does not name it,
+//! writes it conditionally: the later terms naming it run after it, never
+//! select it, and are skipped (left unset) where it stayed unbound
+//! ([`CompiledTerm::conditional`]): `TagA, ?(RelA, $x), TagB($x)` yields the
+//! `TagA` entities without a `RelA` pair once, `x` unbound.
+//!
 //! Invariants of a compiled query (checked by [`compile`], else a
 //! [`QueryBuildError`]): writes are on `$this`, without traversal, on a
 //! concrete component; no two terms may match the same id where one of them
@@ -109,6 +116,12 @@ pub(crate) struct CompiledTerm {
     /// A pair of a transitive relationship whose target is not a wildcard:
     /// matched along chains (so never table-level).
     pub(crate) transitive: bool,
+    /// The variables this term depends on that an earlier term binds only
+    /// conditionally (an optional term, or an or-chain with an alternative
+    /// that does not name it): where one is unbound the term is skipped and
+    /// left unset, as Flecs does for terms after the one that writes a
+    /// variable.
+    pub(crate) conditional: SmallVec<[usize; 1]>,
 }
 
 impl CompiledTerm {
@@ -253,11 +266,47 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
                 (Half::Entity(relationship), Some(Half::Entity(_) | Half::Var(_))) => is_transitive(relationship),
                 _ => false,
             };
-        compiled.push(CompiledTerm { alternatives, source, oper: term.oper, up, include_self, access, transitive });
+        compiled.push(CompiledTerm {
+            alternatives,
+            source,
+            oper: term.oper,
+            up,
+            include_self,
+            access,
+            transitive,
+            conditional: SmallVec::new(),
+        });
     }
+    mark_conditional(&mut compiled, var_names.len());
     check_aliasing(&compiled)?;
     let plan = plan(&compiled, &var_names)?;
     Ok(Compiled { terms: compiled, var_names, plan })
+}
+
+/// Marks the terms that depend on a variable an earlier term binds only
+/// conditionally ([`CompiledTerm::conditional`]). The first term naming a
+/// variable, in written order, writes it (Flecs); it binds it conditionally
+/// when it is optional, or an or-chain with an alternative whose id does not
+/// name it.
+fn mark_conditional(terms: &mut [CompiledTerm], var_count: usize) {
+    for var in 0..var_count {
+        let Some(writer) = terms.iter().position(|term| term.variables().any(|named| named == var)) else {
+            continue;
+        };
+        let term = &terms[writer];
+        let names = |pattern: &Pattern| {
+            core::iter::once(pattern.first).chain(pattern.second).any(|half| half == Half::Var(var))
+        };
+        let partial_or = term.alternatives.len() > 1 && !term.alternatives.iter().all(names);
+        if term.oper != TermOper::Optional && !partial_or {
+            continue;
+        }
+        for later in &mut terms[writer + 1..] {
+            if later.variables().any(|named| named == var) && !later.conditional.contains(&var) {
+                later.conditional.push(var);
+            }
+        }
+    }
 }
 
 /// Whether two halves may stand for the same entity.
@@ -308,9 +357,10 @@ fn plan(terms: &[CompiledTerm], var_names: &[String]) -> Result<Plan, QueryBuild
     let mut placed = vec![false; terms.len()];
     let mut plan = Plan { has_this, ..Plan::default() };
     let table_level = |term: &CompiledTerm| term.source == Source::This && term.is_self_only() && !term.transitive;
-    // Required table terms bind the variables of their ids.
+    // Required table terms bind the variables of their ids (not those that
+    // wait for a conditional writer).
     for (index, term) in terms.iter().enumerate() {
-        if table_level(term) && term.oper == TermOper::And {
+        if table_level(term) && term.oper == TermOper::And && term.conditional.is_empty() {
             plan.prefix.push(Step::Term(index));
             placed[index] = true;
             term.variables().for_each(|var| bound[var] = true);
@@ -333,8 +383,12 @@ fn plan(terms: &[CompiledTerm], var_names: &[String]) -> Result<Plan, QueryBuild
             Source::This | Source::Fixed(_) => true,
             Source::Var(var) => bound[var],
         };
+        // A term after a conditional writer waits for it.
+        let writers_placed = |term: &CompiledTerm| term.conditional.iter().all(|&var| bound[var]);
         let ready = (0..terms.len())
-            .find(|&i| !placed[i] && terms[i].oper == TermOper::And && source_bound(&terms[i]))
+            .find(|&i| {
+                !placed[i] && terms[i].oper == TermOper::And && source_bound(&terms[i]) && writers_placed(&terms[i])
+            })
             .or_else(|| {
                 (0..terms.len()).find(|&i| {
                     !placed[i] && terms[i].oper != TermOper::And && terms[i].variables().all(|var| bound[var])
@@ -346,7 +400,8 @@ fn plan(terms: &[CompiledTerm], var_names: &[String]) -> Result<Plan, QueryBuild
             plan.suffix.push(Step::Term(index));
             continue;
         }
-        let select = (0..terms.len()).find(|&i| !placed[i] && terms[i].oper == TermOper::And);
+        let select =
+            (0..terms.len()).find(|&i| !placed[i] && terms[i].oper == TermOper::And && writers_placed(&terms[i]));
         // Last, when no required term is left: an optional term on a bound
         // source binds the unbound variables of its id where it matches and
         // leaves them unbound where it does not (Flecs' optional variables).
@@ -369,6 +424,14 @@ fn plan(terms: &[CompiledTerm], var_names: &[String]) -> Result<Plan, QueryBuild
                 placed[index] = true;
                 terms[index].variables().for_each(|var| bound[var] = true);
                 plan.suffix.push(Step::SelectSource(index, var));
+            }
+            None if (0..terms.len()).any(|i| !placed[i] && terms[i].oper == TermOper::And) => {
+                // Only terms waiting for a conditional writer that cannot run.
+                let (term, var) = (0..terms.len())
+                    .filter(|&i| !placed[i])
+                    .find_map(|i| terms[i].conditional.iter().find(|&&var| !bound[var]).map(|&var| (i, var)))
+                    .expect("a waiting term names a conditionally bound variable");
+                return Err(QueryBuildError::UnboundVariable { term, variable: var_names[var].clone() });
             }
             None => {
                 let (term, var) = (0..terms.len())

@@ -192,6 +192,11 @@ impl<'w> Evaluator<'w, '_> {
         emit: &mut dyn FnMut(&Frame),
     ) {
         let term = &self.compiled.terms[index];
+        // After a conditional writer that left a variable unbound: skipped, unset.
+        if term.conditional.iter().any(|&var| frame.vars[var].is_none()) {
+            frame.hits[index] = None;
+            return self.run(rest, archetype, frame, emit);
+        }
         let place = match term.source {
             Source::This => match archetype {
                 Some(archetype) => Place { archetype, entity: None },
