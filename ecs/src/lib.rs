@@ -61,12 +61,12 @@ pub struct ReadmeDoctests;
 pub mod prelude {
     pub use crate::bundle::Bundle;
     pub use crate::component::{Component, Disabled, HookContext, Name, Prefab};
-    pub use crate::entity::{Entity, RemoteEntities, SpawnError};
+    pub use crate::entity::{Entity, Id, RemoteEntities, SpawnError};
     pub use crate::inspect::{EntityReport, WorldReport, WorldStats};
     pub use crate::observer::{Event, OnAdd, OnDespawn, OnInsert, OnRemove, OnReplace, RemovedComponents, Trigger};
     pub use crate::query::{
-        Added, Changed, DslError, Has, Or, QueryData, QueryError, QueryFilter, QuerySingleError, QueryState, With,
-        Without,
+        Added, Changed, DslError, DynQuery, DynRow, DynRowMut, Has, Or, QueryBuildError, QueryBuilder, QueryData,
+        QueryError, QueryFilter, QuerySingleError, QueryState, With, Without,
     };
     pub use crate::relation::{ChildOf, Fixed, IsA, Pair, Relationship, Up, WithPair};
     pub use crate::schedule::{

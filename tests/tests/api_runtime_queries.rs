@@ -146,3 +146,29 @@ fn the_transitive_and_gc_lines() {
     assert!(deleted >= 1, "the (Position, Enemy) archetype was empty for 3 calls");
     world.check_invariants();
 }
+
+/// API.md: "Everything is reachable through `use ecs::prelude::*;`", the
+/// runtime query types included (`QueryBuilder`, `DynQuery`,
+/// `QueryBuildError`, `DynRow`, `Id`).
+mod through_the_prelude_alone {
+    use ecs::prelude::*;
+
+    #[derive(Component)]
+    struct Mass(u32);
+
+    #[test]
+    fn runtime_query_types_are_in_the_prelude() {
+        let mut world = World::new();
+        let mass = world.register_component::<Mass>();
+        let e = world.spawn(Mass(3)).id();
+        let builder: QueryBuilder = world.query_builder().read(mass);
+        let built: Result<DynQuery, QueryBuildError> = builder.build();
+        let mut q = built.unwrap();
+        let rows: Vec<(Entity, u32, Id)> =
+            q.iter(&world).map(|row: DynRow<'_>| (row.entity(), row.get::<Mass>(0).unwrap().0, row.id(0))).collect();
+        assert_eq!(rows, vec![(e, 3, mass.id())]);
+        q.iter_mut(&mut world).for_each(|mut row: DynRowMut<'_>| {
+            assert!(row.get_mut::<Mass>(0).is_none(), "term 0 is read-only");
+        });
+    }
+}
