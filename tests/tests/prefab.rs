@@ -757,3 +757,22 @@ fn with_several_bases_the_first_added_gives_the_override_copy() {
     assert_eq!(world.get::<Health>(inst), Some(&Health(20)));
     assert!(world.owns::<Health>(inst));
 }
+
+/// Two bases each with a child named "turret": the first added base's child
+/// is the instance's (names are unique among siblings; the second is skipped,
+/// not a panic that leaves the instance half built).
+#[test]
+fn prefab_children_of_two_bases_with_one_name() {
+    let mut world = World::new();
+    let a = world.spawn((Prefab, MaxSpeed(1.0))).id();
+    let b = world.spawn((Prefab, MaxSpeed(2.0))).id();
+    world.spawn((Position(10.0), Name::new("turret"), ChildOf.pair(a)));
+    world.spawn((Position(20.0), Name::new("turret"), ChildOf.pair(b)));
+    world.spawn((Position(30.0), Name::new("radar"), ChildOf.pair(a)));
+    let inst = world.spawn_empty().add_pair::<IsA>(b).add_pair::<IsA>(a).id();
+    let turret = world.lookup_child(inst, "turret").unwrap();
+    assert_eq!(world.get::<Position>(turret), Some(&Position(20.0)));
+    assert!(world.lookup_child(inst, "radar").is_some());
+    assert_eq!(world.children(inst).count(), 2);
+    world.check_invariants();
+}

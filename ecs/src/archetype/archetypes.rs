@@ -1623,6 +1623,7 @@ impl Archetypes {
                 "base {base:?} is not where the inheritance map says"
             );
         }
+        let mut live = 0;
         for archetype in &self.archetypes {
             if archetype.is_dead() {
                 assert!(
@@ -1645,6 +1646,7 @@ impl Archetypes {
                 continue;
             }
             assert!(archetype.ids.windows(2).all(|pair| pair[0] < pair[1]), "type of {:?} not sorted", archetype.id);
+            live += 1;
             let key = (archetype.ids.clone(), archetype.base_order.clone());
             let found = if key.1.is_empty() { self.by_ids.get(&key.0) } else { self.by_ordered_ids.get(&key) };
             assert_eq!(found, Some(&archetype.id), "by_ids lost {:?}", archetype.id);
@@ -1719,6 +1721,7 @@ impl Archetypes {
                 assert_eq!(record.column, archetype.columns[position], "component index column of {id:?}");
             }
         }
+        assert_eq!(self.by_ids.len() + self.by_ordered_ids.len(), live, "a type lookup names a dead archetype");
         // Empty and non-empty tables apart, in every record.
         self.index.check_partition(|archetype| self.archetypes[archetype.index()].is_empty());
         for record in self.index.records() {

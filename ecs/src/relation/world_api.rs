@@ -237,8 +237,9 @@ impl World {
         }
     }
 
-    /// The targets of `entity`'s `(R, *)` pairs, in id order (empty if it has
-    /// none or is not alive).
+    /// The targets of `entity`'s `(R, *)` pairs, in id order (`IsA` bases in
+    /// the order they were added, the first added being the one that wins a
+    /// conflict; empty if it has none or is not alive).
     ///
     /// # Examples
     /// ```

@@ -90,6 +90,62 @@ impl DeferredWorld<'_> {
     pub fn get_resource_mut<R: Resource>(&mut self) -> Option<Mut<'_, R>> {
         self.world.get_resource_mut::<R>()
     }
+
+    /// Resource `R` (as Bevy's `DeferredWorld::resource`).
+    ///
+    /// # Panics
+    /// Panics if `R` is not present, naming the type. Use
+    /// [`DeferredWorld::get_resource`] for an `Option`.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Resource)]
+    /// struct Bonus(u32);
+    /// #[derive(Component)]
+    /// #[component(on_add = add_bonus)]
+    /// struct Score(u32);
+    /// fn add_bonus(mut world: DeferredWorld, context: HookContext) {
+    ///     let bonus = world.resource::<Bonus>().0;
+    ///     world.get_mut::<Score>(context.entity).unwrap().0 += bonus;
+    /// }
+    /// let mut world = World::new();
+    /// world.insert_resource(Bonus(5));
+    /// let e = world.spawn(Score(1)).id();
+    /// assert_eq!(world.get::<Score>(e).unwrap().0, 6);
+    /// ```
+    #[track_caller]
+    pub fn resource<R: Resource>(&self) -> &R {
+        self.world.resource::<R>()
+    }
+
+    /// Resource `R` as a [`Mut`] (as Bevy's `DeferredWorld::resource_mut`).
+    ///
+    /// # Panics
+    /// Panics if `R` is not present, naming the type. Use
+    /// [`DeferredWorld::get_resource_mut`] for an `Option`.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Resource, Default)]
+    /// struct Spawned(u32);
+    /// #[derive(Component)]
+    /// #[component(on_add = count)]
+    /// struct Enemy;
+    /// fn count(mut world: DeferredWorld, _: HookContext) {
+    ///     world.resource_mut::<Spawned>().0 += 1;
+    /// }
+    /// let mut world = World::new();
+    /// world.init_resource::<Spawned>();
+    /// world.spawn(Enemy);
+    /// world.spawn(Enemy);
+    /// assert_eq!(world.resource::<Spawned>().0, 2);
+    /// ```
+    #[track_caller]
+    pub fn resource_mut<R: Resource>(&mut self) -> Mut<'_, R> {
+        self.world.resource_mut::<R>()
+    }
 }
 
 /// The signature of a component hook.

@@ -240,6 +240,13 @@ impl World {
         self.copy_overrides(instance, &copies);
         for child in self.children_by_index(base) {
             let name = self.get::<Name>(child).cloned();
+            // Two bases with a child of one name: the first added base's child
+            // is the instance's (names are unique among siblings).
+            if let Some(name) = &name
+                && self.lookup_child(instance, name.as_str()).is_some()
+            {
+                continue;
+            }
             let copy = self.spawn(()).id();
             let (is_a, child_of) = (self.builtin.is_a, self.builtin.child_of);
             // `IsA` first: the copy's overrides land in tables shared by every
