@@ -776,3 +776,44 @@ fn prefab_children_of_two_bases_with_one_name() {
     assert_eq!(world.children(inst).count(), 2);
     world.check_invariants();
 }
+
+/// API.md: "`IsA` is transitive and reflexive in query terms (`(IsA, B)`
+/// matches B and whatever inherits from B)": the typed `with_pair::<IsA>(b)`
+/// too, as the runtime term does; only `B`'s row of its table (its
+/// table-mates do not inherit from it), through `iter`, `get`, `par_iter`,
+/// `single`, and a prefab only when the query names `Prefab`.
+#[test]
+fn typed_with_pair_is_a_is_reflexive() {
+    let mut world = World::new();
+    let base = world.spawn(MaxSpeed(1.0)).id();
+    let mate = world.spawn(MaxSpeed(5.0)).id(); // same table as base, unrelated
+    let inst = world.spawn(MaxSpeed(2.0)).add_pair::<IsA>(base).id();
+    let deeper = world.spawn_empty().add_pair::<IsA>(inst).id();
+    let mut q = world.query::<Entity>().with_pair::<IsA>(base);
+    let mut rows: Vec<Entity> = q.iter(&world).collect();
+    rows.sort();
+    assert_eq!(rows, vec![base, inst, deeper]);
+    assert!(q.get(&world, base).is_ok() && q.get(&world, mate).is_err());
+    let mut speeds = world.query::<&MaxSpeed>().with_pair::<IsA>(base);
+    let mut values: Vec<f32> = speeds.iter(&world).map(|s| s.0).collect();
+    values.sort_by(f32::total_cmp);
+    assert_eq!(values, vec![1.0, 2.0], "deeper has no MaxSpeed of its own (base is no prefab)");
+    let counted = std::sync::atomic::AtomicUsize::new(0);
+    world.query::<&MaxSpeed>().with_pair::<IsA>(base).par_iter(&world).for_each(|_| {
+        counted.fetch_add(1, Ordering::Relaxed);
+    });
+    assert_eq!(counted.load(Ordering::Relaxed), 2);
+    // The base moves to another table: the match follows it.
+    world.entity_mut(base).insert(Position(3.0));
+    let mut rows: Vec<Entity> = q.iter(&world).collect();
+    rows.sort();
+    assert_eq!(rows, vec![base, inst, deeper]);
+    // Other transitive relationships are not reflexive; a hidden prefab is
+    // matched only by a query that names Prefab.
+    let prefab = world.spawn((Prefab, MaxSpeed(9.0))).id();
+    let of_prefab = world.instantiate(prefab);
+    assert_eq!(world.query::<Entity>().with_pair::<IsA>(prefab).iter(&world).collect::<Vec<_>>(), vec![of_prefab]);
+    let mut named = world.query_filtered::<Entity, With<Prefab>>().with_pair::<IsA>(prefab);
+    assert_eq!(named.single(&world).ok(), Some(prefab));
+    world.check_invariants();
+}

@@ -95,9 +95,11 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
         let mut iter =
             unsafe { QueryIter::new(world, matched, data_state, filter_state, union_filters, last_run, this_run) };
         if iter.next_table() {
-            iter.entities = &iter.entities[..rows.end];
-            iter.fast_end = iter.fast_end.min(rows.end);
-            iter.row = rows.start;
+            // Within what the table itself allows (one row, for a reflexive match).
+            let end = rows.end.min(iter.entities.len());
+            iter.entities = &iter.entities[..end];
+            iter.fast_end = iter.fast_end.min(end);
+            iter.row = rows.start.max(iter.row);
         }
         iter
     }
@@ -118,6 +120,12 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
             }
             self.entities = archetype.entities();
             self.row = 0;
+            if matched.only_entity.is_some() {
+                // One row of this table matches: iterate just that one.
+                let rows = matched.row_range(self.entities);
+                self.entities = &self.entities[..rows.end];
+                self.row = rows.start;
+            }
             if D::MAY_TOGGLE || F::MAY_TOGGLE {
                 // A toggled table whose values are all enabled (one test per
                 // 64 rows) runs the check-free loop too.
@@ -247,7 +255,11 @@ impl<'w, D: QueryData, F: QueryFilter> Iterator for QueryIter<'w, '_, D, F> {
     fn size_hint(&self) -> (usize, Option<usize>) {
         let current = self.entities.len() - self.row;
         if D::IS_DENSE && F::IS_DENSE && !(D::MAY_TOGGLE || F::MAY_TOGGLE) && self.union_filters.is_empty() {
-            let rest: usize = self.matched.clone().map(|matched| self.archetypes[matched.archetype].len()).sum();
+            let rest: usize = self
+                .matched
+                .clone()
+                .map(|matched| matched.row_range(self.archetypes[matched.archetype].entities()).len())
+                .sum();
             (current + rest, Some(current + rest))
         } else {
             (0, None)

@@ -19,6 +19,26 @@ pub(crate) struct MatchedArchetype<DC, FC> {
     /// ([`WorldQuery::checks_toggles`]); always `false` for queries without
     /// toggleable terms.
     pub(crate) toggled: bool,
+    /// The one entity of this archetype that matches: the target `B` of a
+    /// `with_pair::<IsA>(B)` requirement, matched reflexively in its own
+    /// table (whose other rows do not inherit from it). `None`: every row.
+    pub(crate) only_entity: Option<Entity>,
+}
+
+impl<DC, FC> MatchedArchetype<DC, FC> {
+    /// The rows of `entities` (the archetype's) that may match: all of them,
+    /// or the row of [`MatchedArchetype::only_entity`] (none if it is not
+    /// there), as a range of row indices.
+    #[inline]
+    pub(crate) fn row_range(&self, entities: &[Entity]) -> core::ops::Range<usize> {
+        match self.only_entity {
+            None => 0..entities.len(),
+            Some(only) => match entities.iter().position(|&entity| entity == only) {
+                Some(row) => row..row + 1,
+                None => 0..0,
+            },
+        }
+    }
 }
 
 impl<DC, FC> MatchedArchetype<DC, FC> {

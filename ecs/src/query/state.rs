@@ -135,6 +135,9 @@ pub struct QueryState<D: QueryData, F: QueryFilter = ()> {
     /// `t` along `R`); `None` when one cannot exist (its relationship is not
     /// registered or its target is dead): nothing matches.
     runtime_ids: Option<SmallVec<[SmallVec<[Id; 1]>; 2]>>,
+    /// The `with_pair::<IsA>` requirements met reflexively, resolved with
+    /// `runtime_ids`.
+    reflexive: SmallVec<[ReflexivePair; 1]>,
     /// The row filters of the `with_pair` requirements whose relationship is a
     /// union (their archetypes hold `(R, *union*)`; the target is per row).
     union_filters: SmallVec<[UnionRowFilter; 1]>,
@@ -184,6 +187,16 @@ pub(crate) type ComponentIdFn = fn(&World) -> Option<Entity>;
 #[derive(Clone, Copy)]
 struct RuntimePair {
     relationship: ComponentIdFn,
+    target: Entity,
+}
+
+/// A `with_pair::<IsA>(target)` requirement (the `pair`-th), which `target`
+/// meets itself (`IsA` is reflexive in query terms): `target` lives in
+/// `archetype`, where only its row matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ReflexivePair {
+    pair: usize,
+    archetype: ArchetypeId,
     target: Entity,
 }
 
@@ -246,6 +259,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
             reused_seen: 0,
             runtime_pairs: SmallVec::new(),
             runtime_ids: Some(SmallVec::new()),
+            reflexive: SmallVec::new(),
             union_filters: SmallVec::new(),
             cascade: None,
             non_empty: 0,
@@ -275,10 +289,20 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         if archetype.is_dead() || archetype.flags().hidden_unless(self.allowed) {
             return None;
         }
+        let mut only_entity = None;
         if !self.runtime_pairs.is_empty() {
             let ids = self.runtime_ids.as_ref()?;
-            if !ids.iter().all(|alternatives| alternatives.iter().any(|&id| archetype.matches_id(id))) {
-                return None;
+            for (position, alternatives) in ids.iter().enumerate() {
+                if alternatives.iter().any(|&id| archetype.matches_id(id)) {
+                    continue;
+                }
+                // `(IsA, B)` is reflexive: `B` itself, in its own table.
+                match self.reflexive.iter().find(|reflexive| reflexive.pair == position) {
+                    Some(reflexive) if reflexive.archetype == archetype.id() && only_entity.is_none() => {
+                        only_entity = Some(reflexive.target);
+                    }
+                    _ => return None,
+                }
             }
         }
         let data_count = D::variant_count(&self.data_state, archetype).max(1);
@@ -286,7 +310,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
         let filter = F::match_variant(&self.filter_state, archetype, variant / data_count)?;
         let toggled = (D::MAY_TOGGLE && D::checks_toggles(&self.data_state, archetype))
             || (F::MAY_TOGGLE && F::checks_toggles(&self.filter_state, archetype));
-        Some(MatchedArchetype { archetype: archetype.id(), data, filter, toggled })
+        Some(MatchedArchetype { archetype: archetype.id(), data, filter, toggled, only_entity })
     }
 
     /// Adds every way the query matches `archetype` to the cache.
@@ -413,10 +437,13 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
     /// by every entity whose chain of `R` targets reaches the target.
     fn resolve_runtime_pairs(&mut self, world: &World) {
         let mut union_filters = SmallVec::new();
+        let mut reflexive: SmallVec<[ReflexivePair; 1]> = SmallVec::new();
+        let is_a = world.builtin_ids().is_a;
         let ids: Option<SmallVec<[SmallVec<[Id; 1]>; 2]>> = self
             .runtime_pairs
             .iter()
-            .map(|pair| {
+            .enumerate()
+            .map(|(position, pair)| {
                 let relationship = (pair.relationship)(world)?;
                 if !world.is_alive(pair.target) {
                     return None;
@@ -427,6 +454,12 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
                     union_filters.push(UnionRowFilter { relationship: relationship.index(), target: pair.target });
                     return Some(SmallVec::from_slice(&[Id::pair(relationship, Entity::UNION)]));
                 }
+                if !id.is_wildcard() && relationship == is_a {
+                    let archetype = world.entities().location(pair.target).map(|location| location.archetype);
+                    if let Some(archetype) = archetype {
+                        reflexive.push(ReflexivePair { pair: position, archetype, target: pair.target });
+                    }
+                }
                 if !id.is_wildcard() && traits.transitive {
                     return Some(transitive_alternatives(world, relationship, pair.target));
                 }
@@ -434,8 +467,9 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
             })
             .collect();
         self.union_filters = union_filters;
-        if ids != self.runtime_ids {
+        if ids != self.runtime_ids || reflexive != self.reflexive {
             self.runtime_ids = ids;
+            self.reflexive = reflexive;
             self.matched.clear();
             self.reshaped = true;
             self.archetype_generation = 0;
@@ -752,6 +786,7 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
             if !Q::matches_row(&data, entity, row)
                 || !F::matches_row(&filter, entity, row)
                 || !union_rows_pass(&union_rows, row)
+                || matched.only_entity.is_some_and(|only| only != entity)
             {
                 return Err(QueryError::QueryDoesNotMatch(entity));
             }

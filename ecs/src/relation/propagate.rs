@@ -135,7 +135,8 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
                 // SAFETY: `row` is a row of the current table.
                 let passes = (matched.rows_all_pass::<D, F>()
                     || unsafe { D::matches_row(&data, entity, row) && F::matches_row(&filter, entity, row) })
-                    && union_rows_pass(&union_rows, row);
+                    && union_rows_pass(&union_rows, row)
+                    && matched.only_entity.is_none_or(|only| only == entity);
                 if !passes {
                     continue;
                 }

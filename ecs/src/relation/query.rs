@@ -787,8 +787,11 @@ impl<D: QueryData, F: crate::query::QueryFilter> QueryState<D, F> {
     /// which yields one row per pair). For a transitive `R` (`IsA`,
     /// `#[relationship(transitive)]`) an entity matches when its chain of `R`
     /// targets reaches `target` (instances of variants of a prefab, a person
-    /// in a city in a country); `target` itself is not matched (the runtime
-    /// term `(IsA, t)` is also reflexive).
+    /// in a city in a country). `IsA` is also reflexive (API.md: `(IsA, B)`
+    /// matches `B` and whatever inherits from `B`, as the runtime term does):
+    /// `target` itself matches, as far as the query's other terms and filters
+    /// allow (a prefab only when the query names `Prefab`). Other transitive
+    /// relationships are not reflexive.
     ///
     /// # Examples
     /// ```
