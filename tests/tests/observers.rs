@@ -1203,3 +1203,39 @@ fn observer_entities_are_internal_not_counted_nor_matched() {
     assert_eq!(markers.iter(&world).count(), 0);
     world.check_invariants();
 }
+
+/// A relationship type alone in a `Trigger` watches its pairs, as a Bevy
+/// user expects of `Trigger<OnAdd, ChildOf>` (Bevy's `ChildOf` is a
+/// component): adding, replacing and removing a parent, and the parent's
+/// despawn, are heard, with the pair's target.
+#[test]
+fn a_relationship_type_in_a_trigger_watches_its_pairs() {
+    #[derive(Resource, Default)]
+    struct Heard(Vec<(&'static str, Entity, Option<Entity>)>);
+    let mut world = World::new();
+    world.init_resource::<Heard>();
+    world.add_observer(|t: Trigger<OnAdd, ChildOf>, mut heard: ResMut<Heard>| {
+        heard.0.push(("add", t.entity(), t.pair_target()));
+    });
+    world.add_observer(|t: Trigger<OnRemove, ChildOf>, mut heard: ResMut<Heard>| {
+        heard.0.push(("remove", t.entity(), t.pair_target()));
+    });
+    let (p1, p2) = (world.spawn_empty().id(), world.spawn_empty().id());
+    let child = world.spawn(ChildOf.pair(p1)).id();
+    world.entity_mut(child).add_pair::<ChildOf>(p2);
+    world.entity_mut(child).remove_pair::<ChildOf>(p2);
+    let other = world.spawn_empty().add_pair::<ChildOf>(p1).id();
+    world.despawn(p1);
+    let heard = &world.resource::<Heard>().0;
+    assert_eq!(
+        heard,
+        &vec![
+            ("add", child, Some(p1)),
+            ("remove", child, Some(p1)),
+            ("add", child, Some(p2)),
+            ("remove", child, Some(p2)),
+            ("add", other, Some(p1)),
+            ("remove", other, Some(p1)),
+        ]
+    );
+}

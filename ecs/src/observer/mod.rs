@@ -79,7 +79,10 @@ impl Event for OnDespawn {}
 
 /// What an observer watches, as the `B` of `Trigger<E, B>`: a component or a
 /// tuple of components (a bundle type), or [`Pair<R>`](crate::relation::Pair)
-/// for any pair `(R, *)`.
+/// for any pair `(R, *)`. A relationship type alone (`Trigger<OnAdd,
+/// ChildOf>`, as a Bevy user writes it for its `ChildOf` component) watches
+/// its pairs `(R, *)` like `Pair<R>`, not the type used as a plain component;
+/// in a tuple of several components it stays a plain component.
 ///
 /// # Examples
 /// ```
@@ -105,7 +108,14 @@ pub trait Observed: 'static {
 impl<B: Bundle> Observed for B {
     fn watched_ids(world: &mut World) -> SmallVec<[Id; 2]> {
         let bundle = world.register_bundle::<B>();
-        world.bundle_components(bundle).iter().map(|component| component.id()).collect()
+        let components = world.bundle_components(bundle);
+        if let &[component] = components
+            && world.components().info(component).is_some_and(|info| info.relationship().is_some())
+        {
+            // A relationship alone: its pairs.
+            return SmallVec::from_slice(&[Id::pair_from_indices(component.index(), Entity::WILDCARD.index())]);
+        }
+        components.iter().map(|component| component.id()).collect()
     }
 }
 
