@@ -2045,3 +2045,56 @@ fn optional_dependent_pair_on_this() {
         assert_eq!(rows, expected, "{other_target:?} has (RelA, t1) but not (RelB, t1): no row");
     }
 }
+
+/// A term waiting for a conditional writer is skipped whole where the
+/// variable stayed unbound, also when it would select another variable (its
+/// source): one row, both variables unbound (review finding).
+#[test]
+fn skipped_conditional_term_selects_nothing() {
+    let mut world = new_world();
+    let t = world.spawn_empty().id();
+    let lone = world.spawn(TagA).id();
+    world.spawn_empty().add_pair::<RelB>(t);
+    world.spawn_empty().add_pair::<RelB>(t);
+    for q in &mut both(&world, "TagA, ?(RelA, $x), RelB($y, $x)") {
+        let rows = sorted(q.iter(&world).map(|row| (row.entity(), row.var("x"), row.var("y"), row.is_set(2))));
+        assert_eq!(rows, vec![(lone, None, None, false)]);
+    }
+}
+
+/// A `!` term binds nothing: the optional term after it writes the variable
+/// (review finding).
+#[test]
+fn a_not_term_first_does_not_write_the_variable() {
+    let mut world = new_world();
+    let t1 = world.spawn(TagB).id();
+    world.spawn(TagB);
+    world.spawn(TagB);
+    let e1 = world.spawn(TagA).add_pair::<RelA>(t1).id();
+    let e2 = world.spawn(TagA).id();
+    for q in &mut both(&world, "TagA, !(RelB, $x), ?(RelA, $x), TagB($x)") {
+        let rows = sorted(q.iter(&world).map(|row| (row.entity(), row.var("x"))));
+        assert_eq!(rows, sorted([(e1, Some(t1)), (e2, None)]));
+    }
+}
+
+/// An optional term's source variable is selected whatever the term finds:
+/// it is not a conditional writer of it (review finding: these failed to
+/// build with UnboundVariable).
+#[test]
+fn an_optional_term_with_a_variable_source_first() {
+    let mut world = new_world();
+    let a = world.spawn((TagA, TagB)).id();
+    let b = world.spawn(TagB).id();
+    world.spawn(TagA);
+    for q in &mut both(&world, "?TagA($y), TagB($y)") {
+        let rows = sorted(q.iter(&world).map(|row| (row.var("y"), row.is_set(0))));
+        assert_eq!(rows, sorted([(Some(a), true), (Some(b), false)]));
+    }
+    let y = world.spawn(TagB).id();
+    let e = world.spawn(TagC).id();
+    for q in &mut both(&world, "TagC, ?RelA($y, $x), TagB($y)") {
+        let rows = sorted(q.iter(&world).map(|row| (row.entity(), row.var("y"))));
+        assert_eq!(rows, sorted([(e, Some(a)), (e, Some(b)), (e, Some(y))]));
+    }
+}

@@ -817,3 +817,15 @@ fn typed_with_pair_is_a_is_reflexive() {
     assert_eq!(named.single(&world).ok(), Some(prefab));
     world.check_invariants();
 }
+
+/// The same `with_pair::<IsA>(b)` twice still matches `b` (review finding).
+#[test]
+fn the_same_is_a_requirement_twice_keeps_the_base() {
+    let mut world = World::new();
+    let base = world.spawn(MaxSpeed(1.0)).id();
+    let inst = world.spawn(MaxSpeed(2.0)).add_pair::<IsA>(base).id();
+    let mut twice = world.query::<Entity>().with_pair::<IsA>(base).with_pair::<IsA>(base);
+    let mut rows: Vec<Entity> = twice.iter(&world).collect();
+    rows.sort();
+    assert_eq!(rows, vec![base, inst]);
+}

@@ -298,7 +298,10 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
                 }
                 // `(IsA, B)` is reflexive: `B` itself, in its own table.
                 match self.reflexive.iter().find(|reflexive| reflexive.pair == position) {
-                    Some(reflexive) if reflexive.archetype == archetype.id() && only_entity.is_none() => {
+                    Some(reflexive)
+                        if reflexive.archetype == archetype.id()
+                            && only_entity.is_none_or(|only| only == reflexive.target) =>
+                    {
                         only_entity = Some(reflexive.target);
                     }
                     _ => return None,

@@ -285,15 +285,22 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
 
 /// Marks the terms that depend on a variable an earlier term binds only
 /// conditionally ([`CompiledTerm::conditional`]). The first term naming a
-/// variable, in written order, writes it (Flecs); it binds it conditionally
-/// when it is optional, or an or-chain with an alternative whose id does not
-/// name it.
+/// variable, in written order (a `!` term binds nothing), writes it (Flecs);
+/// it binds it conditionally when the variable is in its id (not its
+/// source, which every alternative shares and which is selected whatever the
+/// term finds) and it is optional, or an or-chain with an alternative whose
+/// id does not name it.
 fn mark_conditional(terms: &mut [CompiledTerm], var_count: usize) {
     for var in 0..var_count {
-        let Some(writer) = terms.iter().position(|term| term.variables().any(|named| named == var)) else {
+        let writer =
+            terms.iter().position(|term| term.oper != TermOper::Not && term.variables().any(|named| named == var));
+        let Some(writer) = writer else {
             continue;
         };
         let term = &terms[writer];
+        if term.source == Source::Var(var) {
+            continue;
+        }
         let names = |pattern: &Pattern| {
             core::iter::once(pattern.first).chain(pattern.second).any(|half| half == Half::Var(var))
         };

@@ -120,6 +120,12 @@ impl<'w> Evaluator<'w, '_> {
             Step::Term(index) => self.run_term(index, rest, archetype, frame, emit),
             Step::SelectSource(index, var) => {
                 let term = &self.compiled.terms[index];
+                // A term waiting for a conditional writer that left a variable
+                // unbound is skipped whole: nothing to select its source for.
+                if term.conditional.iter().any(|&waited| frame.vars[waited].is_none()) {
+                    frame.hits[index] = None;
+                    return self.run(rest, archetype, frame, emit);
+                }
                 let archetypes = self.world.archetypes();
                 let mut visit = |candidate: &'w Archetype, frame: &mut Frame| {
                     if candidate.is_empty() || !self.archetype_allowed(candidate) {
