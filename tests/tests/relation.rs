@@ -1695,3 +1695,20 @@ fn up_follows_every_target_of_a_relationship_that_is_not_exclusive() {
         runtime.iter(&world).map(|row| (row.entity(), row.get::<Position>(0).unwrap().x)).collect();
     assert!(rows.contains(&(e, 2.0)) && rows.contains(&(both, expected)), "{rows:?}");
 }
+
+/// A query matching an entity once per pair (`Pair<R>`) lists each entity
+/// once in `iter_combinations` (it panicked: the archetype is matched once
+/// per pair, and its entities were listed twice).
+#[test]
+fn iter_combinations_of_a_pair_query_lists_each_entity_once() {
+    #[derive(Relationship)]
+    struct Fancies;
+    let mut world = World::new();
+    let (a, b) = (world.spawn_empty().id(), world.spawn_empty().id());
+    let e1 = world.spawn_empty().add_pair::<Fancies>(a).add_pair::<Fancies>(b).id();
+    let e2 = world.spawn_empty().add_pair::<Fancies>(a).add_pair::<Fancies>(b).id();
+    let mut q = world.query::<(Entity, Pair<Fancies>)>();
+    assert_eq!(q.iter(&world).count(), 4, "one row per pair");
+    let pairs: Vec<[Entity; 2]> = q.iter_combinations::<2>(&world).map(|[(x, _), (y, _)]| [x, y]).collect();
+    assert_eq!(pairs, vec![[e1, e2]]);
+}

@@ -122,11 +122,14 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
     /// number of ways it matches).
     pub(crate) fn matching_entities(&self, world: &World, last_run: Tick, this_run: Tick) -> Vec<Entity> {
         let mut entities = Vec::new();
+        // An archetype is listed once per way it matches (a `Pair<R>` term
+        // matches one pair at a time): each entity is kept once.
+        let mut seen = crate::util::FxHashSet::default();
         for archetype in self.matched_archetypes() {
             for &entity in world.archetypes()[archetype].entities() {
                 // SAFETY: read-only fetch; the caller holds at least a shared borrow of `world`.
                 let matches = unsafe { self.get_unchecked_manual::<D::ReadOnly>(world, entity, last_run, this_run) };
-                if matches.is_ok() && entities.last() != Some(&entity) {
+                if matches.is_ok() && seen.insert(entity) {
                     entities.push(entity);
                 }
             }
