@@ -58,8 +58,12 @@ fn populate(world: &mut World, ops: &[(u8, u8, u8)]) -> Vec<Entity> {
     entities
 }
 
-/// The rows of `q`: entity, variables and which terms are set, sorted.
-fn rows(q: &mut DynQuery, world: &World, terms: usize) -> Vec<(Option<Entity>, Vec<Option<Entity>>, Vec<bool>)> {
+/// One row: its entity (`None` without `$this`), the variables `x` and `y`,
+/// and which terms are set.
+type Row = (Option<Entity>, Vec<Option<Entity>>, Vec<bool>);
+
+/// The rows of `q`, sorted.
+fn rows(q: &mut DynQuery, world: &World, terms: usize) -> Vec<Row> {
     let mut rows: Vec<_> = q
         .iter(world)
         .map(|row| {
