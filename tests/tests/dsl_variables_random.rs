@@ -67,7 +67,7 @@ fn rows(q: &mut DynQuery, world: &World, terms: usize) -> Vec<Row> {
     let mut rows: Vec<_> = q
         .iter(world)
         .map(|row| {
-            let this = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| row.entity())).ok();
+            let this = row.this();
             let vars = ["x", "y"].iter().map(|name| row.var(name)).collect();
             let set = (0..terms).map(|term| row.is_set(term)).collect();
             (this, vars, set)
