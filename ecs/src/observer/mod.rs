@@ -324,7 +324,9 @@ impl World {
     /// Sends `event` to each of `targets` (an entity, an array, a `Vec` or a
     /// slice of them): observers see it through `trigger.entity()`; global
     /// observers of the type see every delivery. A propagating event then climbs
-    /// each target's ancestors.
+    /// each target's ancestors. No target at all (an empty slice or `Vec`)
+    /// triggers the event once as a global one, as [`World::trigger`] (Bevy's
+    /// `trigger_targets` does the same).
     ///
     /// # Examples
     /// ```
@@ -348,8 +350,13 @@ impl World {
     /// assert_eq!(world.get::<Hp>(ship).unwrap().0, 9);
     /// ```
     pub fn trigger_targets<E: Event>(&mut self, mut event: E, targets: impl TriggerTargets) {
+        let mut any = false;
         for target in targets.entities() {
+            any = true;
             self.trigger_one(&mut event, target);
+        }
+        if !any {
+            self.trigger_one(&mut event, Entity::PLACEHOLDER);
         }
         self.flush_deferred();
     }
