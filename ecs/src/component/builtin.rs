@@ -144,7 +144,9 @@ impl Component for Disabled {
 
 /// The built-in tag of prefabs (templates for instances): queries skip
 /// entities with `Prefab` unless a term names it (`With<Prefab>`,
-/// `Has<Prefab>`, `Option<&Prefab>`, a DSL term `Prefab` or `?Prefab`).
+/// `Has<Prefab>`, `Option<&Prefab>`, a DSL term `Prefab` or `?Prefab`), and
+/// observers of components (`Trigger<OnAdd, T>`) do not hear about prefabs
+/// unless they watch `Prefab` too (Flecs); component hooks still run.
 ///
 /// # Examples
 /// ```

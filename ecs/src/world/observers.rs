@@ -363,6 +363,13 @@ impl World {
         self.observers.remove(observer)
     }
 
+    /// Whether `entity` lives in a prefab's archetype.
+    fn is_prefab_entity(&self, entity: Entity) -> bool {
+        self.entities.location(entity).is_some_and(|location| {
+            self.archetypes[location.archetype].flags().contains(crate::archetype::ArchetypeFlags::PREFAB)
+        })
+    }
+
     /// Runs the observers of an event of type `event` (whose value is at
     /// `event_ptr`) targeting `target` ([`Entity::PLACEHOLDER`]: none) for
     /// `components`; returns whether propagation should continue. Their commands
@@ -394,6 +401,12 @@ impl World {
                 if !ids.iter().any(|&id| watched.iter().any(|pattern| pattern.matches(id)))
                     || !watched.iter().all(|&id| self.has_id(target, id))
                 {
+                    continue;
+                }
+                // Prefabs are templates: an observer of components hears
+                // about them only when it watches `Prefab` itself (Flecs).
+                let prefab = self.builtin.prefab.id();
+                if !watched.contains(&prefab) && self.is_prefab_entity(target) {
                     continue;
                 }
                 self.observers.observers.get_mut(&observer).and_then(|entry| entry.runner.take())

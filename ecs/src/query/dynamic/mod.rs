@@ -270,14 +270,22 @@ impl DynQuery {
     }
 
     /// The hiding flags the query lifts (`Archetypes::lifted_flags`): as in
-    /// Flecs, any term on `Disabled` or `Prefab` (`?Prefab` included) makes
-    /// the query match the entities they hide; internal entities need an
-    /// `And` term on their marker.
+    /// Flecs, any term on `Disabled` or `Prefab` (`?Prefab` included) that
+    /// searches its source itself (not `up` only) makes the query match the
+    /// entities they hide; internal entities need an `And` term on their
+    /// marker.
     fn lifted_flags(&self, world: &World) -> ArchetypeFlags {
+        // Only a term that searches its source itself names a hiding marker
+        // for the rows (Flecs): `!Disabled(up)` skips the children of
+        // disabled parents and still hides disabled entities.
         let named = |and_only: bool| {
-            self.compiled.terms.iter().filter(move |term| !and_only || term.oper == TermOper::And).flat_map(|term| {
-                term.alternatives.iter().filter_map(|pattern| pattern.concrete_first().map(Entity::id))
-            })
+            self.compiled
+                .terms
+                .iter()
+                .filter(move |term| term.include_self && (!and_only || term.oper == TermOper::And))
+                .flat_map(|term| {
+                    term.alternatives.iter().filter_map(|pattern| pattern.concrete_first().map(Entity::id))
+                })
         };
         world.archetypes().lifted_flags(named(true), named(false))
     }
