@@ -1283,7 +1283,6 @@ fn dont_fragment_1_var_sparse_exclusive_any() {
 /// DontFragment_1_var_sparse_exclusive_any, DontFragment_this_written_sparse_exclusive_any:
 /// the field id of an `_` (any) term is `(Movement, *)`, not the matched pair.
 #[test]
-#[ignore = "finding: an `_` (any) pair term reports the concrete matched pair as row.id, Flecs reports (R, *)"]
 fn dont_fragment_exclusive_any_reports_the_wildcard_id() {
     let mut world = new_world();
     let m = movers(&mut world);

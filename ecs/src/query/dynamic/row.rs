@@ -60,6 +60,10 @@ pub(super) struct Slot {
     /// The enabled bits of the term's column in the row's table, when its
     /// component is toggleable: a disabled row's value counts as absent.
     pub(super) disabled: Option<DisabledBits>,
+    /// Which halves of the term's id are `_` (any), reported as `*` by
+    /// [`DynRow::id`] (Flecs: `(R, _)` reports `(R, *)`): bit 0 the first,
+    /// bit 1 the second.
+    pub(super) any_halves: u8,
 }
 
 /// How [`DynRow::get`] finds a term's value for a row, decided once per
@@ -346,6 +350,13 @@ fn slot(
     per_row: &mut SmallVec<[(RowCheck, TermOper); 1]>,
 ) -> (Slot, FastSlot) {
     let pattern = term.alternatives[0].index_id(&frame.vars);
+    let any_halves = match term.alternatives.as_slice() {
+        [only] => {
+            u8::from(only.first == super::compile::Half::Any)
+                | (u8::from(only.second == Some(super::compile::Half::Any)) << 1)
+        }
+        _ => 0,
+    };
     let source = match term.source {
         Source::This => None,
         Source::Fixed(entity) => Some(entity),
@@ -353,7 +364,16 @@ fn slot(
     };
     let Some(hit) = hit else {
         return (
-            Slot { hit: None, pattern, source, type_id: None, writes: false, data: Data::None, disabled: None },
+            Slot {
+                hit: None,
+                pattern,
+                source,
+                type_id: None,
+                writes: false,
+                data: Data::None,
+                disabled: None,
+                any_halves,
+            },
             FastSlot::ABSENT,
         );
     };
@@ -386,7 +406,16 @@ fn slot(
         per_row.push((RowCheck::Fixed(enabled), term.oper));
         if !enabled {
             return (
-                Slot { hit: None, pattern, source, type_id: None, writes: false, data: Data::None, disabled: None },
+                Slot {
+                    hit: None,
+                    pattern,
+                    source,
+                    type_id: None,
+                    writes: false,
+                    data: Data::None,
+                    disabled: None,
+                    any_halves,
+                },
                 FastSlot::ABSENT,
             );
         }
@@ -440,7 +469,7 @@ fn slot(
     let layout = info.map_or((0, 1), |info| (info.layout().size(), info.layout().align()));
     let key = info.map_or(0, |info| info.type_key());
     let fast = fast_slot(world, term.oper, (type_id, key), layout, data, disabled, writes);
-    (Slot { hit: Some(hit), pattern, source: hit.source.or(source), type_id, writes, data, disabled }, fast)
+    (Slot { hit: Some(hit), pattern, source: hit.source.or(source), type_id, writes, data, disabled, any_halves }, fast)
 }
 
 /// The fast slot of a term that matched, with the value at `data` of type
@@ -767,13 +796,24 @@ impl<'q> RowBase<'q> {
 
     fn id(&self, term: usize) -> Id {
         let slot = self.slot(term).unwrap_or_else(|error| panic!("{error}"));
-        match slot.hit {
+        let id = match slot.hit {
             // A union pair of any target: the row's own.
             Some(hit) if hit.union_row == Some(Entity::WILDCARD) => self
                 .union_row_target(&hit)
                 .map_or(hit.id, |target| Id::pair_from_indices(hit.id.first_index(), target.index())),
             Some(hit) => hit.id,
             None => slot.pattern,
+        };
+        // `_` halves read as `*` (Flecs: `(R, _)` reports `(R, *)`).
+        match slot.any_halves {
+            0 => id,
+            _ if !id.is_pair() => Entity::WILDCARD.id(),
+            halves => {
+                let wildcard = Entity::WILDCARD.index();
+                let first = if halves & 1 != 0 { wildcard } else { id.first_index() };
+                let second = if halves & 2 != 0 { wildcard } else { id.second_index() };
+                Id::pair_from_indices(first, second)
+            }
         }
     }
 
@@ -849,7 +889,9 @@ macro_rules! row_readers {
         }
 
         /// The id term `term` matched (which pair a wildcard found); for a term
-        /// that did not match, its id with unbound parts as `*`.
+        /// that did not match, its id with unbound parts as `*`. A `_` (any)
+        /// half reads `*` either way, as in Flecs (`(R, _)` reports `(R, *)`;
+        /// [`Self::try_pair_target`] still gives the target found).
         ///
         /// # Panics
         /// Panics if the query has no term `term`.
