@@ -362,20 +362,11 @@ fn slot(
         Source::Fixed(entity) => Some(entity),
         Source::Var(var) => frame.vars[var],
     };
+    // The slot of a term without a match in this solution.
+    let unmatched =
+        Slot { hit: None, pattern, source, type_id: None, writes: false, data: Data::None, disabled: None, any_halves };
     let Some(hit) = hit else {
-        return (
-            Slot {
-                hit: None,
-                pattern,
-                source,
-                type_id: None,
-                writes: false,
-                data: Data::None,
-                disabled: None,
-                any_halves,
-            },
-            FastSlot::ABSENT,
-        );
+        return (unmatched, FastSlot::ABSENT);
     };
     // A sparse value the table's entities may inherit: rows without their
     // own read the base's, so every row has one.
@@ -405,19 +396,7 @@ fn slot(
         let enabled = world.own_value_enabled(holder, hit.id);
         per_row.push((RowCheck::Fixed(enabled), term.oper));
         if !enabled {
-            return (
-                Slot {
-                    hit: None,
-                    pattern,
-                    source,
-                    type_id: None,
-                    writes: false,
-                    data: Data::None,
-                    disabled: None,
-                    any_halves,
-                },
-                FastSlot::ABSENT,
-            );
+            return (unmatched, FastSlot::ABSENT);
         }
     }
     // A toggleable component in the row's own table: decided per row.
