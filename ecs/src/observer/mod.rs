@@ -233,8 +233,10 @@ impl<M, F: ObserverFunction<M>> ObserverCheck<M, F> {
 
 impl World {
     /// Registers `observer` (a function `Trigger<E, B>, params...`) on a new
-    /// entity, which is returned; despawn it to unregister. Its parameters are
-    /// checked for aliasing at compile time.
+    /// entity, which is returned; despawn it to unregister, insert
+    /// [`Disabled`](crate::component::Disabled) on it to pause it (Flecs'
+    /// `ecs_enable(observer, false)`) and remove that to resume. Its parameters
+    /// are checked for aliasing at compile time.
     ///
     /// # Examples
     /// ```
@@ -245,11 +247,16 @@ impl World {
     /// struct Added(u32);
     /// let mut world = World::new();
     /// world.init_resource::<Added>();
-    /// world.add_observer(|trigger: Trigger<OnAdd, Health>, mut added: ResMut<Added>, q: Query<&Health>| {
-    ///     added.0 += q.get(trigger.entity()).unwrap().0;
-    /// });
+    /// let observer = world
+    ///     .add_observer(|trigger: Trigger<OnAdd, Health>, mut added: ResMut<Added>, q: Query<&Health>| {
+    ///         added.0 += q.get(trigger.entity()).unwrap().0;
+    ///     })
+    ///     .id();
     /// let e = world.spawn(Health(5)).id();
     /// world.insert(e, Health(7)); // an overwrite is no add
+    /// assert_eq!(world.resource::<Added>().0, 5);
+    /// world.entity_mut(observer).insert(Disabled); // paused
+    /// world.spawn(Health(1));
     /// assert_eq!(world.resource::<Added>().0, 5);
     /// ```
     #[track_caller]

@@ -203,6 +203,42 @@ impl<'w, 's, D: QueryData, F: QueryFilter> QueryIter<'w, 's, D, F> {
     }
 }
 
+impl<D: QueryData, F: QueryFilter> QueryIter<'_, '_, D, F> {
+    /// How many items are left, counted by running the iterator out (Bevy's
+    /// `query.iter().len()`; exact whatever the terms: rows checked one by one
+    /// are counted too, so it is O(rows) where the size hint is not exact).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// world.spawn_batch((0..3).map(|h| (Health(h),)));
+    /// assert_eq!(world.query::<&Health>().iter(&world).len(), 3);
+    /// ```
+    pub fn len(self) -> usize {
+        match self.size_hint() {
+            (lower, Some(upper)) if lower == upper => lower,
+            _ => self.count(),
+        }
+    }
+
+    /// Whether no item is left (consumes the iterator, as [`QueryIter::len`]).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// assert!(world.query::<&Health>().iter(&world).is_empty());
+    /// ```
+    pub fn is_empty(mut self) -> bool {
+        self.next().is_none()
+    }
+}
+
 impl<'w, D: QueryData, F: QueryFilter> Iterator for QueryIter<'w, '_, D, F> {
     type Item = D::Item<'w>;
 
@@ -253,16 +289,18 @@ impl<'w, D: QueryData, F: QueryFilter> Iterator for QueryIter<'w, '_, D, F> {
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let current = self.entities.len() - self.row;
+        let current = self.entities.len().saturating_sub(self.row);
+        let rest: usize = self
+            .matched
+            .clone()
+            .map(|matched| matched.row_range(self.archetypes[matched.archetype].entities()).len())
+            .sum();
         if D::IS_DENSE && F::IS_DENSE && !(D::MAY_TOGGLE || F::MAY_TOGGLE) && self.union_filters.is_empty() {
-            let rest: usize = self
-                .matched
-                .clone()
-                .map(|matched| matched.row_range(self.archetypes[matched.archetype].entities()).len())
-                .sum();
             (current + rest, Some(current + rest))
         } else {
-            (0, None)
+            // Rows checked one by one (sparse, toggleable, union filters):
+            // at most every row of the matched tables.
+            (0, Some(current + rest))
         }
     }
 }

@@ -253,8 +253,44 @@ impl<'w, 's, D: QueryData, F: QueryFilter, const K: usize> QueryCombinationIter<
     }
 }
 
+/// `n` choose `k`, if it fits a `usize`.
+fn binomial(n: usize, k: usize) -> Option<usize> {
+    if k > n {
+        return Some(0);
+    }
+    let k = k.min(n - k);
+    let mut result: usize = 1;
+    for i in 0..k {
+        // Exact at each step: the product of `i + 1` consecutive integers is
+        // divisible by `(i + 1)!`.
+        result = result.checked_mul(n - i)? / (i + 1);
+    }
+    Some(result)
+}
+
+/// How many `K`-combinations of `len` items come after `indices` (or from the
+/// start, when not `started`) in lexicographic order.
+fn combinations_left<const K: usize>(indices: &[usize; K], len: usize, started: bool) -> Option<usize> {
+    if K == 0 || K > len {
+        return Some(0);
+    }
+    if !started {
+        return binomial(len, K);
+    }
+    // Those greater than `c_0 < .. < c_{K-1}`: the sum of C(len - 1 - c_i, K - i).
+    indices.iter().enumerate().try_fold(0usize, |sum, (i, &c)| sum.checked_add(binomial(len - 1 - c, K - i)?))
+}
+
 impl<'w, D: QueryData, F: QueryFilter, const K: usize> Iterator for QueryCombinationIter<'w, '_, D, F, K> {
     type Item = [<D::ReadOnly as WorldQuery>::Item<'w>; K];
+
+    /// Exact: the matching entities are listed when the iterator is made.
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match combinations_left(&self.indices, self.entities.len(), self.started) {
+            Some(left) => (left, Some(left)),
+            None => (usize::MAX, None),
+        }
+    }
 
     fn next(&mut self) -> Option<Self::Item> {
         let entities = self.next_entities()?;

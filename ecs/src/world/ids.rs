@@ -194,7 +194,7 @@ impl World {
     /// observer exists, or `id` is a component with hooks (pairs run none). One
     /// flag test for pairs and plain tags while no observer exists.
     #[inline]
-    fn id_has_lifecycle(&self, id: Id) -> bool {
+    pub(super) fn id_has_lifecycle(&self, id: Id) -> bool {
         self.observers().has_lifecycle_observers() || self.component_of_id(id).is_some_and(|info| info.hooks().any())
     }
 

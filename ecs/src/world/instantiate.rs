@@ -338,8 +338,13 @@ impl World {
                 archetype.table_mut().set_enabled(column, row, false);
             }
         }
-        for (id, _) in values {
-            self.after_id_insert(instance, id, false);
+        // One event for all the copies (a multi-component observer fires once,
+        // as for a spawn of the same bundle).
+        let ids: SmallVec<[Id; 8]> = values.iter().map(|(id, _)| *id).collect();
+        if ids.iter().any(|&id| self.id_has_lifecycle(id)) {
+            self.ids_lifecycle(super::hooks::HookKind::Add, instance, &ids);
+            self.ids_lifecycle(super::hooks::HookKind::Insert, instance, &ids);
+            self.flush_deferred();
         }
         panics.resume();
     }

@@ -365,9 +365,14 @@ impl World {
 
     /// Whether `entity` lives in a prefab's archetype.
     fn is_prefab_entity(&self, entity: Entity) -> bool {
-        self.entities.location(entity).is_some_and(|location| {
-            self.archetypes[location.archetype].flags().contains(crate::archetype::ArchetypeFlags::PREFAB)
-        })
+        self.entity_has_flag(entity, crate::archetype::ArchetypeFlags::PREFAB)
+    }
+
+    /// Whether `entity`'s archetype has `flag`.
+    fn entity_has_flag(&self, entity: Entity, flag: crate::archetype::ArchetypeFlags) -> bool {
+        self.entities
+            .location(entity)
+            .is_some_and(|location| self.archetypes[location.archetype].flags().contains(flag))
     }
 
     /// Runs the observers of an event of type `event` (whose value is at
@@ -388,6 +393,10 @@ impl World {
             propagate: Cell::new(true),
         };
         for observer in candidates {
+            // A paused observer: its entity carries `Disabled` (Flecs' `ecs_enable(o, false)`).
+            if self.entity_has_flag(observer, crate::archetype::ArchetypeFlags::DISABLED) {
+                continue;
+            }
             let Some(entry) = self.observers.observers.get_mut(&observer) else {
                 continue;
             };
