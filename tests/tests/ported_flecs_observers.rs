@@ -1406,3 +1406,38 @@ fn observer_is_an_entity_until_deleted() {
     assert!(world.observers().is_empty());
     assert_eq!(q.iter(&world).count(), 0);
 }
+
+// ===== Review findings on the prefab rules ===============================================
+
+/// An observer scoped to a prefab hears about that prefab's components (the
+/// prefab rule is for observers of every entity).
+#[test]
+fn an_entity_observer_on_a_prefab_hears_its_components() {
+    let mut world = log_world();
+    let prefab = world.spawn(Prefab).id();
+    world.entity_mut(prefab).observe(|t: Trigger<OnAdd, Position>, mut log: ResMut<Log>| {
+        log.0.push(entry("add", t.entity()));
+    });
+    world.entity_mut(prefab).insert(Position::default());
+    assert_eq!(take(&mut world), vec![entry("add", prefab)]);
+}
+
+/// `RemovedComponents<T>` reports prefabs losing `T` too ("the entities that
+/// lost a `T`"), though plain observers do not hear about prefabs.
+#[test]
+fn removed_components_reports_a_prefab_losing_its_component() {
+    #[derive(Resource, Default)]
+    struct Lost(usize);
+    let mut world = World::new();
+    world.init_resource::<Lost>();
+    let id = world.register_system(|mut removed: RemovedComponents<Position>, mut lost: ResMut<Lost>| {
+        lost.0 += removed.read().count();
+    });
+    world.run_system(id).unwrap();
+    let prefab = world.spawn((Prefab, Position::default())).id();
+    let plain = world.spawn(Position::default()).id();
+    world.entity_mut(prefab).remove::<Position>();
+    world.entity_mut(plain).remove::<Position>();
+    world.run_system(id).unwrap();
+    assert_eq!(world.resource::<Lost>().0, 2);
+}

@@ -1811,3 +1811,19 @@ fn world_is_entity_enabled() {
     let e = world.spawn_empty().id();
     assert!(!world.has::<Disabled>(e));
 }
+
+/// Any term on `Prefab` lifts prefab hiding, `up` included (Flecs requires
+/// `self` only for `Disabled`): `TagA, Prefab(up)` finds the children of
+/// prefabs, which are prefabs themselves (review finding).
+#[test]
+fn a_prefab_up_term_finds_the_children_of_prefabs() {
+    let mut world = new_world();
+    let parent = world.spawn(Prefab).id();
+    let child = world.spawn(TagA).id();
+    world.add_pair::<ChildOf>(child, parent);
+    assert!(world.has::<Prefab>(child));
+    for q in &mut both(&world, "TagA, Prefab(up)") {
+        let rows: Vec<Entity> = q.iter(&world).map(|row| row.entity()).collect();
+        assert_eq!(rows, vec![child]);
+    }
+}

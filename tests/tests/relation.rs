@@ -1712,3 +1712,18 @@ fn iter_combinations_of_a_pair_query_lists_each_entity_once() {
     let pairs: Vec<[Entity; 2]> = q.iter_combinations::<2>(&world).map(|[(x, _), (y, _)]| [x, y]).collect();
     assert_eq!(pairs, vec![[e1, e2]]);
 }
+
+/// The size hint of `iter_combinations` is exact also where the product of
+/// the binomial's factors overflows a `usize` before its division (review
+/// finding: 110,000 entities, K = 4, reported `usize::MAX`).
+#[test]
+fn iter_combinations_size_hint_does_not_overflow_early() {
+    #[derive(Component)]
+    struct Dot(#[allow(dead_code)] u32);
+    let n: u128 = 110_000;
+    let exact = n * (n - 1) * (n - 2) * (n - 3) / 24;
+    let mut world = World::new();
+    world.spawn_batch((0..n as u32).map(|i| (Dot(i),)));
+    let mut q = world.query::<&Dot>();
+    assert_eq!(q.iter_combinations::<4>(&world).size_hint(), (exact as usize, Some(exact as usize)));
+}

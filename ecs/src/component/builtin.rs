@@ -146,7 +146,9 @@ impl Component for Disabled {
 /// entities with `Prefab` unless a term names it (`With<Prefab>`,
 /// `Has<Prefab>`, `Option<&Prefab>`, a DSL term `Prefab` or `?Prefab`), and
 /// observers of components (`Trigger<OnAdd, T>`) do not hear about prefabs
-/// unless they watch `Prefab` too (Flecs); component hooks still run.
+/// unless they watch `Prefab` too (Flecs); an observer of one entity
+/// (`observe`) hears about its entity whatever it is, and component hooks
+/// and `RemovedComponents` still see prefabs.
 ///
 /// # Examples
 /// ```

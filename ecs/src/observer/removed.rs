@@ -198,9 +198,13 @@ fn track_removals<T: Component>(world: &mut World) {
         return;
     }
     world.init_resource::<RemovalReaders<T>>();
-    world.add_observer(|trigger: Trigger<OnRemove, T>, mut removed: MessageWriter<RemovedComponent<T>>| {
-        removed.write(RemovedComponent { entity: trigger.entity(), _component: PhantomData });
-    });
+    let observer = world
+        .add_observer(|trigger: Trigger<OnRemove, T>, mut removed: MessageWriter<RemovedComponent<T>>| {
+            removed.write(RemovedComponent { entity: trigger.entity(), _component: PhantomData });
+        })
+        .id();
+    // Prefabs lose components too.
+    world.observers_mut().see_prefabs(observer);
 }
 
 // SAFETY: declares (through `MessageReader`) a read of the removal messages;

@@ -259,13 +259,17 @@ fn binomial(n: usize, k: usize) -> Option<usize> {
         return Some(0);
     }
     let k = k.min(n - k);
-    let mut result: usize = 1;
+    let mut result: u128 = 1;
     for i in 0..k {
         // Exact at each step: the product of `i + 1` consecutive integers is
-        // divisible by `(i + 1)!`.
-        result = result.checked_mul(n - i)? / (i + 1);
+        // divisible by `(i + 1)!`; in `u128`, the product before the division
+        // does not overflow while the result fits a `usize`.
+        result = result.checked_mul((n - i) as u128)? / (i as u128 + 1);
+        if result > usize::MAX as u128 {
+            return None;
+        }
     }
-    Some(result)
+    usize::try_from(result).ok()
 }
 
 /// How many `K`-combinations of `len` items come after `indices` (or from the

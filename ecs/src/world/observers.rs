@@ -146,6 +146,9 @@ struct ObserverEntry {
     rank: u64,
     /// Whether it watches one entity.
     entity_scoped: bool,
+    /// Whether it hears about prefabs although it does not watch `Prefab`
+    /// (the world's own trackers, such as `RemovedComponents`).
+    sees_prefabs: bool,
     event: TypeId,
     /// The watched ids: components, or wildcard pairs such as `(Likes, *)`.
     components: SmallVec<[Id; 2]>,
@@ -236,7 +239,18 @@ impl Observers {
         }
         let rank = self.next_rank;
         self.next_rank += 1;
-        self.observers.insert(observer, ObserverEntry { rank, entity_scoped, event, components, runner: Some(runner) });
+        self.observers.insert(
+            observer,
+            ObserverEntry { rank, entity_scoped, sees_prefabs: false, event, components, runner: Some(runner) },
+        );
+    }
+
+    /// Lets `observer` hear about prefabs as about any entity (see
+    /// `World::run_observers`); for the world's own trackers.
+    pub(crate) fn see_prefabs(&mut self, observer: Entity) {
+        if let Some(entry) = self.observers.get_mut(&observer) {
+            entry.sees_prefabs = true;
+        }
     }
 
     /// Updates the lifecycle counts for an observer being added (`add`) or removed.
@@ -340,6 +354,11 @@ impl World {
         &self.observers
     }
 
+    /// The observer registry, mutably (crate-internal settings of observers).
+    pub(crate) fn observers_mut(&mut self) -> &mut Observers {
+        &mut self.observers
+    }
+
     /// Registers an observer (the `observer` layer's `add_observer` builds the
     /// runner): it fires for events of type `event` as the module docs say.
     pub fn register_observer(
@@ -400,6 +419,8 @@ impl World {
             let Some(entry) = self.observers.observers.get_mut(&observer) else {
                 continue;
             };
+            // An observer of one entity hears about it whatever it is.
+            let hears_prefabs = entry.entity_scoped || entry.sees_prefabs;
             let mut runner = if entry.components.is_empty() {
                 entry.runner.take()
             } else {
@@ -415,7 +436,7 @@ impl World {
                 // Prefabs are templates: an observer of components hears
                 // about them only when it watches `Prefab` itself (Flecs).
                 let prefab = self.builtin.prefab.id();
-                if !watched.contains(&prefab) && self.is_prefab_entity(target) {
+                if !hears_prefabs && !watched.contains(&prefab) && self.is_prefab_entity(target) {
                     continue;
                 }
                 self.observers.observers.get_mut(&observer).and_then(|entry| entry.runner.take())

@@ -275,17 +275,20 @@ impl DynQuery {
     /// entities they hide; internal entities need an `And` term on their
     /// marker.
     fn lifted_flags(&self, world: &World) -> ArchetypeFlags {
-        // Only a term that searches its source itself names a hiding marker
-        // for the rows (Flecs): `!Disabled(up)` skips the children of
-        // disabled parents and still hides disabled entities.
-        let named = |and_only: bool| {
-            self.compiled
-                .terms
-                .iter()
-                .filter(move |term| term.include_self && (!and_only || term.oper == TermOper::And))
-                .flat_map(|term| {
-                    term.alternatives.iter().filter_map(|pattern| pattern.concrete_first().map(Entity::id))
-                })
+        // `Disabled` is lifted only by a term that searches its source itself
+        // (Flecs): `!Disabled(up)` skips the children of disabled parents and
+        // still hides disabled entities. Any term on `Prefab` lifts it
+        // (`Prefab(up)` finds the children of prefabs, prefabs themselves).
+        let disabled = world.component_id::<crate::component::Disabled>().map(Entity::id);
+        let named = move |and_only: bool| {
+            self.compiled.terms.iter().filter(move |term| !and_only || term.oper == TermOper::And).flat_map(
+                move |term| {
+                    term.alternatives
+                        .iter()
+                        .filter_map(|pattern| pattern.concrete_first().map(Entity::id))
+                        .filter(move |&id| term.include_self || Some(id) != disabled)
+                },
+            )
         };
         world.archetypes().lifted_flags(named(true), named(false))
     }
