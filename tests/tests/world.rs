@@ -709,3 +709,46 @@ fn resources_are_per_world() {
     assert!(b.get_resource::<Score>().is_none());
     assert_eq!(a.get_resource::<Score>(), Some(&Score(1)));
 }
+
+/// Bevy's `insert_if_new`: only the values the entity does not own are
+/// inserted (table and sparse), the others dropped unseen; a pair is added
+/// only if missing; hooks and observers hear only the new values; a dead
+/// entity is `false`; the command form does the same when applied.
+#[test]
+fn insert_if_new_keeps_what_the_entity_has() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static ADDED: AtomicUsize = AtomicUsize::new(0);
+    #[derive(Component, Debug, PartialEq)]
+    struct Hp(u32);
+    #[derive(Component, Debug, PartialEq)]
+    #[component(storage = "sparse")]
+    struct Stun(u32);
+    #[derive(Component, Debug, PartialEq)]
+    #[component(on_add = count_add)]
+    struct Armor(u32);
+    fn count_add(_: DeferredWorld, _: HookContext) {
+        ADDED.fetch_add(1, Ordering::Relaxed);
+    }
+    let mut world = World::new();
+    let (p1, p2) = (world.spawn_empty().id(), world.spawn_empty().id());
+    let e = world.spawn((Hp(5), Stun(1), ChildOf.pair(p1))).id();
+    assert!(world.insert_if_new(e, (Hp(100), Stun(9), Armor(2), ChildOf.pair(p1))));
+    assert_eq!(world.get::<Hp>(e), Some(&Hp(5)));
+    assert_eq!(world.get::<Stun>(e), Some(&Stun(1)));
+    assert_eq!(world.get::<Armor>(e), Some(&Armor(2)));
+    assert_eq!(ADDED.load(Ordering::Relaxed), 1);
+    assert!(world.insert_if_new(e, Armor(7)));
+    assert_eq!(world.get::<Armor>(e), Some(&Armor(2)));
+    assert_eq!(ADDED.load(Ordering::Relaxed), 1, "no hook for a value kept");
+    // A missing pair is added (ChildOf is exclusive: it replaces p1).
+    world.entity_mut(e).insert_if_new(ChildOf.pair(p2));
+    assert!(world.has_pair::<ChildOf>(e, p2));
+    let mut queue = ecs::system::CommandQueue::default();
+    Commands::new(&mut queue, &world).entity(e).insert_if_new((Hp(1), Stun(3)));
+    queue.apply(&mut world);
+    assert_eq!(world.get::<Hp>(e), Some(&Hp(5)));
+    assert_eq!(world.get::<Stun>(e), Some(&Stun(1)));
+    world.despawn(e);
+    assert!(!world.insert_if_new(e, Hp(1)));
+    world.check_invariants();
+}

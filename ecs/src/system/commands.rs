@@ -172,6 +172,41 @@ impl EntityCommands<'_, '_, '_> {
         self
     }
 
+    /// Queues [`World::insert_if_new`]: the values of `bundle` the entity
+    /// does not own when the command applies are inserted, the others
+    /// dropped (Bevy's `insert_if_new`).
+    ///
+    /// # Panics
+    /// The command panics, naming the entity and the bundle, if the entity is
+    /// not alive when it applies (as [`EntityCommands::insert`]).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use ecs::system::CommandQueue;
+    /// #[derive(Component, Debug, PartialEq)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let e = world.spawn(Health(5)).id();
+    /// let mut queue = CommandQueue::default();
+    /// let mut commands = Commands::new(&mut queue, &world);
+    /// commands.entity(e).insert_if_new(Health(9));
+    /// queue.apply(&mut world);
+    /// assert_eq!(world.get::<Health>(e), Some(&Health(5)));
+    /// ```
+    pub fn insert_if_new<B: Bundle>(&mut self, bundle: B) -> &mut Self {
+        let entity = self.entity;
+        self.commands.queue(move |world: &mut World| {
+            if !world.insert_if_new(entity, bundle) {
+                panic!(
+                    "cannot insert {} into entity {entity:?}: it is not alive (despawned before the command applied)",
+                    core::any::type_name::<B>()
+                );
+            }
+        });
+        self
+    }
+
     /// Queues inserting `bundle` if the entity is alive then.
     pub fn try_insert<B: Bundle>(&mut self, bundle: B) -> &mut Self {
         let entity = self.entity;

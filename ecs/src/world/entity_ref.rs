@@ -155,6 +155,29 @@ impl<'w> EntityWorldMut<'w> {
         self
     }
 
+    /// Inserts the values of `bundle` the entity does not own yet, leaving
+    /// the others as they are (Bevy's `insert_if_new`; see
+    /// [`World::insert_if_new`]).
+    ///
+    /// # Panics
+    /// As [`EntityWorldMut::insert`].
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component, Debug, PartialEq)]
+    /// struct Health(u32);
+    /// let mut world = World::new();
+    /// let e = world.spawn(Health(5)).insert_if_new(Health(9)).id();
+    /// assert_eq!(world.get::<Health>(e), Some(&Health(5)));
+    /// ```
+    #[track_caller]
+    pub fn insert_if_new<B: Bundle>(&mut self, bundle: B) -> &mut Self {
+        self.assert_alive();
+        self.world.insert_if_new(self.entity, bundle);
+        self
+    }
+
     /// Removes the components of `B` that the entity has, dropping them.
     ///
     /// # Panics

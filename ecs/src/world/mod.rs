@@ -1354,6 +1354,71 @@ impl World {
         self.insert_bundle(entity, bundle)
     }
 
+    /// Inserts the values of `bundle` that `entity` does not own yet and drops
+    /// the others, leaving the entity's values as they were (Bevy's
+    /// `insert_if_new`); a pair `(R, target)` of the bundle is added only if
+    /// the entity lacks it. Returns `false` (dropping `bundle`) if the entity
+    /// is not alive. Each new value is inserted as `insert` would (hooks and
+    /// observers per value).
+    ///
+    /// # Panics
+    /// As [`World::insert`].
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component, Debug, PartialEq)]
+    /// struct Health(u32);
+    /// #[derive(Component, Debug, PartialEq)]
+    /// struct Armor(u32);
+    /// let mut world = World::new();
+    /// let e = world.spawn(Health(5)).id();
+    /// assert!(world.insert_if_new(e, (Health(100), Armor(2))));
+    /// assert_eq!(world.get::<Health>(e), Some(&Health(5))); // kept
+    /// assert_eq!(world.get::<Armor>(e), Some(&Armor(2))); // new
+    /// ```
+    #[track_caller]
+    pub fn insert_if_new<B: Bundle>(&mut self, entity: Entity, mut bundle: B) -> bool {
+        self.flush_entities();
+        if !self.is_alive(entity) {
+            return false;
+        }
+        /// Adds the pairs the entity lacks.
+        struct NewPairs<'w> {
+            world: &'w mut World,
+            entity: Entity,
+        }
+        impl crate::bundle::PairSink for NewPairs<'_> {
+            #[track_caller]
+            fn pair<C: Component>(&mut self, value: C, target: Entity) {
+                let id = crate::entity::Id::pair(self.world.register_component::<C>(), target);
+                if !self.world.has_id(self.entity, id)
+                    && let Err(error) = self.world.insert_id_value(self.entity, id, value)
+                {
+                    panic!("{error}");
+                }
+            }
+        }
+        /// Inserts the values the entity does not own.
+        struct NewValues<'w> {
+            world: &'w mut World,
+            entity: Entity,
+        }
+        impl crate::bundle::ComponentWriter for NewValues<'_> {
+            #[track_caller]
+            fn write<C: Component>(&mut self, value: C) {
+                if self.world.is_alive(self.entity) && !self.world.owns::<C>(self.entity) {
+                    self.world.insert_bundle(self.entity, value);
+                }
+            }
+        }
+        if B::HAS_PAIRS {
+            bundle.take_pairs(&mut NewPairs { world: self, entity });
+        }
+        bundle.write_components(&mut NewValues { world: self, entity });
+        true
+    }
+
     /// Inserts `bundle` into `entity`; `false` if it is not alive.
     #[inline]
     #[track_caller]
