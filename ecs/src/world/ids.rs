@@ -864,21 +864,10 @@ impl World {
         relationship: Entity,
         mut found: impl FnMut(Entity) -> Option<R>,
     ) -> Option<R> {
-        let is_a = relationship == self.builtin.is_a;
         let targets_in = |archetype: &crate::archetype::Archetype, stack: &mut SmallVec<[Entity; 8]>| {
             let mark = stack.len();
-            // Several bases: in the order they were added, when that is not type order.
-            match archetype.base_order() {
-                order if is_a && !order.is_empty() => {
-                    stack.extend(order.iter().filter_map(|&base| self.entity_at(base)));
-                }
-                _ => {
-                    let positions = archetype.pair_positions(relationship.index());
-                    stack.extend(
-                        positions.filter_map(|position| self.entity_at(archetype.ids()[position].second_index())),
-                    );
-                }
-            }
+            let ids = self.pair_ids_in(archetype, relationship.index());
+            stack.extend(ids.filter_map(|id| self.entity_at(id.second_index())));
             stack[mark..].reverse();
         };
         let exclusive = self.components.relationship_traits(relationship.index()).exclusive;
@@ -907,30 +896,35 @@ impl World {
 
     pub(crate) fn targets_of(&self, entity: Entity, relationship: Option<u32>) -> impl Iterator<Item = Entity> + '_ {
         let location = self.entities().location(entity);
-        // An instance's bases, when not added in type order, in their order.
-        let ordered = match (relationship, location) {
-            (Some(relationship), Some(location)) if relationship == self.builtin.is_a.index() => {
-                self.archetypes()[location.archetype].base_order()
-            }
-            _ => &[],
-        };
         let ids = match (relationship, location) {
-            (Some(relationship), Some(location)) if ordered.is_empty() => {
-                let archetype = &self.archetypes()[location.archetype];
-                &archetype.ids()[archetype.pair_positions(relationship)]
+            (Some(relationship), Some(location)) => {
+                Some(self.pair_ids_in(&self.archetypes()[location.archetype], relationship))
             }
-            _ => &[],
+            _ => None,
         };
-        ordered.iter().filter_map(|&base| self.entity_at(base)).chain(ids.iter().filter_map(
-            move |&id| match location {
-                Some(location) if crate::archetype::is_union_id(id) => {
-                    let archetype = &self.archetypes()[location.archetype];
-                    let column = archetype.column_of(id)?;
-                    Some(archetype.union_column(column)[location.row as usize].target)
-                }
-                _ => self.entity_at(id.second_index()),
-            },
-        ))
+        ids.into_iter().flatten().filter_map(move |id| match location {
+            Some(location) if crate::archetype::is_union_id(id) => {
+                let archetype = &self.archetypes()[location.archetype];
+                let column = archetype.column_of(id)?;
+                Some(archetype.union_column(column)[location.row as usize].target)
+            }
+            _ => self.entity_at(id.second_index()),
+        })
+    }
+
+    /// `archetype`'s `(relationship, *)` pairs in type order, but `IsA`
+    /// pairs in the order they were added
+    /// ([`Archetype::base_order`](crate::archetype::Archetype::base_order)):
+    /// what every walk over an entity's targets reads.
+    pub(crate) fn pair_ids_in<'a>(
+        &self,
+        archetype: &'a crate::archetype::Archetype,
+        relationship: u32,
+    ) -> impl Iterator<Item = Id> + 'a {
+        let order = if relationship == self.builtin.is_a.index() { archetype.base_order() } else { &[] };
+        let in_type_order =
+            if order.is_empty() { &archetype.ids()[archetype.pair_positions(relationship)] } else { &[] };
+        order.iter().map(move |&base| Id::pair_from_indices(relationship, base)).chain(in_type_order.iter().copied())
     }
 
     /// The ids of `entity`'s archetype (its components and pairs, sorted).

@@ -213,7 +213,7 @@ impl World {
     /// Whether `entity` holds [`Prefab`]: its archetype's flag, no id lookup
     /// (checked on every `ChildOf` pair added).
     #[inline]
-    fn is_prefab(&self, entity: Entity) -> bool {
+    pub(super) fn is_prefab(&self, entity: Entity) -> bool {
         self.entities.location(entity).is_some_and(|location| {
             self.archetypes[location.archetype].flags().contains(crate::archetype::ArchetypeFlags::PREFAB)
         })
@@ -365,12 +365,8 @@ impl World {
         let is_a = self.builtin.is_a.index();
         let bases_of = |archetype: &crate::archetype::Archetype, stack: &mut SmallVec<[Entity; 8]>| {
             let mark = stack.len();
-            if archetype.base_order().is_empty() {
-                let bases = archetype.ids().iter().filter(|id| id.is_pair() && id.first_index() == is_a);
-                stack.extend(bases.filter_map(|id| self.entities.entity_at(id.second_index())));
-            } else {
-                stack.extend(archetype.base_order().iter().filter_map(|&base| self.entities.entity_at(base)));
-            }
+            let bases = self.pair_ids_in(archetype, is_a);
+            stack.extend(bases.filter_map(|id| self.entities.entity_at(id.second_index())));
             // Popped in the order they were added.
             stack[mark..].reverse();
         };

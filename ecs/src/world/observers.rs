@@ -382,11 +382,6 @@ impl World {
         self.observers.remove(observer)
     }
 
-    /// Whether `entity` lives in a prefab's archetype.
-    fn is_prefab_entity(&self, entity: Entity) -> bool {
-        self.entity_has_flag(entity, crate::archetype::ArchetypeFlags::PREFAB)
-    }
-
     /// Whether `entity`'s archetype has `flag`.
     fn entity_has_flag(&self, entity: Entity, flag: crate::archetype::ArchetypeFlags) -> bool {
         self.entities
@@ -436,7 +431,7 @@ impl World {
                 // Prefabs are templates: an observer of components hears
                 // about them only when it watches `Prefab` itself (Flecs).
                 let prefab = self.builtin.prefab.id();
-                if !hears_prefabs && !watched.contains(&prefab) && self.is_prefab_entity(target) {
+                if !hears_prefabs && !watched.contains(&prefab) && self.is_prefab(target) {
                     continue;
                 }
                 self.observers.observers.get_mut(&observer).and_then(|entry| entry.runner.take())
