@@ -1028,6 +1028,32 @@ impl Archetypes {
         self.inheritance.epoch
     }
 
+    /// The live archetypes whose type holds an `(IsA, _)` pair (those that
+    /// may inherit ids).
+    #[inline]
+    pub(crate) fn inheriting_archetypes(&self) -> &[ArchetypeId] {
+        &self.inheritance.archetypes
+    }
+
+    /// The inherited ids archetype `id` would have (see
+    /// [`Archetype::inherited`]) if the base `base` lived in `destination`
+    /// (`None`: if it were dead): what a move of the base is about to do to
+    /// its instances.
+    pub(crate) fn inherited_if_base_moved(
+        &self,
+        id: ArchetypeId,
+        base: Entity,
+        destination: Option<ArchetypeId>,
+    ) -> Vec<(Id, Entity)> {
+        let archetype = &self.archetypes[id.index()];
+        self.inheritance.compute_if_moved(
+            &archetype.ids,
+            &archetype.base_order,
+            prefab_ids(&self.archetypes),
+            Some((base, destination)),
+        )
+    }
+
     /// Recomputes the inherited ids of every archetype with `(IsA, _)` pairs.
     fn refresh_inheritance(&mut self) {
         self.inheritance.epoch += 1;

@@ -137,8 +137,21 @@ impl Inheritance {
         order: &[u32],
         prefab_ids: impl Fn(ArchetypeId) -> (&'a [Id], &'a [u32], bool),
     ) -> Vec<(Id, Entity)> {
+        self.compute_if_moved(ids, order, prefab_ids, None)
+    }
+
+    /// [`Inheritance::compute`] as it would be if the base `moved.0` lived in
+    /// archetype `moved.1` instead (`None`: if it were dead); `None` for the
+    /// current state.
+    pub(super) fn compute_if_moved<'a>(
+        &self,
+        ids: &[Id],
+        order: &[u32],
+        prefab_ids: impl Fn(ArchetypeId) -> (&'a [Id], &'a [u32], bool),
+        moved: Option<(Entity, Option<ArchetypeId>)>,
+    ) -> Vec<(Id, Entity)> {
         let mut walk =
-            Walk { prefab_ids: &prefab_ids, found: Vec::new(), visited: SmallVec::new(), blocked: Vec::new() };
+            Walk { prefab_ids: &prefab_ids, moved, found: Vec::new(), visited: SmallVec::new(), blocked: Vec::new() };
         let bases: SmallVec<[u32; 8]> = self.direct_bases(ids, order).collect();
         for base in bases {
             self.visit(base, &mut walk);
@@ -170,7 +183,15 @@ impl Inheritance {
             return;
         }
         walk.visited.push((index, SmallVec::from_slice(&walk.blocked)));
-        let Some(&(base, archetype)) = self.bases.get(&index) else { return };
+        let Some(&(base, mut archetype)) = self.bases.get(&index) else { return };
+        if let Some((moved, destination)) = walk.moved
+            && moved == base
+        {
+            match destination {
+                Some(destination) => archetype = destination,
+                None => return,
+            }
+        }
         let (base_ids, base_order, is_prefab) = (walk.prefab_ids)(archetype);
         let mark = walk.blocked.len();
         for &id in base_ids.iter().filter(|id| !id.is_pair()) {
@@ -192,6 +213,9 @@ impl Inheritance {
 /// The state of one [`Inheritance::compute`] walk.
 struct Walk<'p, 'a, P: Fn(ArchetypeId) -> (&'a [Id], &'a [u32], bool)> {
     prefab_ids: &'p P,
+    /// A base taken to live in another archetype (or to be dead), for
+    /// [`Inheritance::compute_if_moved`].
+    moved: Option<(Entity, Option<ArchetypeId>)>,
     /// `(id, order found, holder)`.
     found: Vec<(Id, usize, Entity)>,
     /// The bases visited, each with the ids blocked on the path it was

@@ -196,6 +196,28 @@ impl Component for Prefab {
 /// two instances of the same bases added in opposite orders live in two
 /// archetypes.
 ///
+/// Observers of an inherited component hear about instances as about owners
+/// (Flecs' `self|up IsA`): an instance gaining it through a new pair, or
+/// because its prefab gained it, gets `OnAdd` and `OnInsert`; one losing it
+/// (the pair removed, the prefab losing it or despawned, the instance
+/// despawned) gets `OnReplace` and `OnRemove` while the value is readable.
+/// Hooks run for owned values only.
+///
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component)]
+/// struct MaxSpeed(f32);
+/// #[derive(Resource, Default)]
+/// struct Heard(Vec<Entity>);
+/// let mut world = World::new();
+/// world.init_resource::<Heard>();
+/// world.add_observer(|t: Trigger<OnAdd, MaxSpeed>, mut heard: ResMut<Heard>| heard.0.push(t.entity()));
+/// let ship = world.spawn(Prefab).id();
+/// let fighter = world.instantiate(ship);
+/// world.entity_mut(ship).insert(MaxSpeed(10.0)); // the prefab is not observed, its instance is
+/// assert_eq!(world.resource::<Heard>().0, vec![fighter]);
+/// ```
+///
 /// # Examples
 /// ```
 /// use ecs::prelude::*;

@@ -18,6 +18,11 @@
 //! [`ObserverMarker`]): despawning it unregisters it. [`EntityWorldMut::observe`]
 //! watches one entity only.
 //!
+//! An observer of a component with the default `on_instantiate = "inherit"`
+//! policy also hears about entities that gain or lose it through `IsA` (Flecs'
+//! `self|up IsA`; see [`IsA`](crate::component::IsA)), and a multi-component
+//! observer counts inherited components as the entity's.
+//!
 //! A user event marked `#[event(propagate = ChildOf)]` (any traversable
 //! relationship) travels from its target up to the target's ancestors, one
 //! delivery per level, until an observer calls [`Trigger::propagate`]`(false)`.

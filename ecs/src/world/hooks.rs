@@ -101,6 +101,9 @@ impl World {
     #[inline]
     pub(crate) fn flush_deferred(&mut self) {
         self.flush_entities();
+        if !self.pending_inherited.is_empty() {
+            self.flush_inherited_events();
+        }
         if !self.deferred.is_empty() {
             self.apply_deferred_slow();
         }
@@ -235,6 +238,7 @@ impl World {
     #[inline(never)]
     fn archetype_observed(&self, archetype: ArchetypeId, flags: EntityFlags) -> bool {
         self.observers.may_observe(self.archetypes[archetype].ids().iter().copied(), flags)
+            || (self.inherited_events_on() && !self.archetypes[archetype].inherited().is_empty())
     }
 
     /// The components `entity` has that a despawn must report: those with hooks,

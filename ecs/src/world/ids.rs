@@ -372,6 +372,9 @@ impl World {
         if destination == location.archetype {
             return location.row as usize;
         }
+        if self.inherited_events_on() {
+            self.inherited_events_for_move(entity, location.archetype, Some(destination));
+        }
         if !self.union_holders.is_empty() {
             self.unindex_union_pairs(entity, location, Some(destination));
         }
@@ -552,6 +555,7 @@ impl World {
         if !existed && id.is_pair() {
             self.after_pair_added(entity, id);
         }
+        self.flush_inherited_gains();
     }
 
     /// Adds the sparse tag `component` (zero-sized, no drop glue, fieldless) to
@@ -830,6 +834,26 @@ impl World {
         self.sparse_component_of_id(id)
             .and_then(|component| self.sparse_sets.of(component))
             .is_some_and(|set| set.contains(entity))
+    }
+
+    /// Whether `entity` has `id` ([`World::has_id`]) or inherits it: a plain
+    /// component with the default `on_instantiate = "inherit"` policy read
+    /// from a base through `IsA` (as `Has<T>` sees it).
+    pub(crate) fn has_id_or_inherits(&self, entity: Entity, id: Id) -> bool {
+        self.has_id(entity, id) || self.inherits_id(entity, id)
+    }
+
+    /// Whether `entity` inherits the plain component `id` (see
+    /// [`World::has_id_or_inherits`]) without owning it.
+    pub(crate) fn inherits_id(&self, entity: Entity, id: Id) -> bool {
+        let Some(location) = self.entities.location(entity) else {
+            return false;
+        };
+        let archetype = &self.archetypes[location.archetype];
+        !archetype.inherited().is_empty()
+            && !archetype.contains(id)
+            && archetype.inherited_from(id).is_some()
+            && id.entity().and_then(|component| self.components.info(component)).is_some_and(|info| info.is_inherited())
     }
 
     /// The address of `entity`'s value for `id` and its tick cells (`None` if

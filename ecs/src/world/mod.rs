@@ -39,6 +39,7 @@ mod entity_ref;
 mod gc;
 mod hooks;
 mod ids;
+mod inherited_events;
 mod instantiate;
 mod messages;
 mod names;
@@ -154,6 +155,9 @@ pub struct World {
     builtin: BuiltinIds,
     /// The entity buffer of despawn cleanup plans, kept between despawns.
     cleanup_scratch: Vec<Entity>,
+    /// Inherited components entities gained in the structural change under
+    /// way, reported when it completes (`inherited_events`).
+    pending_inherited: Vec<(Entity, crate::entity::Id)>,
     /// The holders of union pairs by target index: `(holder, relationship
     /// index)` for every row whose union target it is (module `union`).
     union_holders: union::UnionHolders,
@@ -261,6 +265,7 @@ impl World {
             internal_count: 0,
             builtin,
             cleanup_scratch: Vec::new(),
+            pending_inherited: Vec::new(),
             union_holders: union::UnionHolders::default(),
             union_spare_lists: Vec::new(),
             union_holders_scratch: Vec::new(),
@@ -997,6 +1002,10 @@ impl World {
         }
         panics.catch(|| {
             self.notify_despawn(entity, record);
+            // Then what it inherits goes with it (and what its instances read from it).
+            if self.inherited_events_on() {
+                self.inherited_events_for_move(entity, record.location.archetype, None);
+            }
         });
         // Hooks and observers cannot despawn or move it (their commands wait).
         self.entities.get(entity).expect("hooks cannot despawn (their commands wait)")
@@ -1471,6 +1480,7 @@ impl World {
         } else {
             let mut panics = PanicSlot::default();
             self.insert_bundle_unhooked(entity, bundle_id, location, bundle, &mut panics);
+            self.flush_inherited_gains();
             panics.resume();
         }
         true
@@ -1505,6 +1515,13 @@ impl World {
         panics: &mut PanicSlot,
     ) {
         let tick = self.change_tick();
+        if self.inherited_events_on() {
+            let destination = self
+                .bundles
+                .insert_edge(bundle_id, location.archetype, &mut self.archetypes, &self.components, &self.sparse_sets)
+                .destination;
+            self.inherited_events_for_move(entity, location.archetype, Some(destination));
+        }
         let edge = self.bundles.insert_edge(
             bundle_id,
             location.archetype,
@@ -1586,6 +1603,7 @@ impl World {
         }
         let mut panics = PanicSlot::default();
         let taken = self.remove_bundle_unhooked::<B, ALL_OR_NOTHING>(entity, bundle_id, location, &mut panics);
+        self.flush_inherited_gains();
         panics.resume();
         taken
     }
@@ -1613,6 +1631,18 @@ impl World {
         taken
     }
 
+    /// Whether `entity` has every component of a remove edge's bundle (its
+    /// table ones by the edge, its sparse ones by their sets).
+    #[inline(always)]
+    fn remove_edge_has_all(edge: &crate::bundle::RemoveEdge, sparse_sets: &SparseSets, entity: Entity) -> bool {
+        edge.has_all_table_components
+            && (!edge.has_sparse
+                || edge.sources.iter().all(|source| match source {
+                    ReadSource::Sparse(set) => sparse_sets.get(*set).contains(entity),
+                    _ => true,
+                }))
+    }
+
     /// Removes bundle `B` (registered as `bundle_id`) from the alive `entity` at
     /// `location`, without running hooks. Values it drops (when the entity has
     /// only part of `B`) keep a panicking `Drop` in `panics`: the removal
@@ -1625,6 +1655,19 @@ impl World {
         location: EntityLocation,
         panics: &mut PanicSlot,
     ) -> Option<B> {
+        if self.inherited_events_on() {
+            let edge = self.bundles.remove_edge(
+                bundle_id,
+                location.archetype,
+                &mut self.archetypes,
+                &self.components,
+                &self.sparse_sets,
+            );
+            let (destination, has_all) = (edge.destination, Self::remove_edge_has_all(edge, &self.sparse_sets, entity));
+            if !ALL_OR_NOTHING || has_all {
+                self.inherited_events_for_move(entity, location.archetype, Some(destination));
+            }
+        }
         let edge = self.bundles.remove_edge(
             bundle_id,
             location.archetype,
@@ -1632,12 +1675,7 @@ impl World {
             &self.components,
             &self.sparse_sets,
         );
-        let has_all = edge.has_all_table_components
-            && (!edge.has_sparse
-                || edge.sources.iter().all(|source| match source {
-                    ReadSource::Sparse(set) => self.sparse_sets.get(*set).contains(entity),
-                    _ => true,
-                }));
+        let has_all = Self::remove_edge_has_all(edge, &self.sparse_sets, entity);
         if ALL_OR_NOTHING && !has_all {
             return None;
         }

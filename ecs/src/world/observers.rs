@@ -152,6 +152,8 @@ struct ObserverEntry {
     event: TypeId,
     /// The watched ids: components, or wildcard pairs such as `(Likes, *)`.
     components: SmallVec<[Id; 2]>,
+    /// Whether it is counted in [`Observers::inheritable`].
+    hears_inherited: bool,
     /// `None` while it runs.
     runner: Option<ObserverRunner>,
 }
@@ -179,6 +181,10 @@ pub struct Observers {
     /// How many lifecycle observers watch each id (components, wildcard pairs):
     /// a structural change touching none of them skips dispatch.
     observed_ids: FxHashMap<Id, usize>,
+    /// Lifecycle observers that hear about inherited components: those
+    /// watching every component, or an inheritable one (see
+    /// `world::inherited_events`). While there are none, moves skip them.
+    inheritable: usize,
     /// The rank of the next observer registered.
     next_rank: u64,
 }
@@ -188,6 +194,12 @@ impl Observers {
     #[inline]
     pub fn has_lifecycle_observers(&self) -> bool {
         self.lifecycle > 0
+    }
+
+    /// Whether a lifecycle observer may hear about an inherited component.
+    #[inline]
+    pub(crate) fn hears_inherited(&self) -> bool {
+        self.inheritable > 0
     }
 
     /// How many observers are registered.
@@ -219,6 +231,7 @@ impl Observers {
         components: SmallVec<[Id; 2]>,
         entities: SmallVec<[Entity; 1]>,
         runner: ObserverRunner,
+        hears_inherited: bool,
     ) {
         let lists = self.by_event.entry(event).or_default();
         if entities.is_empty() && components.is_empty() {
@@ -233,15 +246,25 @@ impl Observers {
             }
         }
         let entity_scoped = !entities.is_empty();
+        let hears_inherited = hears_inherited && is_lifecycle(event);
         if is_lifecycle(event) {
             self.lifecycle += 1;
             self.count_lifecycle(entity_scoped, &components, true);
         }
+        self.inheritable += usize::from(hears_inherited);
         let rank = self.next_rank;
         self.next_rank += 1;
         self.observers.insert(
             observer,
-            ObserverEntry { rank, entity_scoped, sees_prefabs: false, event, components, runner: Some(runner) },
+            ObserverEntry {
+                rank,
+                entity_scoped,
+                sees_prefabs: false,
+                hears_inherited,
+                event,
+                components,
+                runner: Some(runner),
+            },
         );
     }
 
@@ -307,6 +330,7 @@ impl Observers {
             self.lifecycle -= 1;
             self.count_lifecycle(entry.entity_scoped, &entry.components, false);
         }
+        self.inheritable -= usize::from(entry.hears_inherited);
         if let Some(lists) = self.by_event.get_mut(&entry.event) {
             lists.global.retain(|&o| o != observer);
             for list in lists.by_component.values_mut().chain(lists.by_entity.values_mut()) {
@@ -369,7 +393,15 @@ impl World {
         entities: SmallVec<[Entity; 1]>,
         runner: ObserverRunner,
     ) {
-        self.observers.insert(observer, event, components, entities, runner);
+        // Watching every component, or an inheritable one: it may hear about
+        // components entities inherit (`world::inherited_events`).
+        let hears_inherited = components.is_empty()
+            || components.iter().any(|&id| {
+                id.entity()
+                    .and_then(|component| self.components.info(component))
+                    .is_some_and(|info| info.is_inherited())
+            });
+        self.observers.insert(observer, event, components, entities, runner, hears_inherited);
     }
 
     /// Flags `entity` as watched by single-entity observers (despawned with it).
@@ -424,7 +456,7 @@ impl World {
                 // first test matters for it).
                 let watched = entry.components.clone();
                 if !ids.iter().any(|&id| watched.iter().any(|pattern| pattern.matches(id)))
-                    || !watched.iter().all(|&id| self.has_id(target, id))
+                    || !watched.iter().all(|&id| self.has_id_or_inherits(target, id))
                 {
                     continue;
                 }

@@ -1,0 +1,179 @@
+//! Lifecycle events for inherited components (Flecs semantics): an observer
+//! of a component with the default `on_instantiate = "inherit"` policy hears
+//! about entities that gain or lose it through `IsA` as about entities that
+//! gain or lose their own value, since `Has<T>`, `&T` and `World::get` see
+//! both.
+//!
+//! An entity gains an inherited component when it gets an `(IsA, base)` pair
+//! (or a base of it gains the component, or becomes a prefab), and loses it
+//! when the pair goes (also when it or the base is despawned) or the base
+//! loses the component. For each such change `OnReplace` and `OnRemove` run
+//! before the move that causes it (the inherited value is still readable),
+//! `OnAdd` and `OnInsert` after the structural change completes (when the
+//! world applies the commands of hooks and observers). Hooks do not run: they
+//! belong to owned values. An entity that owns the component hears nothing
+//! about inherited values (its own value hides them); one that already
+//! inherited it from another base hears nothing when the base it reads from
+//! changes. Sparse components, whose inherited values are found by a walk
+//! when read, are not reported.
+//!
+//! Invariant: nothing is computed unless an observer that may hear such an
+//! event exists ([`Observers::hears_inherited`](super::Observers)) and some
+//! entity is a base; otherwise a move pays two flag tests.
+
+use smallvec::SmallVec;
+
+use super::World;
+use super::hooks::HookKind;
+use crate::archetype::{Archetype, ArchetypeId};
+use crate::entity::{Entity, Id};
+
+/// Inherited ids some entities gain or lose in one structural change.
+#[derive(Default)]
+struct InheritedChanges {
+    /// `(entity, id)` lost: reported before the change.
+    lost: SmallVec<[(Entity, Id); 4]>,
+    /// `(entity, id)` gained: reported after it.
+    gained: SmallVec<[(Entity, Id); 4]>,
+}
+
+/// Whether `id` is in the sorted `(id, base)` list `inherited`.
+fn listed(inherited: &[(Id, Entity)], id: Id) -> bool {
+    inherited.binary_search_by_key(&id, |&(listed, _)| listed).is_ok()
+}
+
+/// The type and inherited ids of `archetype`, or nothing for `None` (dead).
+fn type_and_inherited(archetype: Option<&Archetype>) -> (&[Id], &[(Id, Entity)]) {
+    archetype.map_or((&[], &[]), |archetype| (archetype.ids(), archetype.inherited()))
+}
+
+impl World {
+    /// Whether structural changes must look for inherited components gained
+    /// or lost (see the module docs): two flag tests.
+    #[inline(always)]
+    pub(crate) fn inherited_events_on(&self) -> bool {
+        self.observers.hears_inherited() && self.archetypes.has_bases()
+    }
+
+    /// Whether an observer may hear about `id` inherited: a plain component
+    /// with the inherit policy that some lifecycle observer watches.
+    fn reports_inherited(&self, id: Id) -> bool {
+        !id.is_pair()
+            && id.entity().and_then(|component| self.components.info(component)).is_some_and(|info| info.is_inherited())
+            && self.observers.may_observe([id], crate::entity::EntityFlags::default())
+    }
+
+    /// Before `entity` moves from archetype `source` to `destination`
+    /// (`None`: it dies): reports the inherited components it and its
+    /// instances lose now, and queues those they gain for
+    /// [`World::flush_inherited_events`]. Call it only when
+    /// [`World::inherited_events_on`].
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn inherited_events_for_move(
+        &mut self,
+        entity: Entity,
+        source: ArchetypeId,
+        destination: Option<ArchetypeId>,
+    ) {
+        if Some(source) == destination {
+            return;
+        }
+        let mut changes = InheritedChanges::default();
+        // The entity itself: its bases may change.
+        {
+            let (source_ids, source_inherited) = type_and_inherited(Some(&self.archetypes[source]));
+            let (destination_ids, destination_inherited) =
+                type_and_inherited(destination.map(|destination| &self.archetypes[destination]));
+            for &(id, _) in source_inherited {
+                if !source_ids.contains(&id)
+                    && !destination_ids.contains(&id)
+                    && !listed(destination_inherited, id)
+                    && self.reports_inherited(id)
+                {
+                    changes.lost.push((entity, id));
+                }
+            }
+            for &(id, _) in destination_inherited {
+                if !destination_ids.contains(&id)
+                    && !source_ids.contains(&id)
+                    && !listed(source_inherited, id)
+                    && self.reports_inherited(id)
+                {
+                    changes.gained.push((entity, id));
+                }
+            }
+        }
+        // Its instances, if it is a base: what it holds is what they inherit.
+        if self.archetypes.is_base(entity) {
+            let inheriting: SmallVec<[ArchetypeId; 8]> = SmallVec::from_slice(self.archetypes.inheriting_archetypes());
+            for archetype_id in inheriting {
+                let archetype = &self.archetypes[archetype_id];
+                if archetype.is_empty() {
+                    continue;
+                }
+                let after = self.archetypes.inherited_if_base_moved(archetype_id, entity, destination);
+                let before = archetype.inherited();
+                let lost = before.iter().map(|&(id, _)| id).filter(|&id| !listed(&after, id));
+                let gained = after.iter().map(|&(id, _)| id).filter(|&id| !listed(before, id));
+                let lost: SmallVec<[Id; 4]> =
+                    lost.filter(|&id| !archetype.contains(id) && self.reports_inherited(id)).collect();
+                let gained: SmallVec<[Id; 4]> =
+                    gained.filter(|&id| !archetype.contains(id) && self.reports_inherited(id)).collect();
+                // Instances dying in the same cleanup report their own loss.
+                let reported = |instance: &&Entity| {
+                    **instance != entity
+                        && !self
+                            .entities
+                            .get(**instance)
+                            .is_some_and(|record| record.flags.contains(crate::entity::EntityFlags::DELETING))
+                };
+                for &instance in archetype.entities().iter().filter(reported) {
+                    changes.lost.extend(lost.iter().map(|&id| (instance, id)));
+                    changes.gained.extend(gained.iter().map(|&id| (instance, id)));
+                }
+            }
+        }
+        self.report_inherited(&changes.lost, &[HookKind::Replace, HookKind::Remove]);
+        self.pending_inherited.extend(changes.gained);
+    }
+
+    /// Runs the observers of `kinds` (in order) for each entity's ids of
+    /// `changes`, grouped by entity in the order they come.
+    fn report_inherited(&mut self, changes: &[(Entity, Id)], kinds: &[HookKind]) {
+        let mut start = 0;
+        while start < changes.len() {
+            let entity = changes[start].0;
+            let end = start + changes[start..].iter().take_while(|&&(other, _)| other == entity).count();
+            let ids: SmallVec<[Id; 4]> =
+                changes[start..end].iter().map(|&(_, id)| id).filter(|&id| self.inherits_id(entity, id)).collect();
+            for &kind in kinds {
+                self.run_lifecycle_observers(kind, entity, &ids);
+            }
+            start = end;
+        }
+    }
+
+    /// After a structural change that applies commands only when hooks or
+    /// observers ran: reports the inherited components it gained, if any,
+    /// and applies the commands of those observers (one length test
+    /// otherwise).
+    #[inline(always)]
+    pub(crate) fn flush_inherited_gains(&mut self) {
+        if !self.pending_inherited.is_empty() {
+            self.flush_deferred();
+        }
+    }
+
+    /// Reports the inherited components gained by the structural changes
+    /// just done (`OnAdd`, then `OnInsert`), for the entities that still
+    /// inherit them.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn flush_inherited_events(&mut self) {
+        while !self.pending_inherited.is_empty() {
+            let gained = core::mem::take(&mut self.pending_inherited);
+            self.report_inherited(&gained, &[HookKind::Add, HookKind::Insert]);
+        }
+    }
+}
