@@ -218,3 +218,142 @@ fn observers_registered_later_hear_later_changes() {
     world.despawn(ship);
     assert_eq!(take(&mut world), vec![format!("{ship:?}")]);
 }
+
+// ===== model check: every entity hears once per gain and once per loss ====
+
+/// Counts `OnAdd` minus `OnRemove` of `Speed` per entity.
+#[derive(Resource, Default)]
+struct Balance(std::collections::HashMap<Entity, i32>);
+
+#[derive(Clone, Debug)]
+enum Op {
+    SpawnPrefab(bool),
+    Variant(usize),
+    Instantiate(usize),
+    AddBase(usize, usize),
+    RemoveBase(usize, usize),
+    Insert(usize, u32),
+    Remove(usize),
+    Despawn(usize),
+}
+
+fn op() -> impl proptest::strategy::Strategy<Value = Op> {
+    use proptest::prelude::*;
+    prop_oneof![
+        any::<bool>().prop_map(Op::SpawnPrefab),
+        any::<usize>().prop_map(Op::Variant),
+        any::<usize>().prop_map(Op::Instantiate),
+        (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Op::AddBase(a, b)),
+        (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Op::RemoveBase(a, b)),
+        (any::<usize>(), 0..100u32).prop_map(|(a, v)| Op::Insert(a, v)),
+        any::<usize>().prop_map(Op::Remove),
+        any::<usize>().prop_map(Op::Despawn),
+    ]
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: std::env::var("INHERITED_OBSERVER_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(256),
+        ..proptest::prelude::ProptestConfig::default()
+    })]
+
+    /// Random prefab chains, instances with several bases, values added and
+    /// removed on prefabs and instances, despawns: after every step, each
+    /// ordinary entity heard one more `OnAdd` than `OnRemove` exactly when it
+    /// has `Speed` (owned or inherited), and a despawned one as many.
+    #[test]
+    fn every_gain_and_loss_is_heard_once(ops in proptest::collection::vec(op(), 1..60)) {
+        let mut world = World::new();
+        world.init_resource::<Balance>();
+        world.add_observer(|t: Trigger<OnAdd, Speed>, q: Query<&Speed>, mut b: ResMut<Balance>| {
+            assert!(q.get(t.entity()).is_ok(), "OnAdd {:?}: the value is readable", t.entity());
+            *b.0.entry(t.entity()).or_default() += 1;
+        });
+        world.add_observer(|t: Trigger<OnRemove, Speed>, q: Query<&Speed>, mut b: ResMut<Balance>| {
+            assert!(q.get(t.entity()).is_ok(), "OnRemove {:?}: the value is readable", t.entity());
+            *b.0.entry(t.entity()).or_default() -= 1;
+        });
+        let (mut prefabs, mut instances, mut dead): (Vec<Entity>, Vec<Entity>, Vec<Entity>) = Default::default();
+        // The balance each entity should have heard: its own values' events,
+        // plus the changes of `has` while its own value stays as it was.
+        let mut expected: std::collections::HashMap<Entity, i32> = Default::default();
+        for op in ops {
+            let pick = |list: &[Entity], i: usize| (!list.is_empty()).then(|| list[i % list.len()]);
+            let state = |world: &World, e: Entity| (world.owns::<Speed>(e), world.has::<Speed>(e));
+            let before: Vec<(Entity, (bool, bool))> = instances.iter().map(|&e| (e, state(&world, e))).collect();
+            match op {
+                Op::SpawnPrefab(with) => {
+                    let p = world.spawn(Prefab).id();
+                    if with {
+                        world.entity_mut(p).insert(Speed(1));
+                    }
+                    prefabs.push(p);
+                }
+                Op::Variant(i) => {
+                    if let Some(base) = pick(&prefabs, i) {
+                        let v = world.spawn(Prefab).add_pair::<IsA>(base).id();
+                        prefabs.push(v);
+                    }
+                }
+                Op::Instantiate(i) => {
+                    if let Some(base) = pick(&prefabs, i) {
+                        instances.push(world.instantiate(base));
+                    }
+                }
+                Op::AddBase(i, j) => {
+                    if let (Some(e), Some(base)) = (pick(&instances, i), pick(&prefabs, j)) {
+                        world.entity_mut(e).add_pair::<IsA>(base);
+                    }
+                }
+                Op::RemoveBase(i, j) => {
+                    if let (Some(e), Some(base)) = (pick(&instances, i), pick(&prefabs, j)) {
+                        world.entity_mut(e).remove_pair::<IsA>(base);
+                    }
+                }
+                Op::Insert(i, v) => {
+                    let all: Vec<Entity> = prefabs.iter().chain(&instances).copied().collect();
+                    if let Some(e) = pick(&all, i) {
+                        world.entity_mut(e).insert(Speed(v));
+                    }
+                }
+                Op::Remove(i) => {
+                    let all: Vec<Entity> = prefabs.iter().chain(&instances).copied().collect();
+                    if let Some(e) = pick(&all, i) {
+                        world.entity_mut(e).remove::<Speed>();
+                    }
+                }
+                Op::Despawn(i) => {
+                    let all: Vec<Entity> = prefabs.iter().chain(&instances).copied().collect();
+                    if let Some(e) = pick(&all, i) {
+                        world.despawn(e);
+                    }
+                }
+            }
+            for (e, (owned, has)) in before {
+                let (owned_now, has_now) = state(&world, e);
+                let delta = if !world.is_alive(e) {
+                    -i32::from(has)
+                } else if owned != owned_now {
+                    i32::from(owned_now) - i32::from(owned)
+                } else {
+                    i32::from(has_now) - i32::from(has)
+                };
+                *expected.entry(e).or_default() += delta;
+            }
+            for &e in &instances {
+                expected.entry(e).or_insert_with(|| i32::from(world.has::<Speed>(e)));
+            }
+            prefabs.retain(|&e| world.is_alive(e));
+            dead.extend(instances.iter().copied().filter(|&e| !world.is_alive(e)));
+            instances.retain(|&e| world.is_alive(e));
+            let balance = &world.resource::<Balance>().0;
+            for &e in instances.iter().chain(&dead) {
+                let heard = balance.get(&e).copied().unwrap_or(0);
+                proptest::prop_assert_eq!(heard, expected[&e], "{:?}", e);
+            }
+            for &p in &prefabs {
+                proptest::prop_assert_eq!(balance.get(&p).copied().unwrap_or(0), 0, "prefab {:?}", p);
+            }
+        }
+    }
+}
