@@ -181,6 +181,24 @@ fn a_base_that_stops_being_a_prefab_takes_its_values_away() {
 }
 
 #[test]
+fn a_plain_base_that_gives_up_its_value_uncovers_its_prefab() {
+    // A base that is no prefab passes its own bases' values on, except the
+    // ones it owns itself (`IsA`'s rustdoc).
+    let mut world = world();
+    let prefab = world.spawn((Prefab, Speed(2))).id();
+    let plain = world.spawn(Speed(8)).add_pair::<IsA>(prefab).id();
+    let ship = world.spawn_empty().add_pair::<IsA>(plain).id();
+    assert!(!world.has::<Speed>(ship), "blocked by the plain base's own value");
+    take(&mut world);
+    world.entity_mut(plain).remove::<Speed>();
+    let mut log = take(&mut world);
+    log.sort();
+    let mut expected = vec![remove(plain, 8), add(ship, 2), insert(ship)];
+    expected.sort();
+    assert_eq!(log, expected, "the plain base now inherits too, but had a value all along: no add for it");
+}
+
+#[test]
 fn a_multi_component_observer_counts_inherited_components() {
     let mut world = world();
     world.add_observer(|t: Trigger<OnAdd, (Speed, Armor)>, mut log: ResMut<Log>| {
