@@ -199,6 +199,22 @@ fn a_plain_base_that_gives_up_its_value_uncovers_its_prefab() {
 }
 
 #[test]
+fn overwriting_a_prefab_value_reaches_the_instances_that_read_it() {
+    let mut world = world();
+    world.add_observer(|t: Trigger<OnReplace, Speed>, q: Query<&Speed>, mut log: ResMut<Log>| {
+        log.0.push(format!("replace {:?} {:?}", t.entity(), q.get(t.entity()).ok().map(|s| s.0)));
+    });
+    let prefab = world.spawn((Prefab, Speed(1))).id();
+    let (a, owner) = (world.instantiate(prefab), world.instantiate(prefab));
+    world.entity_mut(owner).insert(Speed(5));
+    take(&mut world);
+    world.entity_mut(prefab).insert(Speed(2));
+    // The old value is readable in OnReplace, the new one after; the owner's own value hides the prefab's.
+    assert_eq!(take(&mut world), vec![format!("replace {a:?} Some(1)"), insert(a)]);
+    assert_eq!(world.get::<Speed>(a), Some(&Speed(2)));
+}
+
+#[test]
 fn a_multi_component_observer_counts_inherited_components() {
     let mut world = world();
     world.add_observer(|t: Trigger<OnAdd, (Speed, Armor)>, mut log: ResMut<Log>| {

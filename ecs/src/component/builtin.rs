@@ -200,8 +200,9 @@ impl Component for Prefab {
 /// (Flecs' `self|up IsA`): an instance gaining it through a new pair, or
 /// because its prefab gained it, gets `OnAdd` and `OnInsert`; one losing it
 /// (the pair removed, the prefab losing it or despawned, the instance
-/// despawned) gets `OnReplace` and `OnRemove` while the value is readable.
-/// Hooks run for owned values only.
+/// despawned) gets `OnReplace` and `OnRemove` while the value is readable;
+/// overwriting the prefab's value runs `OnReplace` and `OnInsert` for the
+/// instances that read it. Hooks run for owned values only.
 ///
 /// ```
 /// use ecs::prelude::*;

@@ -528,6 +528,9 @@ impl World {
         let existed = source == destination || self.archetypes[source].contains(id);
         if existed && self.id_has_lifecycle(id) {
             self.id_lifecycle(HookKind::Replace, entity, id);
+            if let Some(component) = id.entity() {
+                self.report_inherited_overwrite(HookKind::Replace, entity, &[component]);
+            }
         }
         if self.observers().has_lifecycle_observers() {
             let dropped: SmallVec<[Id; 2]> = self.archetypes[source]
@@ -550,6 +553,9 @@ impl World {
                 self.id_lifecycle(HookKind::Add, entity, id);
             }
             self.id_lifecycle(HookKind::Insert, entity, id);
+            if existed && let Some(component) = id.entity() {
+                self.report_inherited_overwrite(HookKind::Insert, entity, &[component]);
+            }
             self.flush_deferred();
         }
         if !existed && id.is_pair() {

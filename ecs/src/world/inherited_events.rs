@@ -14,7 +14,9 @@
 //! belong to owned values. An entity that owns the component hears nothing
 //! about inherited values (its own value hides them); one that already
 //! inherited it from another base hears nothing when the base it reads from
-//! changes. Sparse components, whose inherited values are found by a walk
+//! changes. Overwriting a base's value (an insert over it) runs `OnReplace`
+//! and `OnInsert` for the instances that read it, as for the base. Sparse
+//! components, whose inherited values are found by a walk
 //! when read, are not reported.
 //!
 //! Invariant: nothing is computed unless an observer that may hear such an
@@ -136,6 +138,32 @@ impl World {
         }
         self.report_inherited(&changes.lost, &[HookKind::Replace, HookKind::Remove]);
         self.pending_inherited.extend(changes.gained);
+    }
+
+    /// When the values of `components` on `base` are overwritten: runs the
+    /// `kind` observers (`Replace` before the write, `Insert` after it) for
+    /// every instance that reads one of them from `base`, as for the base
+    /// itself (Flecs' `OnSet` reaches instances that inherit the value).
+    pub(crate) fn report_inherited_overwrite(&mut self, kind: HookKind, base: Entity, components: &[Entity]) {
+        if components.is_empty() || !self.inherited_events_on() || !self.archetypes.is_base(base) {
+            return;
+        }
+        let ids: SmallVec<[Id; 4]> =
+            components.iter().map(|component| component.id()).filter(|&id| self.reports_inherited(id)).collect();
+        if ids.is_empty() {
+            return;
+        }
+        let mut readers: SmallVec<[(Entity, Id); 4]> = SmallVec::new();
+        for &archetype_id in self.archetypes.inheriting_archetypes() {
+            let archetype = &self.archetypes[archetype_id];
+            for &id in &ids {
+                if archetype.inherited_from(id) == Some(base) && !archetype.contains(id) {
+                    readers.extend(archetype.entities().iter().map(|&instance| (instance, id)));
+                }
+            }
+        }
+        readers.sort_by_key(|&(instance, _)| instance);
+        self.report_inherited(&readers, &[kind]);
     }
 
     /// Runs the observers of `kinds` (in order) for each entity's ids of

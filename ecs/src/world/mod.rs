@@ -841,6 +841,7 @@ impl World {
             components.iter().copied().filter(|component| !existed.contains(component)).collect();
         self.run_hooks(HookKind::Add, entity, &added);
         self.run_hooks(HookKind::Insert, entity, &components);
+        self.report_inherited_overwrite(HookKind::Insert, entity, existed);
         self.flush_deferred();
     }
 
@@ -1493,6 +1494,7 @@ impl World {
     fn insert_bundle_hooked<B: Bundle>(&mut self, entity: Entity, bundle_id: BundleId, bundle: B) {
         let existed = self.bundle_components_present(entity, bundle_id);
         self.run_hooks(HookKind::Replace, entity, &existed);
+        self.report_inherited_overwrite(HookKind::Replace, entity, &existed);
         let location = self.entities.location(entity).expect("hooks cannot despawn (their commands wait)");
         let mut panics = PanicSlot::default();
         self.insert_bundle_unhooked(entity, bundle_id, location, bundle, &mut panics);
