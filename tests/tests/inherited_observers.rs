@@ -391,3 +391,44 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn a_panicking_observer_of_an_inherited_loss_does_not_stop_the_change() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static DROPS: AtomicUsize = AtomicUsize::new(0);
+    #[derive(Component)]
+    #[component(on_instantiate = "dont_inherit")]
+    struct Tracked;
+    impl Drop for Tracked {
+        fn drop(&mut self) {
+            DROPS.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+    let mut world = World::new();
+    world.add_observer(|t: Trigger<OnRemove, Speed>, world: &World| {
+        if !world.owns::<Speed>(t.entity()) {
+            panic!("inherited loss of {:?}", t.entity());
+        }
+    });
+    let prefab = world.spawn((Prefab, Speed(1), Tracked)).id();
+    let (a, b) = (world.instantiate(prefab), world.instantiate(prefab));
+    world.entity_mut(a).insert(Tracked);
+    // The cleanup completes for both instances, then the panic goes on.
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| world.despawn(prefab)));
+    assert!(result.is_err());
+    assert!(!world.is_alive(prefab));
+    for e in [a, b] {
+        assert!(world.is_alive(e) && !world.has_pair::<IsA>(e, prefab) && !world.has::<Speed>(e));
+    }
+    assert_eq!(DROPS.load(Ordering::SeqCst), 1, "the prefab's value");
+    // A removal of the pair: done, then the panic.
+    let prefab = world.spawn((Prefab, Speed(2))).id();
+    let c = world.instantiate(prefab);
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        world.entity_mut(c).remove_pair::<IsA>(prefab);
+    }));
+    assert!(result.is_err());
+    assert!(!world.has_pair::<IsA>(c, prefab) && !world.has::<Speed>(c));
+    drop(world);
+    assert_eq!(DROPS.load(Ordering::SeqCst), 2, "every value dropped once");
+}

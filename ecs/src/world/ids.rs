@@ -373,7 +373,8 @@ impl World {
             return location.row as usize;
         }
         if self.inherited_events_on() {
-            self.inherited_events_for_move(entity, location.archetype, Some(destination));
+            // A panicking observer waits until the change is done.
+            panics.catch(|| self.inherited_events_for_move(entity, location.archetype, Some(destination)));
         }
         if !self.union_holders.is_empty() {
             self.unindex_union_pairs(entity, location, Some(destination));

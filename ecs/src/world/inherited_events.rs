@@ -136,8 +136,8 @@ impl World {
                 }
             }
         }
-        self.report_inherited(&changes.lost, &[HookKind::Replace, HookKind::Remove]);
         self.pending_inherited.extend(changes.gained);
+        self.report_inherited(&changes.lost, &[HookKind::Replace, HookKind::Remove]);
     }
 
     /// When the values of `components` on `base` are overwritten: runs the

@@ -1522,7 +1522,8 @@ impl World {
                 .bundles
                 .insert_edge(bundle_id, location.archetype, &mut self.archetypes, &self.components, &self.sparse_sets)
                 .destination;
-            self.inherited_events_for_move(entity, location.archetype, Some(destination));
+            // A panicking observer waits until the change is done.
+            panics.catch(|| self.inherited_events_for_move(entity, location.archetype, Some(destination)));
         }
         let edge = self.bundles.insert_edge(
             bundle_id,
@@ -1667,7 +1668,8 @@ impl World {
             );
             let (destination, has_all) = (edge.destination, Self::remove_edge_has_all(edge, &self.sparse_sets, entity));
             if !ALL_OR_NOTHING || has_all {
-                self.inherited_events_for_move(entity, location.archetype, Some(destination));
+                // A panicking observer waits until the change is done.
+                panics.catch(|| self.inherited_events_for_move(entity, location.archetype, Some(destination)));
             }
         }
         let edge = self.bundles.remove_edge(
