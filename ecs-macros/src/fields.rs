@@ -1,12 +1,38 @@
-//! Helpers shared by the derives over named structs of terms (`SystemParam`,
-//! `QueryData`, `QueryFilter`): field extraction and lifetime rewriting.
+//! Helpers shared by the derives over structs of terms (`SystemParam` with
+//! named fields; `QueryData`, `QueryFilter` with named or unnamed ones): field
+//! extraction and lifetime rewriting.
 
 use proc_macro2::{Spacing, TokenStream as TokenStream2, TokenTree};
 use syn::spanned::Spanned;
-use syn::{Data, DeriveInput, Fields, Ident, Type};
+use syn::{Data, DeriveInput, Fields, Ident, Index, Member, Type};
 
 /// The most fields a derived struct may have (the tuple impls go up to 16).
 pub(crate) const MAX_FIELDS: usize = 16;
+
+/// The fields of `input` (a struct with named fields, unnamed ones or none)
+/// as members (`speed` or `0`), at most [`MAX_FIELDS`] of them, and whether
+/// they are unnamed (a tuple struct).
+pub(crate) fn struct_members<'a>(input: &'a DeriveInput, derive: &str) -> syn::Result<(Vec<(Member, &'a Type)>, bool)> {
+    let Data::Struct(data) = &input.data else {
+        return Err(syn::Error::new(input.ident.span(), format!("#[derive({derive})] applies to structs")));
+    };
+    let members: Vec<(Member, &Type)> = data
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(position, field)| match &field.ident {
+            Some(name) => (Member::Named(name.clone()), &field.ty),
+            None => (Member::Unnamed(Index { index: position as u32, span: field.ty.span() }), &field.ty),
+        })
+        .collect();
+    if members.len() > MAX_FIELDS {
+        return Err(syn::Error::new(
+            members[MAX_FIELDS].1.span(),
+            format!("#[derive({derive})] supports at most {MAX_FIELDS} fields; group some into a nested derived type"),
+        ));
+    }
+    Ok((members, matches!(data.fields, Fields::Unnamed(_))))
+}
 
 /// The named fields of `input` (a struct), at most [`MAX_FIELDS`] of them.
 pub(crate) fn named_fields<'a>(input: &'a DeriveInput, derive: &str) -> syn::Result<Vec<(&'a Ident, &'a Type)>> {

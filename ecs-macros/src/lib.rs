@@ -264,8 +264,9 @@ pub fn derive_system_param(input: TokenStream) -> TokenStream {
     system_param::derive_system_param(input).unwrap_or_else(|err| err.to_compile_error()).into()
 }
 
-/// Derives `::ecs::query::QueryData` for a named struct of query terms, and an
-/// item struct `{Name}Item<'w>`. Add `#[query_data(mutable)]` when a field
+/// Derives `::ecs::query::QueryData` for a struct of query terms (named
+/// fields; a tuple struct, whose item is a tuple struct; or a unit struct),
+/// and an item struct `{Name}Item<'w>`. Add `#[query_data(mutable)]` when a field
 /// writes (`&'w mut T`); it also generates `{Name}ReadOnly` for read-only
 /// iteration. Conflicting fields (`&mut A` with `&A`) are a compile error.
 ///
@@ -280,6 +281,9 @@ pub fn derive_system_param(input: TokenStream) -> TokenStream {
 /// for mover in world.query::<Mover>().iter_mut(&mut world) {
 ///     mover.position.x += mover.velocity.x; // `mover` is a `MoverItem`
 /// }
+///
+/// #[derive(QueryData)]
+/// struct Placed<'w>(Entity, &'w Position); // item: `PlacedItem(entity, position)`
 /// ```
 #[proc_macro_derive(QueryData, attributes(query_data))]
 pub fn derive_query_data(input: TokenStream) -> TokenStream {
@@ -287,7 +291,8 @@ pub fn derive_query_data(input: TokenStream) -> TokenStream {
     query_data::derive_query_data(input).unwrap_or_else(|err| err.to_compile_error()).into()
 }
 
-/// Derives `::ecs::query::QueryFilter` for a named struct of filters.
+/// Derives `::ecs::query::QueryFilter` for a struct of filters (named or
+/// tuple fields).
 ///
 /// # Examples
 /// ```ignore

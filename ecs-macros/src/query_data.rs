@@ -1,12 +1,12 @@
-//! `#[derive(QueryData)]` and `#[derive(QueryFilter)]`: a named struct of query
-//! terms is a term.
+//! `#[derive(QueryData)]` and `#[derive(QueryFilter)]`: a struct of query
+//! terms (named fields, a tuple struct or a unit struct) is a term.
 //!
 //! Both delegate every `WorldQuery` method to the tuple of the field types (with
 //! lifetimes replaced by `'static`, so `&'w mut Position` works), and the const
 //! access set is the tuple's, labelled with the struct's name.
 //!
-//! `QueryData` also generates `{Name}Item<'w>`, whose fields are the fields'
-//! items (`&'w mut Position` becomes `Mut<'w, Position>`). Without
+//! `QueryData` also generates `{Name}Item<'w>` (a tuple struct for a tuple
+//! struct), whose fields are the fields' items (`&'w mut Position` becomes `Mut<'w, Position>`). Without
 //! `#[query_data(mutable)]` every field must be read-only (checked by a bound at
 //! each field's span) and the struct is its own read-only form; with it, a
 //! second struct `{Name}ReadOnly` (and its `{Name}ReadOnlyItem<'w>`) of the
@@ -15,9 +15,9 @@
 use proc_macro2::{Span, TokenStream as TokenStream2};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{DeriveInput, Ident, Visibility};
+use syn::{DeriveInput, Ident, Member, Visibility};
 
-use crate::fields::{named_fields, reject_type_generics, with_static_lifetimes};
+use crate::fields::{reject_type_generics, struct_members, with_static_lifetimes};
 
 /// Whether `#[query_data(mutable)]` is present; errors on anything else in it.
 fn parse_mutable(input: &DeriveInput) -> syn::Result<bool> {
@@ -144,9 +144,37 @@ fn world_query_impl(
     }
 }
 
-/// An item struct `name<'w>` with one field per term: the term's item.
-fn item_struct(vis: &Visibility, name: &Ident, fields: &[&Ident], types: &[TokenStream2], of: &Ident) -> TokenStream2 {
+/// An item struct `name<'w>` with one field per term: the term's item,
+/// under the term's field name (`tuple`: a tuple struct, as the derived one).
+fn item_struct(
+    vis: &Visibility,
+    name: &Ident,
+    fields: &[&Member],
+    tuple: bool,
+    types: &[TokenStream2],
+    of: &Ident,
+) -> TokenStream2 {
     let doc = format!("The item of [`{of}`]: one field per term.");
+    if fields.is_empty() {
+        // No term: only the lifetime, held by a marker (`item_value`).
+        return quote! {
+            #[doc = #doc]
+            #[automatically_derived]
+            #vis struct #name<'__w>(::core::marker::PhantomData<&'__w ()>);
+        };
+    }
+    if tuple {
+        return quote! {
+            #[doc = #doc]
+            #[automatically_derived]
+            #vis struct #name<'__w>(
+                #(
+                    #[allow(missing_docs)]
+                    pub <#types as ::ecs::query::WorldQuery>::Item<'__w>,
+                )*
+            );
+        };
+    }
     quote! {
         #[doc = #doc]
         #[automatically_derived]
@@ -159,26 +187,35 @@ fn item_struct(vis: &Visibility, name: &Ident, fields: &[&Ident], types: &[Token
     }
 }
 
+/// The expression building item struct `name` (see [`item_struct`]) from
+/// the terms' items bound to `bindings`.
+fn item_value(name: &Ident, fields: &[&Member], bindings: &[Ident]) -> TokenStream2 {
+    if fields.is_empty() {
+        return quote!(#name(::core::marker::PhantomData));
+    }
+    quote!(#name { #(#fields: #bindings),* })
+}
+
 /// Builds the `QueryData` impls (and item structs) for `input`.
 pub(crate) fn derive_query_data(input: DeriveInput) -> syn::Result<TokenStream2> {
     reject_type_generics(&input, "QueryData")?;
     let mutable = parse_mutable(&input)?;
-    let fields = named_fields(&input, "QueryData")?;
+    let (fields, tuple) = struct_members(&input, "QueryData")?;
     let ident = &input.ident;
     let vis = &input.vis;
-    let names: Vec<&Ident> = fields.iter().map(|(name, _)| *name).collect();
+    let names: Vec<&Member> = fields.iter().map(|(name, _)| name).collect();
     let types: Vec<TokenStream2> = fields.iter().map(|(_, ty)| with_static_lifetimes(quote!(#ty))).collect();
     let spans: Vec<Span> = fields.iter().map(|(_, ty)| ty.span()).collect();
     let bindings: Vec<Ident> = (0..fields.len()).map(|i| format_ident!("__field{}", i)).collect();
     let item_name = format_ident!("{}Item", ident);
     let label = ident.to_string();
-    let item_struct_tokens = item_struct(vis, &item_name, &names, &types, ident);
+    let item_struct_tokens = item_struct(vis, &item_name, &names, tuple, &types, ident);
     let main = world_query_impl(
         &input.generics,
         ident,
         &types,
         quote!(#item_name<'__w>),
-        quote!(#item_name { #(#names: #bindings),* }),
+        item_value(&item_name, &names, &bindings),
         &bindings,
         &label,
     );
@@ -194,13 +231,13 @@ pub(crate) fn derive_query_data(input: DeriveInput) -> syn::Result<TokenStream2>
             #[automatically_derived]
             #vis struct #ro_name;
         };
-        let ro_item_struct = item_struct(vis, &ro_item, &names, &ro_types, &ro_name);
+        let ro_item_struct = item_struct(vis, &ro_item, &names, tuple, &ro_types, &ro_name);
         let ro_impl = world_query_impl(
             &syn::Generics::default(),
             &ro_name,
             &ro_types,
             quote!(#ro_item<'__w>),
-            quote!(#ro_item { #(#names: #bindings),* }),
+            item_value(&ro_item, &names, &bindings),
             &bindings,
             &label,
         );
@@ -278,7 +315,7 @@ pub(crate) fn derive_query_data(input: DeriveInput) -> syn::Result<TokenStream2>
 /// Builds the `QueryFilter` impl for `input`.
 pub(crate) fn derive_query_filter(input: DeriveInput) -> syn::Result<TokenStream2> {
     reject_type_generics(&input, "QueryFilter")?;
-    let fields = named_fields(&input, "QueryFilter")?;
+    let (fields, _) = struct_members(&input, "QueryFilter")?;
     let ident = &input.ident;
     let types: Vec<TokenStream2> = fields.iter().map(|(_, ty)| with_static_lifetimes(quote!(#ty))).collect();
     let spans: Vec<Span> = fields.iter().map(|(_, ty)| ty.span()).collect();
@@ -286,7 +323,7 @@ pub(crate) fn derive_query_filter(input: DeriveInput) -> syn::Result<TokenStream
     let label = ident.to_string();
     let main = world_query_impl(&input.generics, ident, &types, quote!(()), quote!(()), &bindings, &label);
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let names: Vec<&Ident> = fields.iter().map(|(name, _)| *name).collect();
+    let names: Vec<&Member> = fields.iter().map(|(name, _)| name).collect();
     let static_lifetimes: Vec<TokenStream2> = input.generics.lifetimes().map(|_| quote!('static)).collect();
     let assertions = types.iter().zip(&spans).map(|(ty, span)| {
         quote_spanned! {*span=>

@@ -510,19 +510,35 @@ struct NamedPair<'w> {
     b: &'w B,
 }
 
-/// Ports bevy_ecs `query::fetch::tests::world_query_struct_variants`, named-field
-/// structs only: our `#[derive(QueryData)]` refuses tuple structs
-/// (`struct TupleQuery(&A, &B)`) and unit structs (`struct UnitQuery;`) at compile
-/// time ("needs named fields"), which Bevy accepts. Runs the system too.
+#[derive(QueryData)]
+struct TupleQuery<'w>(&'w A, &'w B);
+#[derive(QueryData)]
+struct UnitQuery;
+#[derive(QueryData)]
+#[query_data(mutable)]
+struct TupleMut<'w>(Entity, &'w mut A);
+
+/// Ports bevy_ecs `query::fetch::tests::world_query_struct_variants`: named,
+/// tuple and unit structs derive `QueryData` (a tuple struct's item is a tuple
+/// struct too). Runs the system too, and writes through a mutable tuple struct.
 #[test]
 fn world_query_struct_variants() {
     let mut world = World::new();
     let e = world.spawn((A(1), B(2))).id();
     world.spawn(A(3));
-    let seen = world.run_system_once(|q: Query<(NamedQuery, NamedPair)>| {
-        q.iter().map(|(named, pair)| (named.id, named.a.0, pair.a.0, pair.b.0)).collect::<Vec<_>>()
+    let seen = world.run_system_once(|q: Query<(NamedQuery, NamedPair, TupleQuery, UnitQuery)>| {
+        q.iter()
+            .map(|(named, pair, tuple, _)| (named.id, named.a.0, pair.a.0, pair.b.0, tuple.0.0, tuple.1.0))
+            .collect::<Vec<_>>()
     });
-    assert_eq!(seen, vec![(e, 1, 1, 2)]);
+    assert_eq!(seen, vec![(e, 1, 1, 2, 1, 2)]);
+    world.run_system_once(|mut q: Query<TupleMut>| {
+        for mut item in q.iter_mut() {
+            item.1.0 += 10;
+        }
+        // The read-only form is a tuple struct too.
+        assert_eq!(q.iter().map(|item| item.1.0).sum::<usize>(), 11 + 13);
+    });
 }
 
 /// Ports bevy_ecs `query::tests::mut_to_immut_query_methods_have_immut_item`: the
