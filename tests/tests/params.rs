@@ -231,3 +231,28 @@ fn for_loops_over_a_system_query() {
     world.spawn(Position { x: 2.0, y: 0.0 });
     world.run_system_once(double);
 }
+
+#[test]
+fn commands_in_a_param_set_apply_with_the_system() {
+    #[derive(Component)]
+    struct Level(u32);
+    fn grow(mut set: ParamSet<(Commands, Query<&mut Level>)>) {
+        for mut level in set.p1().iter_mut() {
+            level.0 += 1;
+        }
+        set.p0().spawn(Level(10));
+    }
+    fn levels(world: &mut World) -> Vec<u32> {
+        let mut levels: Vec<u32> = world.query::<&Level>().iter(world).map(|level| level.0).collect();
+        levels.sort_unstable();
+        levels
+    }
+    let mut world = World::new();
+    world.spawn(Level(1));
+    let mut schedule = Schedule::new();
+    schedule.add_systems(grow);
+    schedule.run(&mut world);
+    assert_eq!(levels(&mut world), [2, 10]);
+    world.run_system_once(grow);
+    assert_eq!(levels(&mut world), [3, 10, 11]);
+}

@@ -22,13 +22,14 @@
 use core::marker::PhantomData;
 
 use super::access::ParamAccess;
+use super::commands::Commands;
 use super::message::{MessageReader, MessageWriter};
 use super::param::{Res, ResMut, SystemMeta, SystemParam};
 use super::query::Query;
 use super::single::Single;
 use crate::query::{QueryData, QueryFilter, QueryState};
 use crate::storage::Tick;
-use crate::world::{Message, MessageCursor, Resource, World};
+use crate::world::{CommandQueue, Message, MessageCursor, Resource, World};
 
 /// A parameter type usable as a [`ParamSet`] member, for any lifetimes.
 ///
@@ -157,6 +158,27 @@ unsafe impl<M: Message> ParamSetMember for MessageWriter<'_, M> {
     }
 }
 
+// SAFETY: as `Commands`' `get_param`: the state is the member's own command
+// queue (applied, deferred or discarded through the set's `SystemParam` impl).
+unsafe impl ParamSetMember for Commands<'_, '_> {
+    type MemberItem<'w, 's>
+        = Commands<'w, 's>
+    where
+        Self: 'w + 's;
+
+    unsafe fn member_item<'w, 's>(
+        state: *mut (),
+        meta: &'s SystemMeta,
+        world: &'w World,
+        this_run: Tick,
+    ) -> Commands<'w, 's> {
+        // SAFETY: forwarded to the caller (the state is the queue).
+        unsafe {
+            <Commands<'w, 's> as SystemParam>::get_param(&mut *state.cast::<CommandQueue>(), meta, world, this_run)
+        }
+    }
+}
+
 // SAFETY: as `Option<Single>`'s `get_param`, with the state of a `QueryState`.
 unsafe impl<D: QueryData, F: QueryFilter> ParamSetMember for Option<Single<'_, D, F>> {
     type MemberItem<'w, 's>
@@ -181,7 +203,8 @@ unsafe impl<D: QueryData, F: QueryFilter> ParamSetMember for Option<Single<'_, D
 /// `p1()`, ...): each accessor borrows the set, so no two members' items are
 /// alive together. The members still conflict with the system's other
 /// parameters. Members: `Query`, `Res`, `ResMut`, `MessageReader`,
-/// `MessageWriter`, `Option<Single>`.
+/// `MessageWriter`, `Option<Single>`, `Commands` (applied with the system's
+/// other commands).
 ///
 /// # Examples
 /// ```
