@@ -202,7 +202,10 @@ impl Component for Prefab {
 /// (the pair removed, the prefab losing it or despawned, the instance
 /// despawned) gets `OnReplace` and `OnRemove` while the value is readable;
 /// overwriting the prefab's value runs `OnReplace` and `OnInsert` for the
-/// instances that read it. Hooks run for owned values only.
+/// instances that read it. An own value covers an inherited one (inserting it
+/// reports the inherited one's removal, removing it the inherited one's
+/// addition), so an entity hears one more `OnAdd` than `OnRemove` exactly
+/// while `Has<T>` holds. Hooks run for owned values only.
 ///
 /// ```
 /// use ecs::prelude::*;

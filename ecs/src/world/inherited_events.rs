@@ -11,10 +11,16 @@
 //! before the move that causes it (the inherited value is still readable),
 //! `OnAdd` and `OnInsert` after the structural change completes (when the
 //! world applies the commands of hooks and observers). Hooks do not run: they
-//! belong to owned values. An entity that owns the component hears nothing
-//! about inherited values (its own value hides them); one that already
-//! inherited it from another base hears nothing when the base it reads from
-//! changes. Overwriting a base's value (an insert over it) runs `OnReplace`
+//! belong to owned values. An entity's own value hides inherited ones: while
+//! it has one it hears nothing about them, inserting one over an inherited
+//! value reports the inherited one's loss before its own `OnAdd`, and
+//! removing it reports the uncovered inherited value as a gain. So every
+//! entity hears exactly one more `OnAdd` than `OnRemove` while `Has<T>` holds
+//! for it, and as many otherwise. One that already inherited it from another
+//! base hears nothing when the base it reads from changes. Losses of an entity
+//! being despawned are part of the despawn's own `OnReplace`/`OnRemove` events
+//! (an observer of several components runs once); a loss of a gain queued in
+//! the same change cancels it (neither is heard). Overwriting a base's value (an insert over it) runs `OnReplace`
 //! and `OnInsert` for the instances that read it, as for the base. Sparse
 //! components, whose inherited values are found by a walk
 //! when read, are not reported.
@@ -29,6 +35,7 @@ use super::World;
 use super::hooks::HookKind;
 use crate::archetype::{Archetype, ArchetypeId};
 use crate::entity::{Entity, Id};
+use crate::util::PanicSlot;
 
 /// Inherited ids some entities gain or lose in one structural change.
 #[derive(Default)]
@@ -62,7 +69,8 @@ impl World {
     fn reports_inherited(&self, id: Id) -> bool {
         !id.is_pair()
             && id.entity().and_then(|component| self.components.info(component)).is_some_and(|info| info.is_inherited())
-            && self.observers.may_observe([id], crate::entity::EntityFlags::default())
+            // An observer of one entity may watch it too (the flag stands for any).
+            && self.observers.may_observe([id], crate::entity::EntityFlags::OBSERVED)
     }
 
     /// Before `entity` moves from archetype `source` to `destination`
@@ -78,19 +86,69 @@ impl World {
         source: ArchetypeId,
         destination: Option<ArchetypeId>,
     ) {
+        self.inherited_events_around(entity, source, destination, true);
+    }
+
+    /// Before `entity` of archetype `source` is despawned: the inherited ids
+    /// it loses (reported by the despawn's own `OnReplace`/`OnRemove` events,
+    /// so that an observer of several components runs once), after reporting
+    /// what its instances lose.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn inherited_lost_by_despawn(&mut self, entity: Entity, source: ArchetypeId) -> SmallVec<[Id; 4]> {
+        self.inherited_events_around(entity, source, None, false);
+        let archetype = &self.archetypes[source];
+        let mut lost: SmallVec<[(Entity, Id); 4]> = archetype
+            .inherited()
+            .iter()
+            .map(|&(id, _)| id)
+            .filter(|&id| !archetype.contains(id) && self.reports_inherited(id) && self.inherits_id(entity, id))
+            .map(|id| (entity, id))
+            .collect();
+        self.cancel_pending_gains(&mut lost);
+        lost.into_iter().map(|(_, id)| id).collect()
+    }
+
+    /// Drops from `lost` the losses of gains still queued (from an earlier
+    /// move of the same change), and those gains: neither was heard.
+    fn cancel_pending_gains(&mut self, lost: &mut SmallVec<[(Entity, Id); 4]>) {
+        if self.pending_inherited.is_empty() {
+            return;
+        }
+        let pending = &mut self.pending_inherited;
+        lost.retain(|lost| match pending.iter().position(|gained| gained == lost) {
+            Some(position) => {
+                pending.remove(position);
+                false
+            }
+            None => true,
+        });
+    }
+
+    /// [`World::inherited_events_for_move`], for the entity itself only if
+    /// `with_self`.
+    fn inherited_events_around(
+        &mut self,
+        entity: Entity,
+        source: ArchetypeId,
+        destination: Option<ArchetypeId>,
+        with_self: bool,
+    ) {
         if Some(source) == destination {
             return;
         }
         let mut changes = InheritedChanges::default();
         // The entity itself: its bases may change.
-        {
+        if with_self {
             let (source_ids, source_inherited) = type_and_inherited(Some(&self.archetypes[source]));
             let (destination_ids, destination_inherited) =
                 type_and_inherited(destination.map(|destination| &self.archetypes[destination]));
+            // Inherited only: read from a base, not owned. Its own value
+            // covering an inherited one is a loss of the inherited one (the
+            // own value's `OnAdd` follows), and uncovering one a gain.
             for &(id, _) in source_inherited {
                 if !source_ids.contains(&id)
-                    && !destination_ids.contains(&id)
-                    && !listed(destination_inherited, id)
+                    && (destination_ids.contains(&id) || !listed(destination_inherited, id))
                     && self.reports_inherited(id)
                 {
                     changes.lost.push((entity, id));
@@ -98,8 +156,7 @@ impl World {
             }
             for &(id, _) in destination_inherited {
                 if !destination_ids.contains(&id)
-                    && !source_ids.contains(&id)
-                    && !listed(source_inherited, id)
+                    && (source_ids.contains(&id) || !listed(source_inherited, id))
                     && self.reports_inherited(id)
                 {
                     changes.gained.push((entity, id));
@@ -136,6 +193,7 @@ impl World {
                 }
             }
         }
+        self.cancel_pending_gains(&mut changes.lost);
         self.pending_inherited.extend(changes.gained);
         self.report_inherited(&changes.lost, &[HookKind::Replace, HookKind::Remove]);
     }
@@ -162,24 +220,33 @@ impl World {
                 }
             }
         }
+        // Those gaining the value in this very change hear `OnAdd` and
+        // `OnInsert` for it instead (queued).
+        readers.retain(|reader| !self.pending_inherited.contains(reader));
         readers.sort_by_key(|&(instance, _)| instance);
         self.report_inherited(&readers, &[kind]);
     }
 
     /// Runs the observers of `kinds` (in order) for each entity's ids of
     /// `changes`, grouped by entity in the order they come.
+    /// A panicking observer does not keep the other entities' observers from
+    /// running: the first panic goes on once all ran.
     fn report_inherited(&mut self, changes: &[(Entity, Id)], kinds: &[HookKind]) {
+        let mut panics = PanicSlot::default();
         let mut start = 0;
         while start < changes.len() {
             let entity = changes[start].0;
             let end = start + changes[start..].iter().take_while(|&&(other, _)| other == entity).count();
             let ids: SmallVec<[Id; 4]> =
                 changes[start..end].iter().map(|&(_, id)| id).filter(|&id| self.inherits_id(entity, id)).collect();
-            for &kind in kinds {
-                self.run_lifecycle_observers(kind, entity, &ids);
-            }
+            panics.catch(|| {
+                for &kind in kinds {
+                    self.run_lifecycle_observers(kind, entity, &ids);
+                }
+            });
             start = end;
         }
+        panics.resume();
     }
 
     /// After a structural change that applies commands only when hooks or

@@ -1003,10 +1003,6 @@ impl World {
         }
         panics.catch(|| {
             self.notify_despawn(entity, record);
-            // Then what it inherits goes with it (and what its instances read from it).
-            if self.inherited_events_on() {
-                self.inherited_events_for_move(entity, record.location.archetype, None);
-            }
         });
         // Hooks and observers cannot despawn or move it (their commands wait).
         self.entities.get(entity).expect("hooks cannot despawn (their commands wait)")
@@ -1037,11 +1033,25 @@ impl World {
                     hooked.iter().map(|component| component.id()).chain(pairs.iter().copied()).collect();
                 self.run_observers(core::any::TypeId::of::<OnDespawn>(), entity, &ids, ptr);
             }
+            // What its instances read from it goes too (reported first); what
+            // it inherits is reported with its own components, one event.
+            let inherited = if self.inherited_events_on() {
+                self.inherited_lost_by_despawn(entity, record.location.archetype)
+            } else {
+                SmallVec::new()
+            };
             // Bevy's order: each event's observers (of components and pairs),
             // then its hooks; `OnReplace` before `OnRemove`.
             for kind in [HookKind::Replace, HookKind::Remove] {
                 self.run_lifecycle_observers(kind, entity, &pairs);
-                self.run_hooks(kind, entity, &hooked);
+                if inherited.is_empty() {
+                    self.run_hooks(kind, entity, &hooked);
+                } else {
+                    let ids: SmallVec<[crate::entity::Id; 8]> =
+                        hooked.iter().map(|component| component.id()).chain(inherited.iter().copied()).collect();
+                    self.run_lifecycle_observers(kind, entity, &ids);
+                    self.run_hook_fns(kind, entity, &hooked);
+                }
             }
             // Nothing structural can have changed (their commands wait).
             record = self.entities.get(entity).expect("hooks cannot despawn (their commands wait)");
@@ -1481,7 +1491,7 @@ impl World {
         } else {
             let mut panics = PanicSlot::default();
             self.insert_bundle_unhooked(entity, bundle_id, location, bundle, &mut panics);
-            self.flush_inherited_gains();
+            panics.catch(|| self.flush_inherited_gains());
             panics.resume();
         }
         true
@@ -1606,7 +1616,7 @@ impl World {
         }
         let mut panics = PanicSlot::default();
         let taken = self.remove_bundle_unhooked::<B, ALL_OR_NOTHING>(entity, bundle_id, location, &mut panics);
-        self.flush_inherited_gains();
+        panics.catch(|| self.flush_inherited_gains());
         panics.resume();
         taken
     }
