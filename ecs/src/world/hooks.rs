@@ -238,7 +238,7 @@ impl World {
     #[inline(never)]
     fn archetype_observed(&self, archetype: ArchetypeId, flags: EntityFlags) -> bool {
         self.observers.may_observe(self.archetypes[archetype].ids().iter().copied(), flags)
-            || (self.inherited_events_on() && !self.archetypes[archetype].inherited().is_empty())
+            || (self.inherited_events_on() && self.inherits_reported(archetype))
     }
 
     /// The components `entity` has that a despawn must report: those with hooks,

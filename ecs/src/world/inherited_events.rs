@@ -73,6 +73,13 @@ impl World {
             && self.observers.may_observe([id], crate::entity::EntityFlags::OBSERVED)
     }
 
+    /// Whether the entities of `archetype` inherit a component an observer
+    /// may hear about.
+    pub(crate) fn inherits_reported(&self, archetype: ArchetypeId) -> bool {
+        let archetype = &self.archetypes[archetype];
+        archetype.inherited().iter().any(|&(id, _)| !archetype.contains(id) && self.reports_inherited(id))
+    }
+
     /// Before `entity` moves from archetype `source` to `destination`
     /// (`None`: it dies): reports the inherited components it and its
     /// instances lose now, and queues those they gain for
