@@ -109,7 +109,7 @@ impl World {
             .inherited()
             .iter()
             .map(|&(id, _)| id)
-            .filter(|&id| !archetype.contains(id) && self.reports_inherited(id) && self.inherits_id(entity, id))
+            .filter(|&id| !archetype.contains(id) && self.reports_inherited(id))
             .map(|id| (entity, id))
             .collect();
         self.cancel_pending_gains(&mut lost);
@@ -264,6 +264,15 @@ impl World {
     pub(crate) fn flush_inherited_gains(&mut self) {
         if !self.pending_inherited.is_empty() {
             self.flush_deferred();
+        }
+    }
+
+    /// [`World::flush_inherited_gains`], keeping a panicking observer in
+    /// `panics` (no unwind guard is set up while nothing is queued).
+    #[inline(always)]
+    pub(crate) fn flush_inherited_gains_catching(&mut self, panics: &mut PanicSlot) {
+        if !self.pending_inherited.is_empty() {
+            panics.catch(|| self.flush_deferred());
         }
     }
 

@@ -1491,7 +1491,7 @@ impl World {
         } else {
             let mut panics = PanicSlot::default();
             self.insert_bundle_unhooked(entity, bundle_id, location, bundle, &mut panics);
-            panics.catch(|| self.flush_inherited_gains());
+            self.flush_inherited_gains_catching(&mut panics);
             panics.resume();
         }
         true
@@ -1616,7 +1616,7 @@ impl World {
         }
         let mut panics = PanicSlot::default();
         let taken = self.remove_bundle_unhooked::<B, ALL_OR_NOTHING>(entity, bundle_id, location, &mut panics);
-        panics.catch(|| self.flush_inherited_gains());
+        self.flush_inherited_gains_catching(&mut panics);
         panics.resume();
         taken
     }
