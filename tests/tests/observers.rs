@@ -1073,7 +1073,15 @@ fn despawning_a_parent_fires_on_despawn_and_on_remove_for_it_and_every_deleted_d
         assert!(despawns[0] < removes[0], "OnDespawn before OnRemove for {e:?}: {log:?}");
     }
     assert_eq!(log.len(), 8, "nothing else fired: {log:?}");
-    assert_eq!(log[0], ("despawn", root), "the despawned entity goes first: {log:?}");
+    // Bottom to top, as Flecs deletes a tree: every entity's events after its
+    // children's, so the despawned root goes last.
+    let first_event = |e: Entity| log.iter().position(|&(_, seen)| seen == e).unwrap();
+    let last_event = |e: Entity| log.iter().rposition(|&(_, seen)| seen == e).unwrap();
+    assert!(last_event(g) < first_event(c1), "the grandchild goes before its parent: {log:?}");
+    for child in [c1, c2] {
+        assert!(last_event(child) < first_event(root), "{child:?} goes before the root: {log:?}");
+    }
+    assert_eq!(log[6], ("despawn", root), "the despawned entity goes last: {log:?}");
     let mut values: Vec<u32> = take_values(&mut world).into_iter().map(|(_, v)| v).collect();
     values.sort_unstable();
     assert_eq!(values, vec![1, 2, 3, 4]);

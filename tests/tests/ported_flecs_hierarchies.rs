@@ -1392,9 +1392,6 @@ fn observer_on_remove_fires_per_holder_when_a_component_entity_is_despawned() {
 
 /// NonFragmentingChildOf_3_levels_2_children_cleanup_order_after_delete: trees are deleted bottom to top.
 #[test]
-#[ignore = "finding: Flecs deletes a tree bottom to top (on_delete.c: \"DAGs get deleted bottom to top\"), so each \
-            node's OnRemove fires after its children are gone and while its parent lives; actual: top-down, a \
-            child's OnRemove fires while it still has its own child (children(e).count() == 1)"]
 fn observer_tree_delete_runs_bottom_to_top_parent_alive_children_gone() {
     // (entity, its parent, parent alive?, children left) for each OnRemove<TagA>.
     let seen: OrderLog = Arc::default();

@@ -38,6 +38,14 @@
 //! the union archetype; `Delete`: it is despawned; `Panic`: refused). Their
 //! archetypes survive (they name no dying entity).
 //!
+//! Order (Flecs: "DAGs get deleted bottom to top"): first the survivors lose
+//! the ids naming dying entities (their `OnRemove` runs while every dying
+//! entity is alive), then the dying entities go in the reverse of the plan's
+//! breadth-first order, each one's hooks and observers (`OnDespawn`,
+//! `OnReplace`, `OnRemove`) running just before it is freed: a child's after
+//! its own children are gone and while its parent lives. A cleanup no hook or
+//! observer hears frees its entities and clears their tables as a whole.
+//!
 //! Only entities flagged `IS_TARGET` or `IS_COMPONENT` (set when they are first
 //! used in a pair or as an id) pay for this; a plain despawn never looks.
 //!
@@ -452,6 +460,37 @@ impl World {
         }
     }
 
+    /// Frees the planned entities of a cleanup no hook or observer hears of.
+    /// Every row of an archetype naming a dying entity should be dying too
+    /// (step 1 of [`World::run_cleanup`] moved the survivors out; a `Panic`
+    /// policy refused the plan). Where that is so, the entities are freed with
+    /// their rows left in place and the table is cleared as a whole afterwards;
+    /// checked, since clearing a live entity's row would leave it pointing at
+    /// dropped values.
+    fn free_planned_silently(&mut self, plan: &CleanupPlan, doomed: &[ArchetypeId], panics: &mut PanicSlot) {
+        let cleared: SmallVec<[ArchetypeId; 4]> = doomed
+            .iter()
+            .copied()
+            .filter(|&archetype| {
+                !self.archetypes.is_dead(archetype)
+                    && self.archetypes[archetype].entities().iter().all(|&holder| self.is_deleting(holder))
+            })
+            .collect();
+        for &dying in &plan.delete {
+            if let Some(record) = self.entities.get(dying) {
+                let row = if cleared.binary_search(&record.location.archetype).is_ok() {
+                    RowFate::ClearedWithTable
+                } else {
+                    RowFate::Removed
+                };
+                self.free_despawned_with(dying, record, row, panics);
+            }
+        }
+        for archetype in cleared {
+            self.archetypes.clear_rows(archetype, panics);
+        }
+    }
+
     /// Keeps the plan's buffer for the next despawn.
     fn recycle_plan(&mut self, plan: CleanupPlan) {
         let mut delete = plan.delete;
@@ -546,40 +585,29 @@ impl World {
                 self.components.forget_relationship_traits(dying.index());
             }
         }
-        // Every lifecycle event first, while all the dying entities are alive (so
-        // pairs still name live targets), then the values go.
-        for &dying in &plan.delete {
-            if let Some(record) = self.entities.get(dying) {
-                self.notify_despawn_catching(dying, record, panics);
-            }
-        }
-        // Every row of an archetype naming a dying entity should be dying too
-        // (step 1 moved the survivors out; a `Panic` policy refused the plan).
-        // Where that is so, the entities are freed with their rows left in
-        // place and the table is cleared as a whole afterwards; checked, since
-        // clearing a live entity's row would leave it pointing at dropped values.
         doomed.sort_unstable();
         doomed.dedup();
-        let cleared: SmallVec<[ArchetypeId; 4]> = doomed
-            .iter()
-            .copied()
-            .filter(|&archetype| {
-                !self.archetypes.is_dead(archetype)
-                    && self.archetypes[archetype].entities().iter().all(|&holder| self.is_deleting(holder))
+        let notified = plan.delete.iter().any(|&dying| {
+            self.entities.get(dying).is_some_and(|record| {
+                self.archetype_lifecycle(record.location.archetype, record.flags)
+                    || record.flags.contains(EntityFlags::HAS_SPARSE)
             })
-            .collect();
-        for &dying in &plan.delete {
-            if let Some(record) = self.entities.get(dying) {
-                let row = if cleared.binary_search(&record.location.archetype).is_ok() {
-                    RowFate::ClearedWithTable
-                } else {
-                    RowFate::Removed
-                };
-                self.free_despawned_with(dying, record, row, panics);
+        });
+        if notified {
+            // Hooks or observers hear of some despawn: as Flecs ("DAGs get
+            // deleted bottom to top"), each entity goes after the entities it
+            // brought into the plan (the plan lists an entity after the one
+            // whose despawn deletes it: its parent, for `ChildOf`), so its
+            // events run while that one lives and the ones it brought in are
+            // gone. Rows are removed one by one: an observer may query them.
+            for &dying in plan.delete.iter().rev() {
+                if let Some(record) = self.entities.get(dying) {
+                    let record = self.notify_despawn_catching(dying, record, panics);
+                    self.free_despawned_with(dying, record, RowFate::Removed, panics);
+                }
             }
-        }
-        for archetype in cleared {
-            self.archetypes.clear_rows(archetype, panics);
+        } else {
+            self.free_planned_silently(&plan, &doomed, panics);
         }
         // 3. Archetypes naming a dead entity are empty now: delete them, in id
         // order (the component index orders its entries by emptiness, not by
