@@ -503,7 +503,6 @@ fn variables_join_across_two_relationships_without_this() {
 }
 
 #[test]
-#[ignore = "finding: `Likes($x, $this)` (Flecs: $this is a variable, allowed as a pair target) is refused: `$this` can only be a source"]
 fn variables_this_as_target_of_another_entity() {
     // Flecs: Position($this), Likes($x, $this): who likes me
     let mut world = new_world();
@@ -515,6 +514,39 @@ fn variables_this_as_target_of_another_entity() {
         let rows: Vec<_> = q.iter(&world).map(|r| (r.entity(), r.var("x"))).collect();
         assert_eq!(rows, [(me, Some(fan))]);
     }
+}
+
+#[test]
+fn variables_this_in_an_id_is_each_rows_entity() {
+    // Several rows in one table: each row sees only the pairs naming it.
+    let mut world = new_world();
+    let people: Vec<Entity> = (0..50).map(|_| world.spawn(Position::default()).id()).collect();
+    let mut expected = BTreeSet::new();
+    for (i, &person) in people.iter().enumerate() {
+        for _ in 0..(i % 3) {
+            let fan = world.spawn_empty().add_pair::<Likes>(person).id();
+            expected.insert((person, fan));
+        }
+    }
+    for mut q in both(&world, "Position, Likes($x, $this)") {
+        let rows: BTreeSet<_> = q.iter(&world).map(|r| (r.entity(), r.var("x").unwrap())).collect();
+        assert_eq!(rows, expected);
+    }
+    // An entity that likes itself: `$this` as source and target.
+    let narcissus = people[7];
+    world.entity_mut(narcissus).add_pair::<Likes>(narcissus);
+    for mut q in both(&world, "Position, Likes($this, $this)") {
+        assert_eq!(ents(&mut q, &world), [narcissus].into());
+    }
+}
+
+#[test]
+fn variables_this_in_an_id_needs_a_term_on_this() {
+    let world = new_world();
+    assert!(world.query_dsl("Likes($x, $this)").is_err(), "no term on `$this`: nothing to bind it to");
+    let likes = cid::<Likes>(&world);
+    let error = world.query_builder().read(cid::<Position>(&world)).pair_var(likes, "this").build();
+    assert!(matches!(error, Err(QueryBuildError::InvalidTerm { .. })), "{error:?}");
 }
 
 // ================================================================== Operators
@@ -1499,9 +1531,18 @@ fn parser_or_alternatives_with_different_sources_are_an_error() {
 
 #[test]
 fn parser_this_as_a_pair_target_or_relationship_is_refused_or_meaningful() {
-    // `$this` only as a source (module invariant); a pair naming it is an error
-    let world = new_world();
-    assert_eq!(err(&world, "($this, *)").offset, 1);
+    // In an id, `$this` is the row's entity (Flecs: a variable like any
+    // other): `($this, *)` finds the entities holding a pair whose
+    // relationship is the entity itself.
+    let mut world = new_world();
+    let bob = world.spawn_empty().id();
+    let (own, other) = (world.spawn_empty().id(), world.spawn_empty().id());
+    world.add_id(own, Id::pair(own, bob));
+    world.add_id(other, Id::pair(own, bob));
+    for mut q in both(&world, "($this, *)") {
+        let rows: Vec<_> = q.iter(&world).map(|r| (r.entity(), r.id(0))).collect();
+        assert_eq!(rows, [(own, Id::pair(own, bob))]);
+    }
 }
 
 #[test]

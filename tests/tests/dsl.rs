@@ -253,8 +253,6 @@ fn errors_have_exact_offsets() {
         ("!(Likes, $y), Position", 9, "unbound variable `$y`"),
         ("Position, ?Health($y)", 18, "unbound variable `$y`"),
         ("Position($a), ?Likes($b, $a)", 21, "unbound variable `$b`"),
-        ("$this", 0, "`$this` can only be a source"),
-        ("(Likes, $this)", 8, "`$this` can only be a source"),
         ("Position(*)", 9, "`*` cannot be a source"),
         ("$", 0, "expected a variable name after `$`"),
         // entity literals
@@ -291,6 +289,7 @@ fn printing_is_canonical() {
         ("[in]Velocity,!Enemy,?Health", "[in] Velocity, !Enemy, ?Health"),
         ("Likes($this,*)", "(Likes, *)"),
         ("Likes(Game, $x)", "Likes(Game, $x)"),
+        ("Position, Likes($x,$this)", "Position, Likes($x, $this)"),
         ("$c($this), (Likes, $c)", "$c, (Likes, $c)"),
         ("Position(up)", "Position(up ChildOf)"),
         ("Position(self | up LocatedIn)", "Position(self|up LocatedIn)"),

@@ -19,7 +19,8 @@
 //!
 //! Invariants a well-formed term keeps (checked when a query is built): an
 //! or-chain's alternatives are all `And` (the chain carries the operator), `Not`
-//! terms access nothing, and `$this` only appears as a source.
+//! terms access nothing, and an id naming `$this` (the row's entity, bound per
+//! row: `Likes($x, $this)`) is in a query with a term on `$this`.
 
 use core::fmt;
 
@@ -37,7 +38,8 @@ pub enum TermRef {
     Wildcard,
     /// `_`: any entity, at most one result per row.
     Any,
-    /// `$this`: the row's own entity (a source).
+    /// `$this`: the row's own entity (a source, or in an id the row's entity
+    /// as a value, bound per row).
     This,
     /// `$name`: a variable, bound by the first term that names it.
     Var(String),

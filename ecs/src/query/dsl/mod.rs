@@ -51,7 +51,7 @@
 //!   (inside a literal or name: of the wrong character; the input's length for
 //!   an unexpected end). The first error in reading order is reported, except
 //!   unbound variables, which are checked once the whole query is read.
-//! * A successful parse keeps: at least one term; `$this` only as a source; `*`
+//! * A successful parse keeps: at least one term; `*`
 //!   and `_` never as a source; or-chains are `And` and their alternatives share
 //!   the term's source and traversal; every traversal relationship is
 //!   traversable; every variable occurs in some `And` term (or-chains count).

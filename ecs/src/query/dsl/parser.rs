@@ -309,12 +309,8 @@ impl<'a, N: DslNames> Parser<'a, '_, N> {
             }
             TokenKind::Wildcard => TermRef::Wildcard,
             TokenKind::Any => TermRef::Any,
-            TokenKind::Variable if token.text == "$this" => {
-                if role != Role::Source {
-                    return Err(DslError::new(token.offset, "`$this` can only be a source"));
-                }
-                TermRef::This
-            }
+            // In an id, `$this` is the row's entity (`Likes($x, $this)`).
+            TokenKind::Variable if token.text == "$this" => TermRef::This,
             TokenKind::Variable => {
                 let name = token.text[1..].to_string();
                 self.variables.push(VariableUse {

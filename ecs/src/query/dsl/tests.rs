@@ -158,8 +158,6 @@ fn errors_point_at_the_wrong_token() {
         ("A(B|C)", 4, "expected `self` or `up`"),
         ("!A($x)", 3, "unbound variable `$x`"),
         ("A, !(Rel, $y), ?B($y), C($z)", 10, "unbound variable `$y`"),
-        ("$this", 0, "`$this` can only be a source"),
-        ("(Rel, $this)", 6, "`$this` can only be a source"),
         ("A(*)", 2, "`*` cannot be a source"),
         ("A(_)", 2, "`_` cannot be a source"),
         ("#0", 0, "`#0` is no entity id"),

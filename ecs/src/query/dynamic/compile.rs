@@ -27,7 +27,9 @@
 //! concrete component; no two terms may match the same id where one of them
 //! writes; every variable is bound by an `And` term or by the id of an
 //! `Optional` one (then unbound in the solutions where it does not match);
-//! `$this` is only a source.
+//! `$this` is a source or, in an id (`Likes($x, $this)`: who likes the row's
+//! entity), a variable ([`THIS_VAR`]) bound to each row's entity in turn: the
+//! suffix then runs once per row, and each solution holds that one row.
 
 use smallvec::SmallVec;
 
@@ -175,7 +177,14 @@ pub(crate) struct Compiled {
     pub(crate) terms: Vec<CompiledTerm>,
     pub(crate) var_names: Vec<String>,
     pub(crate) plan: Plan,
+    /// The variable `$this` stands for in ids (`Likes($x, $this)`), bound
+    /// to each row's entity in turn; `None` if `$this` is only a source.
+    pub(crate) this_var: Option<usize>,
 }
+
+/// The name of the variable `$this` is in an id (`var("this")` reads it; no
+/// user variable can have it, `$this` is never parsed as one).
+pub(crate) const THIS_VAR: &str = "this";
 
 /// Validates and compiles `terms`.
 pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) -> Result<Compiled, QueryBuildError> {
@@ -197,6 +206,12 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
         if term.alternatives.is_empty() {
             return Err(invalid("a term needs at least one id"));
         }
+        let reserved = |reference: &TermRef| matches!(reference, TermRef::Var(name) if name == THIS_VAR);
+        let halves =
+            term.alternatives.iter().flat_map(|alternative| [Some(&alternative.first), alternative.second.as_ref()]);
+        if reserved(&term.source) || halves.flatten().any(reserved) {
+            return Err(invalid("the variable name `this` is `$this`, the row's entity (`TermRef::This`)"));
+        }
         // `Likes($a, $b)` is written source first: `$a` comes before `$b`.
         if let TermRef::Var(name) = &term.source {
             var_of(name);
@@ -209,7 +224,9 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
                 TermRef::Wildcard => Half::Wildcard,
                 TermRef::Any => Half::Any,
                 TermRef::Var(name) => Half::Var(var_of(name)),
-                TermRef::This => return Err(invalid("`$this` may only be a term's source")),
+                // In an id, `$this` stands for the row's entity: a variable
+                // bound per row (module docs).
+                TermRef::This => Half::Var(var_of(THIS_VAR)),
             })
         };
         let mut alternatives: SmallVec<[Pattern; 1]> = SmallVec::new();
@@ -277,10 +294,18 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
             conditional: SmallVec::new(),
         });
     }
-    mark_conditional(&mut compiled, var_names.len());
+    let this_var = var_names.iter().position(|name| name == THIS_VAR);
+    mark_conditional(&mut compiled, var_names.len(), this_var);
     check_aliasing(&compiled)?;
-    let plan = plan(&compiled, &var_names)?;
-    Ok(Compiled { terms: compiled, var_names, plan })
+    let plan = plan(&compiled, &var_names, this_var)?;
+    if this_var.is_some() && !plan.has_this {
+        let term = compiled.iter().position(|term| term.variables().any(|var| Some(var) == this_var)).unwrap_or(0);
+        return Err(QueryBuildError::InvalidTerm {
+            term,
+            reason: "`$this` in an id stands for the row's entity: the query needs a term on `$this`".to_owned(),
+        });
+    }
+    Ok(Compiled { terms: compiled, var_names, plan, this_var })
 }
 
 /// Marks the terms that depend on a variable an earlier term binds only
@@ -290,8 +315,9 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
 /// source, which every alternative shares and which is selected whatever the
 /// term finds) and it is optional, or an or-chain with an alternative whose
 /// id does not name it.
-fn mark_conditional(terms: &mut [CompiledTerm], var_count: usize) {
-    for var in 0..var_count {
+fn mark_conditional(terms: &mut [CompiledTerm], var_count: usize, this_var: Option<usize>) {
+    // `$this` in an id is bound for every row: never conditionally.
+    for var in (0..var_count).filter(|&var| Some(var) != this_var) {
         let writer =
             terms.iter().position(|term| term.oper != TermOper::Not && term.variables().any(|named| named == var));
         let Some(writer) = writer else {
@@ -357,13 +383,23 @@ fn check_aliasing(terms: &[CompiledTerm]) -> Result<(), QueryBuildError> {
 }
 
 /// Orders the terms (see the module docs).
-fn plan(terms: &[CompiledTerm], var_names: &[String]) -> Result<Plan, QueryBuildError> {
+fn plan(terms: &[CompiledTerm], var_names: &[String], this_var: Option<usize>) -> Result<Plan, QueryBuildError> {
     let var_count = var_names.len();
     let has_this = terms.iter().any(|term| term.source == Source::This);
     let mut bound = vec![false; var_count];
+    // `$this` in an id is bound per row, before the suffix runs; terms naming
+    // it differ per row, so none is table-level.
+    if let Some(var) = this_var {
+        bound[var] = true;
+    }
     let mut placed = vec![false; terms.len()];
     let mut plan = Plan { has_this, ..Plan::default() };
-    let table_level = |term: &CompiledTerm| term.source == Source::This && term.is_self_only() && !term.transitive;
+    let table_level = |term: &CompiledTerm| {
+        term.source == Source::This
+            && term.is_self_only()
+            && !term.transitive
+            && !term.variables().any(|var| Some(var) == this_var)
+    };
     // Required table terms bind the variables of their ids (not those that
     // wait for a conditional writer).
     for (index, term) in terms.iter().enumerate() {

@@ -462,10 +462,21 @@ impl DynQuery {
         let compiled = &self.compiled;
         let evaluator = Evaluator { world, compiled, allowed: self.allowed };
         let solutions = &mut self.solutions;
-        let mut from_frame = |archetype: Option<&Archetype>, frame: &mut Frame| {
-            evaluator.run(&compiled.plan.suffix, archetype, frame, &mut |found| {
+        let mut from_frame = |archetype: Option<&Archetype>, frame: &mut Frame| match (compiled.this_var, archetype) {
+            // `$this` in an id: the suffix runs once per row, with the row's
+            // entity bound (each solution then holds that row alone).
+            (Some(this), Some(table)) => {
+                for &entity in table.entities() {
+                    frame.vars[this] = Some(entity);
+                    evaluator.run(&compiled.plan.suffix, archetype, frame, &mut |found| {
+                        solutions.push(world, compiled, archetype, found);
+                    });
+                }
+                frame.vars[this] = None;
+            }
+            _ => evaluator.run(&compiled.plan.suffix, archetype, frame, &mut |found| {
                 solutions.push(world, compiled, archetype, found);
-            });
+            }),
         };
         if !compiled.plan.has_this {
             from_frame(None, &mut Frame::new(compiled));
@@ -479,6 +490,20 @@ impl DynQuery {
                 debug_assert!(!archetype.is_empty(), "{:?} is empty but before the cache's split", entry.archetype);
                 for frame in &entry.frames {
                     from_frame(Some(archetype), &mut frame.clone());
+                }
+            }
+        } else if compiled.this_var.is_some() {
+            for archetype in candidate_archetypes(world, compiled, 0, true) {
+                let archetype = &archetypes[archetype];
+                if archetype.is_empty() || !evaluator.archetype_allowed(archetype) {
+                    continue;
+                }
+                let mut frames: SmallVec<[Frame; 1]> = SmallVec::new();
+                evaluator.run(&compiled.plan.prefix, Some(archetype), &mut Frame::new(compiled), &mut |found| {
+                    frames.push(found.clone());
+                });
+                for mut frame in frames {
+                    from_frame(Some(archetype), &mut frame);
                 }
             }
         } else {

@@ -299,9 +299,31 @@ impl Solutions {
             // change values, never which components or targets a row has.
             let listed = (!solution.per_row.is_empty() && solution.archetype.is_some()).then(|| {
                 let start = self.rows.len();
-                for (row, &entity) in entities.iter().enumerate() {
-                    if per_row_matches(world, solution, entity, row) {
-                        self.rows.push(row as u32);
+                // A solution of one entity's row (`$this` in an id, a
+                // reflexive `IsA`) looks at that row only.
+                let only = solution.per_row.iter().find_map(|&(check, oper)| match (check, oper) {
+                    (RowCheck::IsEntity(entity), TermOper::And) => Some(entity),
+                    _ => None,
+                });
+                match only {
+                    Some(entity) => {
+                        let row = world
+                            .entities()
+                            .location(entity)
+                            .filter(|location| Some(location.archetype) == solution.archetype)
+                            .map(|location| location.row as usize);
+                        if let Some(row) = row
+                            && per_row_matches(world, solution, entity, row)
+                        {
+                            self.rows.push(row as u32);
+                        }
+                    }
+                    None => {
+                        for (row, &entity) in entities.iter().enumerate() {
+                            if per_row_matches(world, solution, entity, row) {
+                                self.rows.push(row as u32);
+                            }
+                        }
                     }
                 }
                 (start, self.rows.len() - start)
@@ -334,6 +356,12 @@ impl Solutions {
         let padded = fast_start + LOCAL_TERMS;
         if self.fast.len() < padded {
             self.fast.resize(padded, FastSlot::ABSENT);
+        }
+        // `$this` in an id was bound to one row's entity: that row alone.
+        if let (Some(this), Some(_)) = (compiled.this_var, archetype)
+            && let Some(entity) = frame.vars[this]
+        {
+            per_row.push((RowCheck::IsEntity(entity), TermOper::And));
         }
         let vars = frame.vars.clone();
         self.list.push(Solution { archetype: archetype.map(Archetype::id), vars, start, fast_start, per_row });
