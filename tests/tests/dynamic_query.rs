@@ -443,8 +443,10 @@ fn build_errors() {
         world.query_builder().write(pos).up(child_of).build().unwrap_err(),
         QueryBuildError::WriteNotOnThis { term: 0 }
     );
-    let error = world.query_builder().read(Entity::WILDCARD).build().unwrap_err();
+    // A wildcard component may be read (whichever id it matches), not written.
+    let error = world.query_builder().write(Entity::WILDCARD).build().unwrap_err();
     assert!(matches!(error, QueryBuildError::InvalidTerm { term: 0, .. }), "{error}");
+    assert!(world.query_builder().read(Entity::WILDCARD).build().is_ok());
     // Two writes of different components are fine.
     let vel = world.register_component::<Velocity>();
     assert!(world.query_builder().write(pos).write(vel).build().is_ok());
@@ -988,4 +990,103 @@ fn optional_terms_bind_variables_where_they_match() {
         Err(QueryBuildError::UnboundVariable { .. })
     ));
     assert!(world.query_dsl("Position, ?Health($y)").is_err());
+}
+
+// ----- wildcard and variable components read the id they matched ------------------------
+
+#[test]
+fn wildcard_and_variable_components_read_the_matched_value() {
+    let mut world = World::new();
+    let apples = world.spawn(Name::new("apples")).id();
+    let e = world.spawn((Health(3), Position { x: 1.0, y: 2.0 })).insert(Eats(7).pair(apples)).id();
+    world.entity_mut(e).add_pair::<Likes>(apples);
+    // `(*, apples)`: each matched pair's own value (none for the tag).
+    let mut q = world.query_dsl("(*, apples)").unwrap();
+    let rows: BTreeSet<_> = q.iter(&world).map(|r| (r.id(0), r.get::<Eats>(0).map(|eats| eats.0))).collect();
+    let (likes, eats) = (world.component_id::<Likes>().unwrap(), world.component_id::<Eats>().unwrap());
+    assert_eq!(rows, [(Id::pair(likes, apples), None), (Id::pair(eats, apples), Some(7))].into());
+    // `$c($this)`: every component of the row, each readable as its type.
+    let mut q = world.query_dsl("Health, $c").unwrap();
+    let health = world.component_id::<Health>().unwrap();
+    let position = world.component_id::<Position>().unwrap();
+    let mut seen = Vec::new();
+    for row in q.iter(&world) {
+        let component = row.var("c").unwrap();
+        if component == health {
+            seen.push(format!("health {}", row.get::<Health>(1).unwrap().0));
+        } else if component == position {
+            seen.push(format!("position {}", row.get::<Position>(1).unwrap().y));
+        }
+        assert!(row.get::<Velocity>(1).is_none(), "a value is read as its own type only");
+    }
+    seen.sort();
+    assert_eq!(seen, ["health 3", "position 2"]);
+}
+
+#[test]
+fn a_wildcard_read_conflicts_with_every_write_and_relaxes_before_its_own() {
+    let mut world = World::new();
+    let position = world.register_component::<Position>();
+    let likes = world.register_component::<Likes>();
+    world.register_component::<Health>();
+    // The wildcard term reads whatever it matches: any writer conflicts.
+    let mut reader = QueryAccess::default();
+    world.query_dsl("Health, (*, *)").unwrap().update_access(&mut reader);
+    assert!(reader.reads_all());
+    let mut writer = QueryAccess::default();
+    world.query_builder().write(position).build().unwrap().update_access(&mut writer);
+    assert_eq!(reader.conflict_with(&writer), Some(position));
+    assert_eq!(writer.conflict_with(&reader), Some(position));
+    // `[none]` or a concrete relationship reads no other component.
+    let mut quiet = QueryAccess::default();
+    world.query_dsl("Health, [none] (*, *), (Likes, *)").unwrap().update_access(&mut quiet);
+    assert!(!quiet.reads_all());
+    assert_eq!(quiet.conflict_with(&writer), None);
+    // In one query, a default-access wildcard that may match the written id
+    // reads nothing (no aliasing error); its value is the write term's.
+    let mut q =
+        world.query_builder().write(position).term(Term::new(TermMatch::component(Entity::WILDCARD))).build().unwrap();
+    let e = world.spawn(Position { x: 4.0, y: 0.0 }).id();
+    let mut written = 0;
+    q.iter_mut(&mut world).for_each(|mut row| {
+        assert!(row.get::<Position>(1).is_none(), "the wildcard reads nothing: {:?}", row.id(1));
+        row.get_mut::<Position>(0).unwrap().x += 1.0;
+        written += 1;
+    });
+    assert_eq!(written, 1);
+    assert_eq!(world.get::<Position>(e).unwrap().x, 5.0);
+    // An explicit `[in]` on such a term is an aliasing error.
+    let error = world
+        .query_builder()
+        .write(position)
+        .term(Term::new(TermMatch::component(Entity::WILDCARD)).with_access(ecs::query::TermAccess::In))
+        .build()
+        .unwrap_err();
+    assert!(matches!(error, QueryBuildError::Aliasing { .. }), "{error}");
+    let _ = likes;
+}
+
+#[test]
+fn a_system_reading_a_wildcard_runs_apart_from_writers() {
+    use ecs::system::{RuntimeQuery, RuntimeQuerySpec};
+    struct AllPairs;
+    impl RuntimeQuerySpec for AllPairs {
+        fn build(world: &mut World) -> ecs::query::DynQuery {
+            world.register_component::<Health>();
+            world.query_dsl("Health, (*, *)").unwrap()
+        }
+    }
+    fn read_pairs(mut q: RuntimeQuery<AllPairs>) {
+        let _ = q.iter().count();
+    }
+    fn write_eats(mut q: Query<Pair<&mut Eats>>) {
+        for (_, mut eats) in &mut q {
+            eats.0 += 1;
+        }
+    }
+    let mut world = World::new();
+    let mut schedule = Schedule::new();
+    schedule.add_systems((read_pairs, write_eats));
+    schedule.initialize(&mut world).unwrap();
+    assert_eq!(schedule.ambiguities().len(), 1, "the wildcard reader and the pair writer must not run at once");
 }

@@ -42,6 +42,9 @@ pub struct QueryAccess {
     writes: SmallVec<[Entity; 4]>,
     tick_reads: SmallVec<[Entity; 2]>,
     reads_other: SmallVec<[Entity; 1]>,
+    /// Reads whichever component a term matches (a runtime term whose
+    /// component is a wildcard or a variable): conflicts with any write.
+    reads_all: bool,
     conflict: Option<Entity>,
     /// Disjunctive normal form of what the query matches; one empty clause: anything.
     filter: SmallVec<[FilterClause; 1]>,
@@ -70,6 +73,7 @@ impl Default for QueryAccess {
             writes: SmallVec::new(),
             tick_reads: SmallVec::new(),
             reads_other: SmallVec::new(),
+            reads_all: false,
             conflict: None,
             filter: smallvec::smallvec![FilterClause::default()],
         }
@@ -137,6 +141,31 @@ impl QueryAccess {
         &self.reads_other
     }
 
+    /// Records a read of any component, on any entity: a runtime term whose
+    /// component is a wildcard or a variable (`(*, t)`, `$c`) reads whichever
+    /// it matches. It conflicts with every write of another query, whatever
+    /// the filters; within one query, the terms themselves are checked.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::entity::Entity;
+    /// use ecs::query::QueryAccess;
+    /// let mut reader = QueryAccess::default();
+    /// reader.add_read_all();
+    /// let mut writer = QueryAccess::default();
+    /// writer.add_write(Entity::from_raw(5, 0));
+    /// assert!(reader.reads_all());
+    /// assert_eq!(reader.conflict_with(&writer), Some(Entity::from_raw(5, 0)));
+    /// ```
+    pub fn add_read_all(&mut self) {
+        self.reads_all = true;
+    }
+
+    /// Whether the query reads any component it matches ([`QueryAccess::add_read_all`]).
+    pub fn reads_all(&self) -> bool {
+        self.reads_all
+    }
+
     /// Records a write of `component`.
     pub fn add_write(&mut self, component: Entity) {
         if self.writes.contains(&component) || self.reads.contains(&component) {
@@ -198,6 +227,7 @@ impl QueryAccess {
             self.add_read(component);
         }
         self.reads_other.extend_from_slice(&other.reads_other);
+        self.reads_all |= other.reads_all;
         for &component in &other.writes {
             self.add_write(component);
         }
@@ -272,6 +302,11 @@ impl QueryAccess {
             .find(|id| other.reads_other.contains(id))
             .or_else(|| other.writes.iter().find(|id| self.reads_other.contains(id)));
         if let Some(&component) = read_elsewhere {
+            return Some(component);
+        }
+        let read_anything = (if other.reads_all { self.writes.first() } else { None })
+            .or_else(|| if self.reads_all { other.writes.first() } else { None });
+        if let Some(&component) = read_anything {
             return Some(component);
         }
         let touches = |access: &QueryAccess, id: &Entity| {

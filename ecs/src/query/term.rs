@@ -96,8 +96,11 @@ pub enum TermOper {
 /// How a term's data is accessed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum TermAccess {
-    /// Unspecified: reads data on `$this`, nothing elsewhere (`[in]` for
-    /// components on `$this`, `[none]` for other sources and pairs of tags).
+    /// Unspecified: reads the matched id's data, on whatever source (`[in]`;
+    /// tags have none). A wildcard or variable component (`(*, t)`, `$c`)
+    /// reads whichever id it matched, declared as a read of any component,
+    /// except where a write term of the query may match the same id: then it
+    /// reads nothing (`[none]`).
     #[default]
     Default,
     /// `[in]`: read.

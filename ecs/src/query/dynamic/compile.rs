@@ -255,16 +255,13 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
                 }
                 DataAccess::None
             }
-            TermAccess::Default => {
-                if concrete {
-                    DataAccess::Read
-                } else {
-                    DataAccess::None
-                }
-            }
-            TermAccess::In | TermAccess::Out | TermAccess::InOut if !concrete => {
+            // A wildcard or variable component reads the id it matched (Flecs:
+            // `(*, t)` gives the matched pair's value), unless a write term
+            // may match the same id (`relax_wildcard_reads`).
+            TermAccess::Default => DataAccess::Read,
+            TermAccess::Out | TermAccess::InOut if !concrete => {
                 return Err(invalid(
-                    "a term whose component is a wildcard or a variable cannot access data (write it [none])",
+                    "a term whose component is a wildcard or a variable cannot write (write it [in] or [none])",
                 ));
             }
             TermAccess::In => DataAccess::Read,
@@ -296,6 +293,7 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
     }
     let this_var = var_names.iter().position(|name| name == THIS_VAR);
     mark_conditional(&mut compiled, var_names.len(), this_var);
+    relax_wildcard_reads(&mut compiled, terms);
     check_aliasing(&compiled)?;
     let plan = plan(&compiled, &var_names, this_var)?;
     if this_var.is_some() && !plan.has_this {
@@ -356,6 +354,26 @@ fn patterns_overlap(a: &Pattern, b: &Pattern) -> bool {
         (None, None) => halves_overlap(a.first, b.first),
         (Some(sa), Some(sb)) => halves_overlap(a.first, b.first) && halves_overlap(sa, sb),
         _ => false,
+    }
+}
+
+/// A term whose component is a wildcard or a variable, with the default
+/// access, reads nothing where a write term may match the same id (so the
+/// query is no aliasing error; its value is read through the write term).
+fn relax_wildcard_reads(compiled: &mut [CompiledTerm], terms: &[Term]) {
+    for index in 0..compiled.len() {
+        let term = &compiled[index];
+        let implicit = terms[index].access == TermAccess::Default
+            && term.access == DataAccess::Read
+            && !term.alternatives.iter().all(|pattern| pattern.concrete_first().is_some());
+        let overlaps_a_write = compiled.iter().enumerate().any(|(other, writer)| {
+            other != index
+                && writer.access == DataAccess::Write
+                && writer.alternatives.iter().any(|a| term.alternatives.iter().any(|b| patterns_overlap(a, b)))
+        });
+        if implicit && overlaps_a_write {
+            compiled[index].access = DataAccess::None;
+        }
     }
 }
 

@@ -650,6 +650,10 @@ impl DynQuery {
             let on_this = term.source == Source::This && term.up.is_none();
             let concrete: SmallVec<[Entity; 1]> =
                 term.alternatives.iter().filter_map(|pattern| pattern.concrete_first()).collect();
+            // A wildcard or variable component reads whichever id it matches.
+            if term.access == DataAccess::Read && concrete.len() < term.alternatives.len() {
+                access.add_read_all();
+            }
             for &component in &concrete {
                 match term.access {
                     DataAccess::None => {}
