@@ -40,10 +40,11 @@
 //!
 //! Order (Flecs: "DAGs get deleted bottom to top"): first the survivors lose
 //! the ids naming dying entities (their `OnRemove` runs while every dying
-//! entity is alive), then the dying entities go in the reverse of the plan's
-//! breadth-first order, each one's hooks and observers (`OnDespawn`,
-//! `OnReplace`, `OnRemove`) running just before it is freed: a child's after
-//! its own children are gone and while its parent lives. A cleanup no hook or
+//! entity is alive), then the dying entities go one by one, each one's hooks
+//! and observers (`OnDespawn`, `OnReplace`, `OnRemove`) running just before it
+//! is freed, an entity holding a pair to another dying entity before that one
+//! (a child's events after its own children are gone and while its parent
+//! lives), dying components and relationships last. A cleanup no hook or
 //! observer hears frees its entities and clears their tables as a whole.
 //!
 //! Only entities flagged `IS_TARGET` or `IS_COMPONENT` (set when they are first
@@ -460,6 +461,63 @@ impl World {
         }
     }
 
+    /// The order in which the dying entities of a cleanup others hear of go
+    /// (Flecs: "DAGs get deleted bottom to top"): an entity holding a pair
+    /// that targets another dying entity goes before it, so its events run
+    /// while its targets (its parent, for `ChildOf`) live and the entities
+    /// holding pairs to it (its children) are gone. Among entities free to
+    /// go, the one found last by the plan's breadth-first walk goes first;
+    /// entities on a cycle of such pairs go last, in reverse plan order.
+    /// Components (and relationships) go after every other entity, so that
+    /// the hooks and observers of their dying holders still find them
+    /// registered.
+    fn bottom_up_order(&self, plan: &[Entity]) -> Vec<Entity> {
+        let position: FxHashMap<Entity, usize> = plan.iter().enumerate().map(|(at, &dying)| (dying, at)).collect();
+        // `before[x]`: the dying entities `x` must go before (its targets).
+        let mut before: Vec<SmallVec<[usize; 2]>> = vec![SmallVec::new(); plan.len()];
+        let mut waiting = vec![0usize; plan.len()];
+        for (at, &dying) in plan.iter().enumerate() {
+            let Some(location) = self.entities.location(dying) else { continue };
+            for &id in self.archetypes[location.archetype].ids() {
+                if !id.is_pair() {
+                    continue;
+                }
+                let id = self.concrete_pair(dying, id);
+                let Some(target) = self.entities.entity_at(id.second_index()) else { continue };
+                if let Some(&target_at) = position.get(&target)
+                    && target_at != at
+                    && !before[at].contains(&target_at)
+                {
+                    before[at].push(target_at);
+                    waiting[target_at] += 1;
+                }
+            }
+        }
+        let is_component = |dying: Entity| {
+            self.entities.get(dying).is_some_and(|record| record.flags.contains(EntityFlags::IS_COMPONENT))
+        };
+        let mut ready: std::collections::BinaryHeap<usize> = (0..plan.len()).filter(|&at| waiting[at] == 0).collect();
+        let mut order = Vec::with_capacity(plan.len());
+        let mut done = vec![false; plan.len()];
+        while let Some(at) = ready.pop() {
+            done[at] = true;
+            order.push(plan[at]);
+            for &target_at in &before[at] {
+                waiting[target_at] -= 1;
+                if waiting[target_at] == 0 {
+                    ready.push(target_at);
+                }
+            }
+        }
+        // Cycles: what is left, in reverse plan order.
+        order.extend((0..plan.len()).rev().filter(|&at| !done[at]).map(|at| plan[at]));
+        // Components last (stable: their relative order is kept).
+        let (mut others, components): (Vec<Entity>, Vec<Entity>) =
+            order.into_iter().partition(|&dying| !is_component(dying));
+        others.extend(components);
+        others
+    }
+
     /// Frees the planned entities of a cleanup no hook or observer hears of.
     /// Every row of an archetype naming a dying entity should be dying too
     /// (step 1 of [`World::run_cleanup`] moved the survivors out; a `Panic`
@@ -594,13 +652,11 @@ impl World {
             })
         });
         if notified {
-            // Hooks or observers hear of some despawn: as Flecs ("DAGs get
-            // deleted bottom to top"), each entity goes after the entities it
-            // brought into the plan (the plan lists an entity after the one
-            // whose despawn deletes it: its parent, for `ChildOf`), so its
-            // events run while that one lives and the ones it brought in are
-            // gone. Rows are removed one by one: an observer may query them.
-            for &dying in plan.delete.iter().rev() {
+            // Hooks or observers hear of some despawn: bottom to top, as Flecs
+            // deletes a DAG (`bottom_up_order`); each one's events run just
+            // before it is freed. Rows are removed one by one: an observer may
+            // query them.
+            for dying in self.bottom_up_order(&plan.delete) {
                 if let Some(record) = self.entities.get(dying) {
                     let record = self.notify_despawn_catching(dying, record, panics);
                     self.free_despawned_with(dying, record, RowFate::Removed, panics);

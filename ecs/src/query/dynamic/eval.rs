@@ -63,6 +63,13 @@ pub(crate) struct Frame {
 }
 
 impl Hit {
+    /// The hit of the id at `position` of `archetype`, the table of `source`
+    /// (`None`: the row's entity), with its column.
+    fn at(archetype: &Archetype, position: usize, source: Option<Entity>) -> Hit {
+        let column = archetype.column_map()[position];
+        Hit { id: archetype.ids()[position], source, column, sparse: None, union_row: None, row_entity: None }
+    }
+
     /// Whether the hit is a union pair of the row's entity whose target is
     /// checked per row.
     #[inline]
@@ -428,18 +435,7 @@ impl<'w> Evaluator<'w, '_> {
                         }
                     }
                 } else if let Some(position) = archetype.position_of(component.id()) {
-                    let column = archetype.column_map()[position];
-                    hits.push((
-                        Hit {
-                            id: component.id(),
-                            source: place.entity,
-                            column,
-                            sparse: None,
-                            union_row: None,
-                            row_entity: None,
-                        },
-                        Bindings::new(),
-                    ));
+                    hits.push((Hit::at(archetype, position, place.entity), Bindings::new()));
                 }
                 return;
             }
@@ -464,6 +460,17 @@ impl<'w> Evaluator<'w, '_> {
         let first = resolve(pattern.first);
         let target = resolve(second);
         let pattern_id = Id::pair(first.unwrap_or(Entity::WILDCARD), target.unwrap_or(Entity::WILDCARD));
+        // A concrete pair of a fragmenting relationship: one lookup (not a
+        // walk over every pair of the relationship, which a term evaluated
+        // once per row would repeat).
+        if let (Some(relationship), Some(_)) = (first, target)
+            && !self.world.is_union_relationship(relationship.index())
+        {
+            if let Some(position) = archetype.position_of(pattern_id) {
+                hits.push((Hit::at(archetype, position, place.entity), Bindings::new()));
+            }
+            return;
+        }
         let range = match first {
             Some(relationship) => archetype.pair_positions(relationship.index()),
             None => 0..archetype.ids().len(),

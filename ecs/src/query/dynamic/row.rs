@@ -200,6 +200,28 @@ pub(crate) struct Solution {
     pub(super) per_row: SmallVec<[(RowCheck, TermOper); 1]>,
 }
 
+impl Solution {
+    /// The one row the solution can hold, with its entity, when a required
+    /// check names the row's entity (`$this` in an id bound it, or a
+    /// reflexive `IsA`); `None` when its rows are the table's (or when that
+    /// entity is not in the table: no row).
+    pub(super) fn only_entity(&self) -> Option<Entity> {
+        self.per_row.iter().find_map(|&(check, oper)| match (check, oper) {
+            (RowCheck::IsEntity(entity), TermOper::And) => Some(entity),
+            _ => None,
+        })
+    }
+
+    /// [`Solution::only_entity`] with its row in the solution's table; `None`
+    /// also when the entity is not in that table.
+    pub(super) fn only_row(&self, world: &World) -> Option<(Entity, usize)> {
+        let entity = self.only_entity()?;
+        let location =
+            world.entities().location(entity).filter(|location| Some(location.archetype) == self.archetype)?;
+        Some((entity, location.row as usize))
+    }
+}
+
 impl RowCheck {
     /// Whether `entity`, at `row` of the solution's table, passes the check.
     ///
@@ -301,18 +323,9 @@ impl Solutions {
                 let start = self.rows.len();
                 // A solution of one entity's row (`$this` in an id, a
                 // reflexive `IsA`) looks at that row only.
-                let only = solution.per_row.iter().find_map(|&(check, oper)| match (check, oper) {
-                    (RowCheck::IsEntity(entity), TermOper::And) => Some(entity),
-                    _ => None,
-                });
-                match only {
-                    Some(entity) => {
-                        let row = world
-                            .entities()
-                            .location(entity)
-                            .filter(|location| Some(location.archetype) == solution.archetype)
-                            .map(|location| location.row as usize);
-                        if let Some(row) = row
+                match solution.only_entity() {
+                    Some(_) => {
+                        if let Some((entity, row)) = solution.only_row(world)
                             && per_row_matches(world, solution, entity, row)
                         {
                             self.rows.push(row as u32);

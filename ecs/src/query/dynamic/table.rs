@@ -33,13 +33,18 @@ struct TableBase<'q> {
     solution: &'q Solution,
     slots: &'q [Slot],
     fast: &'q [FastSlot],
+    /// The rows of the table this view shows: all of them, or the one row
+    /// of a solution that holds one (`$this` in an id), from `first_row`.
     entities: &'q [Entity],
+    first_row: usize,
     var_names: &'q [String],
 }
 
 impl<'q> TableBase<'q> {
     fn column<T: Component>(&self, term: usize) -> Option<*mut T> {
-        self.fast.get(term)?.column::<T>()
+        // SAFETY: `first_row` is a row of the column's table (below its
+        // length): the offset stays in the column's allocation.
+        self.fast.get(term)?.column::<T>().map(|base| unsafe { base.add(self.first_row) })
     }
 
     fn shared<T: Component>(&self, term: usize) -> Option<&'q T> {
@@ -92,10 +97,9 @@ macro_rules! table_readers {
 
         /// Whether row `row` matches the per-row (sparse, toggleable) terms.
         pub fn row_matches(&self, row: usize) -> bool {
-            self.base
-                .entities
-                .get(row)
-                .is_some_and(|&entity| per_row_matches(self.base.world, self.base.solution, entity, row))
+            self.base.entities.get(row).is_some_and(|&entity| {
+                per_row_matches(self.base.world, self.base.solution, entity, self.base.first_row + row)
+            })
         }
 
         /// The id term `term` matched in this table (for a term that did not
@@ -230,6 +234,7 @@ impl<'r> DynTableMut<'r> {
         self.lent_mut.set(self.lent_mut.get() | bit);
         let len = self.base.entities.len();
         let changed = self.base.fast[term].changed;
+        let first_row = self.base.first_row;
         // SAFETY: the iteration holds the world exclusively; the column holds
         // `len` live `T`s (type checked); no other term of the query matches
         // this id (checked at build) and this term is lent once per table
@@ -237,7 +242,7 @@ impl<'r> DynTableMut<'r> {
         // the tick cells are the same rows' own.
         unsafe {
             if changed != 0 {
-                for row in 0..len {
+                for row in first_row..first_row + len {
                     (*(changed as *mut TickCell).add(row)).set(self.this_run);
                 }
             }
@@ -263,12 +268,22 @@ impl<'q> TableCursor<'q> {
             Some(archetype) => self.world.archetypes()[archetype].entities(),
             None => &[],
         };
+        // A solution of one row shows that row alone (else every row of a
+        // table of such solutions would be visited once per solution).
+        let (entities, first_row) = match solution.only_entity() {
+            Some(_) => match solution.only_row(self.world) {
+                Some((_, row)) => (&entities[row..=row], row),
+                None => (&entities[..0], 0),
+            },
+            None => (entities, 0),
+        };
         Some(TableBase {
             world: self.world,
             solution,
             slots: &self.solutions.slots[range.clone()],
             fast: &self.solutions.fast[solution.fast_start..solution.fast_start + self.solutions.terms],
             entities,
+            first_row,
             var_names: self.var_names,
         })
     }
