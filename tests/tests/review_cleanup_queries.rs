@@ -416,6 +416,63 @@ fn cleanup_dag_dependency_found_deeper_goes_bottom_to_top() {
     );
 }
 
+/// A union relationship deleting with its target: the bottom-up order reads
+/// the union targets from the rows (their pairs are not in the types), so a
+/// holder still goes before its target.
+#[test]
+fn cleanup_union_holders_go_before_their_targets() {
+    #[derive(Relationship)]
+    #[relationship(union, on_delete_target = "delete")]
+    struct UnionParent;
+    let mut world = World::new();
+    record_order_of_marker_removals(&mut world);
+    let root = world.spawn(Marker).id();
+    let middle = world.spawn(Marker).add_pair::<UnionParent>(root).id();
+    let leaves: Vec<Entity> = (0..5).map(|_| world.spawn(Marker).add_pair::<UnionParent>(middle).id()).collect();
+    // Found late by the walk, held early: a leaf also targeted by the root's
+    // other child goes after that child.
+    let other = world.spawn(Marker).add_pair::<UnionParent>(root).id();
+    world.entity_mut(leaves[0]).add_pair::<DeleteWith>(other);
+    take_order();
+    world.despawn(root);
+    let order = take_order();
+    let pos = |e: Entity| order.iter().position(|&o| o == e).unwrap();
+    assert_eq!(order.len(), 8, "{order:?}");
+    for &leaf in &leaves {
+        assert!(pos(leaf) < pos(middle), "{leaf:?} before its union parent: {order:?}");
+    }
+    assert!(pos(leaves[0]) < pos(other), "a holder of (DeleteWith, other) before other: {order:?}");
+    assert_eq!(pos(root), 7, "the root last: {order:?}");
+    world.check_invariants();
+}
+
+/// A relationship whose own entity dies with holders of its pairs: the
+/// holders' `OnRemove` of the pair is heard (the relationship goes last, still
+/// registered), and every entity of the plan goes once.
+#[test]
+fn cleanup_relationship_entity_dying_with_its_holders() {
+    thread_local! { static HEARD: Cell<usize> = const { Cell::new(0) }; }
+    let mut world = World::new();
+    world.add_observer(|_t: Trigger<OnRemove, Pair<Likes>>| HEARD.with(|h| h.set(h.get() + 1)));
+    record_order_of_marker_removals(&mut world);
+    let root = world.spawn(Marker).id();
+    let likes = world.register_component::<Likes>();
+    world.entity_mut(likes).add_pair::<DeleteWith>(root);
+    let bob = world.spawn_empty().id();
+    let fans: Vec<Entity> =
+        (0..3).map(|_| world.spawn(Marker).add_pair::<DeleteWith>(root).add_pair::<Likes>(bob).id()).collect();
+    HEARD.with(|h| h.set(0));
+    take_order();
+    world.despawn(root);
+    assert!(fans.iter().all(|&fan| !world.is_alive(fan)));
+    assert!(!world.is_alive(likes) && world.is_alive(bob));
+    assert_eq!(HEARD.with(Cell::get), 3, "each fan's (Likes, bob) removal is heard once");
+    let order = take_order();
+    assert_eq!(order.len(), 4, "{order:?}");
+    assert_eq!(order[3], root, "{order:?}");
+    world.check_invariants();
+}
+
 // ============================================================ `$this` in ids
 
 #[derive(Relationship, Debug)]
