@@ -39,13 +39,30 @@ pub struct Components {
     /// Traits of relationships that are plain entities (created at run time),
     /// by entity index.
     runtime_relationships: FxHashMap<u32, RelationshipTraits>,
+    /// A direct-mapped cache of `by_type` for typed lookups
+    /// ([`Components::id_of_component`]): slot `T::ID % TYPE_CACHE_SLOTS`
+    /// holds some registered type's id, checked by its `TypeId` (two types in
+    /// one slot only miss). Empty until the first typed registration.
+    type_cache: Vec<Option<(TypeId, Entity)>>,
+}
+
+/// How many slots [`Components`]'s typed lookup cache has (a power of two).
+const TYPE_CACHE_SLOTS: usize = 64;
+
+/// The cache slot of component type `T`.
+#[inline(always)]
+const fn type_cache_slot<T: Component>() -> usize {
+    T::ID as usize & (TYPE_CACHE_SLOTS - 1)
 }
 
 impl Components {
     /// Registers `T` (once) and returns its id.
     #[inline]
     pub fn register<T: Component>(&mut self, entities: &mut EntityIndex) -> Entity {
-        match self.by_type.get(&TypeId::of::<T>()) {
+        if let Some(id) = self.id_of_component::<T>() {
+            return id;
+        }
+        let id = match self.by_type.get(&TypeId::of::<T>()) {
             Some(&id) => id,
             None => {
                 let id = self.register_descriptor(ComponentDescriptor::new::<T>(), entities);
@@ -54,7 +71,40 @@ impl Components {
                 }
                 id
             }
+        };
+        if self.type_cache.is_empty() {
+            self.type_cache.resize(TYPE_CACHE_SLOTS, None);
         }
+        self.type_cache[type_cache_slot::<T>()] = Some((TypeId::of::<T>(), id));
+        id
+    }
+
+    /// The id of component type `T`, if registered: [`Components::id_of`]
+    /// through a small cache filled by [`Components::register`] (one slot
+    /// read and a `TypeId` comparison when it hits).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::component::Components;
+    /// use ecs::entity::EntityIndex;
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Mass(f32);
+    /// let (mut components, mut entities) = (Components::default(), EntityIndex::default());
+    /// assert_eq!(components.id_of_component::<Mass>(), None);
+    /// let id = components.register::<Mass>(&mut entities);
+    /// assert_eq!(components.id_of_component::<Mass>(), Some(id));
+    /// components.unregister(id);
+    /// assert_eq!(components.id_of_component::<Mass>(), None);
+    /// ```
+    #[inline]
+    pub fn id_of_component<T: Component>(&self) -> Option<Entity> {
+        if let Some(Some((type_id, id))) = self.type_cache.get(type_cache_slot::<T>())
+            && *type_id == TypeId::of::<T>()
+        {
+            return Some(*id);
+        }
+        self.id_of_type(TypeId::of::<T>())
     }
 
     /// Registers a component from its descriptor: allocates its entity, records the
@@ -194,6 +244,11 @@ impl Components {
         let info = self.infos[id.index() as usize].take().expect("checked above");
         if let Some(type_id) = info.type_id() {
             self.by_type.remove(&type_id);
+        }
+        for slot in &mut self.type_cache {
+            if slot.is_some_and(|(_, cached)| cached == id) {
+                *slot = None;
+            }
         }
         self.by_name.retain(|_, named| *named != id);
         self.pending.retain(|pending| *pending != id);

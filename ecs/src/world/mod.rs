@@ -1217,7 +1217,7 @@ impl World {
     /// The id of component `T`, if registered.
     #[inline]
     pub fn component_id<T: Component>(&self) -> Option<Entity> {
-        self.components.id_of::<T>()
+        self.components.id_of_component::<T>()
     }
 
     /// The component registered under `name` (its short name, like `"Position"`,
@@ -1759,7 +1759,7 @@ impl World {
     /// ```
     #[inline]
     pub fn has<T: Component>(&self, entity: Entity) -> bool {
-        let Some(id) = self.components.id_of::<T>() else {
+        let Some(id) = self.components.id_of_component::<T>() else {
             return false;
         };
         match T::STORAGE {
@@ -1784,7 +1784,7 @@ impl World {
     /// `IsA`); `false` if it is not alive.
     #[inline]
     pub fn owns<T: Component>(&self, entity: Entity) -> bool {
-        let Some(id) = self.components.id_of::<T>() else {
+        let Some(id) = self.components.id_of_component::<T>() else {
             return false;
         };
         match T::STORAGE {
@@ -1802,14 +1802,12 @@ impl World {
     /// The `T` of `entity`; `None` if the entity is not alive or lacks `T`.
     #[inline]
     pub fn get<T: Component>(&self, entity: Entity) -> Option<&T> {
-        let (value, _) = match self.get_with_ticks::<T>(entity) {
+        let value = match self.value_of::<T>(entity) {
             Some(found) => found,
-            None if crate::component::is_inherited::<T>() => {
-                self.get_with_ticks::<T>(self.base_holding::<T>(entity)?)?
-            }
+            None if crate::component::is_inherited::<T>() => self.value_of::<T>(self.base_holding::<T>(entity)?)?,
             None if crate::component::is_inherited_sparse::<T>() => {
-                let id = self.components.id_of::<T>()?;
-                self.get_with_ticks::<T>(self.sparse_base_holding(entity, id)?)?
+                let id = self.components.id_of_component::<T>()?;
+                self.value_of::<T>(self.sparse_base_holding(entity, id)?)?
             }
             None => return None,
         };
@@ -1817,10 +1815,28 @@ impl World {
         Some(unsafe { value.cast::<T>().as_ref() })
     }
 
+    /// Address of `entity`'s own `T` ([`World::get_with_ticks`] without the
+    /// ticks, for reads).
+    #[inline(always)]
+    fn value_of<T: Component>(&self, entity: Entity) -> Option<core::ptr::NonNull<u8>> {
+        if T::STORAGE != StorageKind::Table {
+            return self.get_with_ticks::<T>(entity).map(|(value, _)| value);
+        }
+        let id = self.components.id_of_component::<T>()?;
+        let location = self.entities.location(entity)?;
+        let archetype = self.archetypes.get(location.archetype)?;
+        let column = archetype.column_map()[archetype.position_of(id.id())?];
+        if column < 0 {
+            return Some(core::ptr::NonNull::<T>::dangling().cast());
+        }
+        // SAFETY: `row` is the entity's row, below the table's length.
+        Some(unsafe { archetype.table().column(column as usize).get_ptr(location.row as usize) })
+    }
+
     /// The base `entity` inherits its `T` from (through `IsA`), if any.
     #[inline]
     fn base_holding<T: Component>(&self, entity: Entity) -> Option<Entity> {
-        let id = self.components.id_of::<T>()?;
+        let id = self.components.id_of_component::<T>()?;
         let location = self.entities.location(entity)?;
         self.archetypes.get(location.archetype)?.inherited_from(id.id())
     }
@@ -1835,7 +1851,7 @@ impl World {
     /// Address of `entity`'s `T` and its tick cells (`None` for table tags).
     #[inline]
     fn get_with_ticks<T: Component>(&self, entity: Entity) -> Option<(core::ptr::NonNull<u8>, Option<TickCells<'_>>)> {
-        let id = self.components.id_of::<T>()?;
+        let id = self.components.id_of_component::<T>()?;
         match T::STORAGE {
             StorageKind::Table => {
                 let location = self.entities.location(entity)?;

@@ -52,7 +52,7 @@ impl World {
         if !T::TOGGLE || T::STORAGE != StorageKind::Table {
             return self.has::<T>(entity);
         }
-        let Some(id) = self.components.id_of::<T>() else {
+        let Some(id) = self.components.id_of_component::<T>() else {
             return false;
         };
         let Some(archetype) = self.entities.location(entity).and_then(|at| self.archetypes.get(at.archetype)) else {
@@ -95,7 +95,7 @@ impl World {
                  derive them with #[component(toggle)]"
             );
         };
-        let Some(id) = self.components.id_of::<T>() else {
+        let Some(id) = self.components.id_of_component::<T>() else {
             return false;
         };
         let Some(location) = self.entities.location(entity) else {
