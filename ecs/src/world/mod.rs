@@ -1822,15 +1822,24 @@ impl World {
         if T::STORAGE != StorageKind::Table {
             return self.get_with_ticks::<T>(entity).map(|(value, _)| value);
         }
+        match self.table_slot_of::<T>(entity)? {
+            // SAFETY: `row` is the entity's row in the column's table.
+            (Some(column), row) => Some(unsafe { column.get_ptr(row) }),
+            (None, _) => Some(core::ptr::NonNull::<T>::dangling().cast()),
+        }
+    }
+
+    /// The column holding `entity`'s table component `T` (`None`: `T` is a
+    /// tag in its archetype) and its row; `None` if it lacks `T` or is not
+    /// alive.
+    #[inline(always)]
+    fn table_slot_of<T: Component>(&self, entity: Entity) -> Option<(Option<&crate::storage::Column>, usize)> {
         let id = self.components.id_of_component::<T>()?;
         let location = self.entities.location(entity)?;
         let archetype = self.archetypes.get(location.archetype)?;
         let column = archetype.column_map()[archetype.position_of(id.id())?];
-        if column < 0 {
-            return Some(core::ptr::NonNull::<T>::dangling().cast());
-        }
-        // SAFETY: `row` is the entity's row, below the table's length.
-        Some(unsafe { archetype.table().column(column as usize).get_ptr(location.row as usize) })
+        let column = (column >= 0).then(|| archetype.table().column(column as usize));
+        Some((column, location.row as usize))
     }
 
     /// The base `entity` inherits its `T` from (through `IsA`), if any.
@@ -1851,22 +1860,14 @@ impl World {
     /// Address of `entity`'s `T` and its tick cells (`None` for table tags).
     #[inline]
     fn get_with_ticks<T: Component>(&self, entity: Entity) -> Option<(core::ptr::NonNull<u8>, Option<TickCells<'_>>)> {
-        let id = self.components.id_of_component::<T>()?;
         match T::STORAGE {
-            StorageKind::Table => {
-                let location = self.entities.location(entity)?;
-                let archetype = self.archetypes.get(location.archetype)?;
-                let position = archetype.position_of(id.id())?;
-                let column = archetype.column_map()[position];
-                if column < 0 {
-                    return Some((core::ptr::NonNull::<T>::dangling().cast(), None));
-                }
-                let column = archetype.table().column(column as usize);
-                let row = location.row as usize;
+            StorageKind::Table => match self.table_slot_of::<T>(entity)? {
                 // SAFETY: `row` is the entity's row, below the table's length.
-                unsafe { Some((column.get_ptr(row), column.tick_cells(row))) }
-            }
+                (Some(column), row) => unsafe { Some((column.get_ptr(row), column.tick_cells(row))) },
+                (None, _) => Some((core::ptr::NonNull::<T>::dangling().cast(), None)),
+            },
             StorageKind::Sparse => {
+                let id = self.components.id_of_component::<T>()?;
                 if !self.is_alive(entity) {
                     return None;
                 }

@@ -462,24 +462,27 @@ impl DynQuery {
         let compiled = &self.compiled;
         let evaluator = Evaluator { world, compiled, allowed: self.allowed };
         let solutions = &mut self.solutions;
-        let mut from_frame = |archetype: Option<&Archetype>, frame: &mut Frame| match (compiled.this_var, archetype) {
-            // `$this` in an id: the suffix runs once per row, with the row's
-            // entity bound (each solution then holds that row alone).
-            (Some(this), Some(table)) => {
-                for &entity in table.entities() {
-                    frame.vars[this] = Some(entity);
-                    evaluator.run(&compiled.plan.suffix, archetype, frame, &mut |found| {
-                        solutions.push(world, compiled, archetype, found);
-                    });
+        // Runs `steps` from `frame` on `archetype`, pushing the solutions.
+        let mut from_frame =
+            |steps: &[Step], archetype: Option<&Archetype>, frame: &mut Frame| match (compiled.this_var, archetype) {
+                // `$this` in an id: the steps (the suffix) run once per row, with
+                // the row's entity bound (each solution then holds that row alone).
+                (Some(this), Some(table)) => {
+                    for &entity in table.entities() {
+                        frame.vars[this] = Some(entity);
+                        evaluator.run(steps, archetype, frame, &mut |found| {
+                            solutions.push(world, compiled, archetype, found);
+                        });
+                    }
+                    frame.vars[this] = None;
                 }
-                frame.vars[this] = None;
-            }
-            _ => evaluator.run(&compiled.plan.suffix, archetype, frame, &mut |found| {
-                solutions.push(world, compiled, archetype, found);
-            }),
-        };
+                _ => evaluator.run(steps, archetype, frame, &mut |found| {
+                    solutions.push(world, compiled, archetype, found);
+                }),
+            };
+        let suffix = &compiled.plan.suffix;
         if !compiled.plan.has_this {
-            from_frame(None, &mut Frame::new(compiled));
+            from_frame(suffix, None, &mut Frame::new(compiled));
             return;
         }
         let archetypes = world.archetypes();
@@ -489,21 +492,7 @@ impl DynQuery {
                 let archetype = &archetypes[entry.archetype];
                 debug_assert!(!archetype.is_empty(), "{:?} is empty but before the cache's split", entry.archetype);
                 for frame in &entry.frames {
-                    from_frame(Some(archetype), &mut frame.clone());
-                }
-            }
-        } else if compiled.this_var.is_some() {
-            for archetype in candidate_archetypes(world, compiled, 0, true) {
-                let archetype = &archetypes[archetype];
-                if archetype.is_empty() || !evaluator.archetype_allowed(archetype) {
-                    continue;
-                }
-                let mut frames: SmallVec<[Frame; 1]> = SmallVec::new();
-                evaluator.run(&compiled.plan.prefix, Some(archetype), &mut Frame::new(compiled), &mut |found| {
-                    frames.push(found.clone());
-                });
-                for mut frame in frames {
-                    from_frame(Some(archetype), &mut frame);
+                    from_frame(suffix, Some(archetype), &mut frame.clone());
                 }
             }
         } else {
@@ -513,10 +502,18 @@ impl DynQuery {
                 if archetype.is_empty() || !evaluator.archetype_allowed(archetype) {
                     continue;
                 }
-                let mut frame = Frame::new(compiled);
-                evaluator.run(&steps, Some(archetype), &mut frame, &mut |found| {
-                    solutions.push(world, compiled, Some(archetype), found);
-                });
+                if compiled.this_var.is_some() {
+                    // The table-level prefix once, the rest per row.
+                    let mut frames: SmallVec<[Frame; 1]> = SmallVec::new();
+                    evaluator.run(&compiled.plan.prefix, Some(archetype), &mut Frame::new(compiled), &mut |found| {
+                        frames.push(found.clone());
+                    });
+                    for mut frame in frames {
+                        from_frame(suffix, Some(archetype), &mut frame);
+                    }
+                    continue;
+                }
+                from_frame(&steps, Some(archetype), &mut Frame::new(compiled));
             }
         }
     }

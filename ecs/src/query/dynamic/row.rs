@@ -212,13 +212,12 @@ impl Solution {
         })
     }
 
-    /// [`Solution::only_entity`] with its row in the solution's table; `None`
-    /// also when the entity is not in that table.
-    pub(super) fn only_row(&self, world: &World) -> Option<(Entity, usize)> {
-        let entity = self.only_entity()?;
+    /// The row of `entity` (its [`Solution::only_entity`]) in the solution's
+    /// table; `None` when it is not in that table.
+    pub(super) fn row_of(&self, world: &World, entity: Entity) -> Option<usize> {
         let location =
             world.entities().location(entity).filter(|location| Some(location.archetype) == self.archetype)?;
-        Some((entity, location.row as usize))
+        Some(location.row as usize)
     }
 }
 
@@ -324,8 +323,8 @@ impl Solutions {
                 // A solution of one entity's row (`$this` in an id, a
                 // reflexive `IsA`) looks at that row only.
                 match solution.only_entity() {
-                    Some(_) => {
-                        if let Some((entity, row)) = solution.only_row(world)
+                    Some(entity) => {
+                        if let Some(row) = solution.row_of(world, entity)
                             && per_row_matches(world, solution, entity, row)
                         {
                             self.rows.push(row as u32);

@@ -271,8 +271,8 @@ impl<'q> TableCursor<'q> {
         // A solution of one row shows that row alone (else every row of a
         // table of such solutions would be visited once per solution).
         let (entities, first_row) = match solution.only_entity() {
-            Some(_) => match solution.only_row(self.world) {
-                Some((_, row)) => (&entities[row..=row], row),
+            Some(entity) => match solution.row_of(self.world, entity) {
+                Some(row) => (&entities[row..=row], row),
                 None => (&entities[..0], 0),
             },
             None => (entities, 0),
