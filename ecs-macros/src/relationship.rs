@@ -26,7 +26,9 @@
 //! `union` (non-fragmenting, see `RelationshipTraits::union`) implies
 //! `exclusive`. It is refused on a type that is not a struct without fields
 //! (its pairs would carry values, which a union's target column cannot hold)
-//! and next to `traversable` or `transitive` (both read one target per table).
+//! and next to `transitive` (transitive matching reads one target per table).
+//! A `traversable` union is a non-fragmenting hierarchy (`up` terms climb
+//! from each row's own target).
 
 use proc_macro2::{Span, TokenStream as TokenStream2};
 use quote::{ToTokens, quote};
@@ -133,9 +135,8 @@ fn parse_policy(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Ident> {
 }
 
 /// Refuses `union` where it cannot work: on a type whose pairs would carry a
-/// value (anything but a struct without fields) and next to `traversable` or
-/// `transitive`.
-fn check_union(input: &DeriveInput, span: Span, traversable: bool, transitive: bool) -> syn::Result<()> {
+/// value (anything but a struct without fields) and next to `transitive`.
+fn check_union(input: &DeriveInput, span: Span, transitive: bool) -> syn::Result<()> {
     let fieldless = match &input.data {
         syn::Data::Struct(data) => data.fields.is_empty(),
         _ => false,
@@ -150,16 +151,12 @@ fn check_union(input: &DeriveInput, span: Span, traversable: bool, transitive: b
             ),
         ));
     }
-    for (set, key) in [(traversable, "traversable"), (transitive, "transitive")] {
-        if set {
-            return Err(syn::Error::new(
-                span,
-                format!(
-                    "`union` cannot be combined with `{key}`: traversal and transitive matching read one target \
-                     per table, and a union's targets differ per row"
-                ),
-            ));
-        }
+    if transitive {
+        return Err(syn::Error::new(
+            span,
+            "`union` cannot be combined with `transitive`: transitive matching reads one target per table, and a \
+             union's targets differ per row",
+        ));
     }
     Ok(())
 }
@@ -186,7 +183,7 @@ pub(crate) fn derive_relationship(input: DeriveInput) -> syn::Result<TokenStream
     // A union is exclusive: one target per entity, kept in the row.
     let exclusive = flag(attrs.exclusive) || union;
     if let Some(span) = attrs.union {
-        check_union(&input, span, traversable, transitive)?;
+        check_union(&input, span, transitive)?;
     }
     let remove = Ident::new("Remove", Span::call_site());
     let on_delete = attrs.on_delete.unwrap_or_else(|| remove.clone());
@@ -275,7 +272,8 @@ mod tests {
         );
         assert!(err("#[relationship(union)] struct Eats(u32);").contains("must be a struct without fields"));
         assert!(err("#[relationship(union)] enum Mode { A, B }").contains("carry no data"));
-        assert!(err("#[relationship(union, traversable)] struct R;").contains("cannot be combined with `traversable`"));
+        let hierarchy = expand("#[relationship(union, traversable)] struct R;").unwrap();
+        assert!(hierarchy.contains("union : true") && hierarchy.contains("traversable : true"), "{hierarchy}");
         assert!(err("#[relationship(transitive, union)] struct R;").contains("cannot be combined with `transitive`"));
         assert!(err("#[relationship(union, union)] struct R;").starts_with("duplicate #[relationship] key `union`"));
         assert!(err("#[relationship(union = true)] struct R;").contains("is a flag"));

@@ -1048,7 +1048,7 @@ fn despawn_refused_by_a_panic_policy_names_relationship_and_holders() {
 fn set_relationship_traits_invalid_union_panics_naming_the_relationship() {
     let mut world = World::new();
     let rel = world.spawn_empty().id();
-    let traits = RelationshipTraits::DEFAULT.union().traversable();
+    let traits = RelationshipTraits::DEFAULT.union().transitive();
     let message = panic_message(|| world.set_relationship_traits(rel, traits));
     assert!(message.contains(&format!("{rel:?}")), "{message}");
     world.set_relationship_traits(rel, RelationshipTraits::DEFAULT.on_delete_target(CleanupPolicy::Delete));

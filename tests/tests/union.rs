@@ -175,9 +175,9 @@ fn runtime_relationships_can_be_unions_and_bad_traits_are_refused() {
     assert!(world.has_pair_id(e, stance, standing) && !world.has_pair_id(e, stance, crouched));
     let invalid = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let r = world.spawn_empty().id();
-        world.set_relationship_traits(r, RelationshipTraits::DEFAULT.union().traversable());
+        world.set_relationship_traits(r, RelationshipTraits::DEFAULT.union().transitive());
     }));
-    assert!(invalid.is_err(), "a traversable union is refused");
+    assert!(invalid.is_err(), "a transitive union is refused");
     let switched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         world.set_relationship_traits(stance, RelationshipTraits::DEFAULT);
     }));
@@ -236,10 +236,12 @@ fn pair_terms_yield_each_rows_target() {
     let mut with = world.query_filtered::<Entity, WithPair<Movement>>();
     assert_eq!(with.iter(&world).count(), 3);
     assert_eq!(q.get(&world, b), Ok((b, running)));
-    // A union is not traversable: `Up` finds no ancestor through it.
+    // `Up` climbs from each row's own target: the walkers find `walking`'s value.
     world.entity_mut(walking).insert(Position(9.0));
-    let mut up = world.query::<Up<Movement, &Position>>();
-    assert_eq!(up.iter(&world).count(), 0);
+    let mut up = world.query::<(Entity, Up<Movement, &Position>)>();
+    let mut found: Vec<(Entity, f32)> = up.iter(&world).map(|(e, p)| (e, p.0)).collect();
+    found.sort_by_key(|row| row.0);
+    assert_eq!(found, vec![(a, 9.0), (c, 9.0)]);
 }
 
 #[test]

@@ -12,9 +12,11 @@
 //! entity holding one of its pairs sits in an archetype with the one id
 //! `(R, Entity::UNION)`, whatever its target, and the target lives in that
 //! id's column of the table (one `Entity` per row). Union relationships are
-//! tags (their pairs carry no value) and are neither traversable nor
-//! transitive: traversal and transitive matching read one target per table,
-//! and a union's targets differ per row.
+//! tags (their pairs carry no value) and are not transitive: transitive
+//! matching reads one target per table, and a union's targets differ per row.
+//! A traversable union is a non-fragmenting hierarchy: `up` terms (typed and
+//! runtime) and `propagate` climb from each row's own target, row by row in
+//! the tables that hold its pair.
 
 /// What happens to the pairs `(R, T)` of an entity when `R` (for
 /// [`RelationshipTraits::on_delete`]) or `T` (for
@@ -155,7 +157,8 @@ impl RelationshipTraits {
     /// let traits = RelationshipTraits::DEFAULT.union();
     /// assert!(traits.union && traits.exclusive);
     /// assert!(traits.is_valid_union());
-    /// assert!(!traits.traversable().is_valid_union());
+    /// assert!(traits.traversable().is_valid_union());
+    /// assert!(!traits.transitive().is_valid_union());
     /// ```
     pub const fn union(mut self) -> Self {
         self.union = true;
@@ -164,19 +167,21 @@ impl RelationshipTraits {
     }
 
     /// Whether these traits can be a union relationship's: `union` implies
-    /// `exclusive`, and traversable or transitive relationships cannot be
-    /// unions (traversal and transitive matching read one target per table).
-    /// `true` when `union` is not set.
+    /// `exclusive`, and a transitive relationship cannot be a union
+    /// (transitive matching reads one target per table). A traversable union
+    /// is a non-fragmenting hierarchy: `up` terms climb from each row's own
+    /// target. `true` when `union` is not set.
     ///
     /// # Examples
     /// ```
     /// use ecs::component::RelationshipTraits;
     /// assert!(RelationshipTraits::DEFAULT.is_valid_union());
     /// assert!(RelationshipTraits::DEFAULT.union().acyclic().is_valid_union());
+    /// assert!(RelationshipTraits::DEFAULT.union().traversable().is_valid_union());
     /// assert!(!RelationshipTraits::DEFAULT.union().transitive().is_valid_union());
     /// ```
     pub const fn is_valid_union(&self) -> bool {
-        !self.union || (self.exclusive && !self.traversable && !self.transitive)
+        !self.union || (self.exclusive && !self.transitive)
     }
 
     /// With `on_delete` set to `policy`.

@@ -46,7 +46,11 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
     ///
     /// The items live only for one call of `f` (it is generic over their
     /// lifetime), so a row's `Mut<T>` is gone before any child reads that `T`.
-    /// Ancestors are found per table, as [`Up`](super::Up) finds them: with an
+    /// A union relationship (`#[relationship(union, traversable)]`) keeps
+    /// each row's parent in its row: its rows are ordered one by one by their
+    /// own depth, and each finds its own ancestor.
+    ///
+    /// Otherwise ancestors are found per table, as [`Up`](super::Up) finds them: with an
     /// exclusive relationship such as [`ChildOf`](super::ChildOf), one walk per
     /// parent.
     ///
@@ -109,29 +113,55 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
             return;
         };
         let (matched, data_state, filter_state) = self.parts();
+        // What to visit, in order: (depth, matched table, row or `ALL_ROWS`).
+        // A union relationship's rows in one table have different parents, so
+        // different depths: each row is placed on its own.
+        const ALL_ROWS: usize = usize::MAX;
+        let mut order: Vec<(u32, usize, usize)> = Vec::with_capacity(matched.len());
         let mut depths = ArchetypeDepths::new(world, relationship.index());
-        let mut order: Vec<(u32, usize)> =
-            matched.iter().enumerate().map(|(i, matched)| (depths.depth(matched.archetype), i)).collect();
+        let mut row_depths = RowDepths::new(world, relationship.index());
+        for (i, matched) in matched.iter().enumerate() {
+            let archetype = &world.archetypes()[matched.archetype];
+            if R::TRAITS.union && world.holds_union_of(archetype, relationship.index()) {
+                order.extend(archetype.entities().iter().enumerate().map(|(row, &e)| (row_depths.depth(e), i, row)));
+            } else if R::TRAITS.union {
+                // No pair of `R`: every row is a root.
+                order.push((0, i, ALL_ROWS));
+            } else {
+                order.push((depths.depth(matched.archetype), i, ALL_ROWS));
+            }
+        }
         order.sort_unstable();
 
         let mut data = D::init_fetch(world, data_state, last_run, this_run);
         let mut filter = F::init_fetch(world, filter_state, last_run, this_run);
-        for (_, i) in order {
+        let mut current: Option<usize> = None;
+        let mut union_rows: SmallVec<[(&[crate::archetype::UnionCell], Entity); 1]> = SmallVec::new();
+        for (_, i, only_row) in order {
             let matched = &matched[i];
             let archetype = &world.archetypes()[matched.archetype];
             if archetype.is_empty() {
                 continue;
             }
-            let ancestor: Option<(Entity, NonNull<T>)> = find_up_with_source(world, relationship, component, archetype);
-            // SAFETY: the caches were produced by `match_archetype` for this
-            // archetype, which is alive (the caller keeps the matches up to date).
-            unsafe {
-                D::set_archetype(&mut data, &matched.data, archetype);
-                F::set_archetype(&mut filter, &matched.filter, archetype);
+            if current != Some(i) {
+                current = Some(i);
+                // SAFETY: the caches were produced by `match_archetype` for this
+                // archetype, which is alive (the caller keeps the matches up to date).
+                unsafe {
+                    D::set_archetype(&mut data, &matched.data, archetype);
+                    F::set_archetype(&mut filter, &matched.filter, archetype);
+                }
+                union_rows = self.union_filters().iter().map(|filter| filter.rows(archetype)).collect();
             }
-            let union_rows: SmallVec<[(&[crate::archetype::UnionCell], Entity); 1]> =
-                self.union_filters().iter().map(|filter| filter.rows(archetype)).collect();
-            for (row, &entity) in archetype.entities().iter().enumerate() {
+            let (rows, ancestor) = if only_row == ALL_ROWS {
+                let ancestor: Option<(Entity, NonNull<T>)> =
+                    find_up_with_source(world, relationship, component, archetype, None);
+                (0..archetype.len(), ancestor)
+            } else {
+                (only_row..only_row + 1, find_up_with_source(world, relationship, component, archetype, Some(only_row)))
+            };
+            for row in rows {
+                let entity = archetype.entities()[row];
                 // SAFETY: `row` is a row of the current table.
                 let passes = (matched.rows_all_pass::<D, F>()
                     || unsafe { D::matches_row(&data, entity, row) && F::matches_row(&filter, entity, row) })
@@ -156,5 +186,51 @@ impl<D: QueryData, F: QueryFilter> QueryState<D, F> {
                 }
             }
         }
+    }
+}
+
+/// Depths of entities along a union relationship (whose targets are per
+/// row): an entity without a target is at depth 0, one with a target one
+/// below it. A chain that loops (a union that allows cycles) is cut at the
+/// number of alive entities.
+struct RowDepths<'w> {
+    world: &'w World,
+    relationship: u32,
+    known: crate::util::FxHashMap<Entity, u32>,
+}
+
+impl<'w> RowDepths<'w> {
+    fn new(world: &'w World, relationship: u32) -> Self {
+        RowDepths { world, relationship, known: crate::util::FxHashMap::default() }
+    }
+
+    /// The depth of `entity`.
+    fn depth(&mut self, entity: Entity) -> u32 {
+        let mut chain: SmallVec<[Entity; 8]> = SmallVec::new();
+        let mut current = entity;
+        let limit = self.world.entities().alive_count();
+        let base = loop {
+            if let Some(&known) = self.known.get(&current) {
+                break known;
+            }
+            if chain.len() > limit {
+                break 0;
+            }
+            chain.push(current);
+            match self.world.targets_of(current, Some(self.relationship)).next() {
+                Some(parent) => current = parent,
+                None => {
+                    chain.pop();
+                    self.known.insert(current, 0);
+                    break 0;
+                }
+            }
+        };
+        let mut depth = base;
+        while let Some(node) = chain.pop() {
+            depth += 1;
+            self.known.insert(node, depth);
+        }
+        self.known[&entity]
     }
 }

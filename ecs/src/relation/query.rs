@@ -14,9 +14,13 @@
 //!
 //! `Up<R, &T>` and `Fixed<&T>` resolve the entity they read from when the query
 //! moves to a new table, at iteration time: nothing traversal finds is cached
-//! across runs, so changes to the hierarchy are always seen.
+//! across runs, so changes to the hierarchy are always seen. In a table holding
+//! a union relationship's pair (`#[relationship(union, traversable)]`, a
+//! non-fragmenting hierarchy) each row has its own target, so `Up` climbs per
+//! row (the last row's result is kept for its fetch).
 
 use core::any::TypeId;
+use core::cell::Cell;
 use core::marker::PhantomData;
 use core::ptr::NonNull;
 
@@ -584,47 +588,67 @@ fn component_of<T: Component>(world: &World, component: Entity, entity: Entity) 
 /// ```
 pub struct Up<R, Q>(PhantomData<(R, Q)>);
 
-/// The fetch of [`Up`]: the ancestor's value for the current table.
+/// The fetch of [`Up`]: the ancestor's value for the current table, or, in a
+/// table holding a union relationship's pair (targets differ per row), the
+/// value found for the last row asked.
 pub struct UpFetch<'w, T> {
     world: &'w World,
     relationship: Entity,
     component: Entity,
     value: Option<NonNull<T>>,
+    /// The current table when its rows are resolved one by one.
+    per_row: Option<&'w Archetype>,
+    /// The last row resolved in `per_row` and what it found.
+    row_value: Cell<Option<(usize, Option<NonNull<T>>)>>,
 }
 
 impl<T> Clone for UpFetch<'_, T> {
     fn clone(&self) -> Self {
-        UpFetch { ..*self }
+        UpFetch { row_value: Cell::new(self.row_value.get()), ..*self }
     }
 }
 
-/// The nearest ancestor's `T` along `relationship`: depth-first over
-/// `archetype`'s `(relationship, *)` targets in type order (`IsA` bases in
-/// the order they were added). Each entity is
-/// visited once, so a cycle (in a relationship that allows them) ends.
+impl<T: Component> UpFetch<'_, T> {
+    /// The ancestor's value for `row` of the current table.
+    #[inline]
+    fn value_at(&self, row: usize) -> Option<NonNull<T>> {
+        let Some(archetype) = self.per_row else { return self.value };
+        if let Some((cached, value)) = self.row_value.get()
+            && cached == row
+        {
+            return value;
+        }
+        let value = find_up_with_source::<T>(self.world, self.relationship, self.component, archetype, Some(row))
+            .map(|(_, value)| value);
+        self.row_value.set(Some((row, value)));
+        value
+    }
+}
+
+/// [`find_up_with_source`]'s value.
 fn find_up<T: Component>(
     world: &World,
     relationship: Entity,
     component: Entity,
     archetype: &Archetype,
 ) -> Option<NonNull<T>> {
-    find_up_with_source(world, relationship, component, archetype).map(|(_, value)| value)
+    find_up_with_source(world, relationship, component, archetype, None).map(|(_, value)| value)
 }
 
-/// [`find_up`], with the ancestor the value was found on.
+/// The nearest ancestor's `T` along `relationship`, with the ancestor it was
+/// found on: depth-first over `archetype`'s `(relationship, *)` targets in
+/// type order (`IsA` bases in the order they were added). Each entity is
+/// visited once, so a cycle (in a relationship that allows them) ends. A
+/// union relationship's target is `row`'s (`None`: no ancestor through it;
+/// see [`World::holds_union_of`]).
 pub(super) fn find_up_with_source<T: Component>(
     world: &World,
     relationship: Entity,
     component: Entity,
     archetype: &Archetype,
+    row: Option<usize>,
 ) -> Option<(Entity, NonNull<T>)> {
-    let first = archetype.pair_positions(relationship.index()).next()?;
-    if is_union_id(archetype.ids()[first]) {
-        // A union relationship is never traversable: its targets differ per
-        // row, and this walk resolves one ancestor per table.
-        return None;
-    }
-    world.find_up(archetype, relationship, |current| {
+    world.find_up(archetype, row, relationship, |current| {
         component_of::<T>(world, component, current).map(|value| (current, value))
     })
 }
@@ -659,21 +683,36 @@ unsafe impl<R: Relationship, T: Component> WorldQuery for Up<R, &T> {
     }
     #[inline]
     fn init_fetch<'w>(world: &'w World, state: &(Entity, Entity), _last_run: Tick, _this_run: Tick) -> Self::Fetch<'w> {
-        UpFetch { world, relationship: state.0, component: state.1, value: None }
+        UpFetch {
+            world,
+            relationship: state.0,
+            component: state.1,
+            value: None,
+            per_row: None,
+            row_value: Cell::new(None),
+        }
     }
     #[inline]
     unsafe fn set_archetype<'w>(fetch: &mut Self::Fetch<'w>, _cache: &(), archetype: &'w Archetype) {
-        fetch.value = find_up::<T>(fetch.world, fetch.relationship, fetch.component, archetype);
+        fetch.row_value.set(None);
+        if R::TRAITS.union && fetch.world.holds_union_of(archetype, fetch.relationship.index()) {
+            // A union pair: each row has its own target, so its own ancestor.
+            fetch.per_row = Some(archetype);
+            fetch.value = None;
+        } else {
+            fetch.per_row = None;
+            fetch.value = find_up::<T>(fetch.world, fetch.relationship, fetch.component, archetype);
+        }
     }
     #[inline]
-    unsafe fn matches_row(fetch: &Self::Fetch<'_>, _entity: Entity, _row: usize) -> bool {
-        fetch.value.is_some()
+    unsafe fn matches_row(fetch: &Self::Fetch<'_>, _entity: Entity, row: usize) -> bool {
+        fetch.value_at(row).is_some()
     }
     #[inline]
-    unsafe fn fetch<'w>(fetch: &mut Self::Fetch<'w>, _entity: Entity, _row: usize) -> &'w T {
+    unsafe fn fetch<'w>(fetch: &mut Self::Fetch<'w>, _entity: Entity, row: usize) -> &'w T {
         // SAFETY: `matches_row` checked the ancestor's value exists; it lives in
         // the world borrowed for `'w`, and the query only reads `T`.
-        unsafe { crate::util::debug_unwrap(fetch.value).as_ref() }
+        unsafe { crate::util::debug_unwrap(fetch.value_at(row)).as_ref() }
     }
 }
 
@@ -820,6 +859,11 @@ impl<D: QueryData, F: crate::query::QueryFilter> QueryState<D, F> {
     /// `(R, *)` pair first). Meant for exclusive relationships such as
     /// `ChildOf`, where all entities of a table share their parent.
     ///
+    /// A union relationship (`#[relationship(union)]`) is refused at compile
+    /// time: its rows in one table have different parents, so no order of
+    /// tables puts parents first ([`QueryState::propagate`] orders rows and
+    /// takes unions).
+    ///
     /// # Examples
     /// ```
     /// use ecs::prelude::*;
@@ -835,6 +879,13 @@ impl<D: QueryData, F: crate::query::QueryFilter> QueryState<D, F> {
     /// assert_eq!(q.iter(&world).map(|l| l.0).collect::<Vec<_>>(), vec![0, 1, 2]);
     /// ```
     pub fn cascade<R: Relationship>(self) -> Self {
+        const {
+            assert!(
+                !R::TRAITS.union,
+                "cascade::<R>() orders tables, and a union relationship's rows in one table have different \
+                 parents: use propagate::<R, T>(), which orders rows"
+            );
+        }
         self.order_by(World::component_id::<R>)
     }
 }

@@ -203,8 +203,8 @@ impl World {
     /// `#[derive(Relationship)]`). The traits apply to pairs added from now on
     /// (exclusivity is encoded in graph edges built on first use).
     ///
-    /// A union relationship ([`RelationshipTraits::union`]) must be neither
-    /// traversable nor transitive, and whether a relationship is a union can
+    /// A union relationship ([`RelationshipTraits::union`]) must not be
+    /// transitive, and whether a relationship is a union can
     /// only change while no entity holds one of its pairs (the two store their
     /// pairs differently).
     ///
@@ -232,8 +232,8 @@ impl World {
     pub fn set_relationship_traits(&mut self, relationship: Entity, traits: crate::component::RelationshipTraits) {
         assert!(
             traits.is_valid_union(),
-            "set_relationship_traits({relationship:?}): a union relationship must be exclusive and neither \
-             traversable nor transitive (traversal reads one target per table, a union's targets differ per row)"
+            "set_relationship_traits({relationship:?}): a union relationship must be exclusive and not transitive \
+             (transitive matching reads one target per table, a union's targets differ per row)"
         );
         let was_union = self.components.relationship_traits(relationship.index()).union;
         if was_union != traits.union {

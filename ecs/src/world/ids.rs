@@ -889,23 +889,37 @@ impl World {
     /// relationship is a chain, walked without a visited set and bounded by
     /// the number of alive entities (in case it loops); any other visits
     /// each entity once. What `up` query terms, typed and runtime, share.
+    ///
+    /// A union relationship's target differs per row (its id is
+    /// `(relationship, *union*)`): it is read from `row` of `archetype`, and
+    /// from each ancestor's own row. With `row` `None`, a union pair of
+    /// `archetype` gives no target: callers resolving one ancestor per table
+    /// ask [`World::holds_union_of`] first and go row by row where it holds.
     pub(crate) fn find_up<R>(
         &self,
         archetype: &crate::archetype::Archetype,
+        row: Option<usize>,
         relationship: Entity,
         mut found: impl FnMut(Entity) -> Option<R>,
     ) -> Option<R> {
-        let targets_in = |archetype: &crate::archetype::Archetype, stack: &mut SmallVec<[Entity; 8]>| {
-            let mark = stack.len();
-            let ids = self.pair_ids_in(archetype, relationship.index());
-            stack.extend(ids.filter_map(|id| self.entity_at(id.second_index())));
-            stack[mark..].reverse();
-        };
+        let targets_in =
+            |archetype: &crate::archetype::Archetype, row: Option<usize>, stack: &mut SmallVec<[Entity; 8]>| {
+                let mark = stack.len();
+                for id in self.pair_ids_in(archetype, relationship.index()) {
+                    let target = if crate::archetype::is_union_id(id) {
+                        row.zip(archetype.column_of(id)).map(|(row, column)| archetype.union_column(column)[row].target)
+                    } else {
+                        self.entity_at(id.second_index())
+                    };
+                    stack.extend(target);
+                }
+                stack[mark..].reverse();
+            };
         let exclusive = self.components.relationship_traits(relationship.index()).exclusive;
         let mut visited = crate::util::FxHashSet::default();
         let mut steps = 0;
         let mut stack: SmallVec<[Entity; 8]> = SmallVec::new();
-        targets_in(archetype, &mut stack);
+        targets_in(archetype, row, &mut stack);
         while let Some(ancestor) = stack.pop() {
             if exclusive {
                 steps += 1;
@@ -919,10 +933,21 @@ impl World {
                 return Some(value);
             }
             if let Some(location) = self.entities.location(ancestor) {
-                targets_in(&self.archetypes[location.archetype], &mut stack);
+                targets_in(&self.archetypes[location.archetype], Some(location.row as usize), &mut stack);
             }
         }
         None
+    }
+
+    /// Whether `archetype` holds a pair of the union relationship
+    /// `relationship` (the id `(relationship, *union*)`): its rows' targets
+    /// differ, so traversal along `relationship` is resolved per row there.
+    #[inline]
+    pub(crate) fn holds_union_of(&self, archetype: &crate::archetype::Archetype, relationship: u32) -> bool {
+        archetype
+            .pair_positions(relationship)
+            .next()
+            .is_some_and(|position| crate::archetype::is_union_id(archetype.ids()[position]))
     }
 
     pub(crate) fn targets_of(&self, entity: Entity, relationship: Option<u32>) -> impl Iterator<Item = Entity> + '_ {

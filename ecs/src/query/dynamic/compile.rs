@@ -177,9 +177,26 @@ pub(crate) struct Compiled {
     pub(crate) terms: Vec<CompiledTerm>,
     pub(crate) var_names: Vec<String>,
     pub(crate) plan: Plan,
-    /// The variable `$this` stands for in ids (`Likes($x, $this)`), bound
-    /// to each row's entity in turn; `None` if `$this` is only a source.
+    /// The variable bound to each row's entity in turn when a table's rows
+    /// are evaluated one by one: what `$this` stands for in ids
+    /// (`Likes($x, $this)`), and the row an `up` term on `$this` climbs
+    /// from where its relationship is a union (targets differ per row).
+    /// `None` if neither is possible.
     pub(crate) this_var: Option<usize>,
+    /// Whether `$this` appears in an id: every table is evaluated row by row.
+    pub(crate) this_in_id: bool,
+    /// The relationships `up` terms on `$this` climb: a table holding a union
+    /// pair of one is evaluated row by row.
+    pub(crate) up_on_this: SmallVec<[Entity; 1]>,
+}
+
+impl Compiled {
+    /// Whether `archetype`'s rows are evaluated one by one, each with
+    /// [`Compiled::this_var`] bound to its entity.
+    pub(crate) fn per_row(&self, world: &crate::world::World, archetype: &crate::archetype::Archetype) -> bool {
+        self.this_in_id
+            || self.up_on_this.iter().any(|relationship| world.holds_union_of(archetype, relationship.index()))
+    }
 }
 
 /// The name of the variable `$this` is in an id (`var("this")` reads it; no
@@ -291,19 +308,33 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
             conditional: SmallVec::new(),
         });
     }
+    let mut up_on_this: SmallVec<[Entity; 1]> = SmallVec::new();
+    for term in &compiled {
+        if let (Source::This, Some(relationship)) = (term.source, term.up)
+            && !up_on_this.contains(&relationship)
+        {
+            up_on_this.push(relationship);
+        }
+    }
+    // A table holding a union pair of an `up` relationship is evaluated row
+    // by row (each row climbs from its own target): the row's variable.
+    let this_in_id = var_names.iter().any(|name| name == THIS_VAR);
+    if !up_on_this.is_empty() && !this_in_id {
+        var_names.push(THIS_VAR.to_owned());
+    }
     let this_var = var_names.iter().position(|name| name == THIS_VAR);
     mark_conditional(&mut compiled, var_names.len(), this_var);
     relax_wildcard_reads(&mut compiled, terms);
     check_aliasing(&compiled)?;
     let plan = plan(&compiled, &var_names, this_var)?;
-    if this_var.is_some() && !plan.has_this {
+    if this_in_id && !plan.has_this {
         let term = compiled.iter().position(|term| term.variables().any(|var| Some(var) == this_var)).unwrap_or(0);
         return Err(QueryBuildError::InvalidTerm {
             term,
             reason: "`$this` in an id stands for the row's entity: the query needs a term on `$this`".to_owned(),
         });
     }
-    Ok(Compiled { terms: compiled, var_names, plan, this_var })
+    Ok(Compiled { terms: compiled, var_names, plan, this_var, this_in_id, up_on_this })
 }
 
 /// Marks the terms that depend on a variable an earlier term binds only

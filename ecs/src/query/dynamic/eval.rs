@@ -15,7 +15,11 @@
 //! row; on another entity (a fixed source, a variable's entity, an ancestor)
 //! the pair is that entity's, read directly. A variable as the target of a
 //! union pair on `$this` binds nothing per table, so that term does not match
-//! union holders (their targets differ per row).
+//! union holders (their targets differ per row). An `up` term climbing a
+//! union relationship from `$this` needs each row's target: a table holding
+//! such a pair is evaluated row by row, with the row's entity bound to the
+//! hidden row variable (`Compiled::per_row`), and each solution holds that
+//! row alone.
 //! The search binds variables from hits and undoes the bindings on the way
 //! back; every complete assignment is one *frame* (variables + one hit or none
 //! per term).
@@ -329,8 +333,14 @@ impl<'w> Evaluator<'w, '_> {
             }
         }
         let Some(relationship) = term.up else { return };
+        // The row climbed from: the place's entity's, or the row `$this` is
+        // bound to where a table is evaluated row by row (a union
+        // relationship's targets differ per row; `Compiled::per_row`).
+        let climber = place.entity.or_else(|| self.compiled.this_var.and_then(|var| vars[var]));
+        let row =
+            climber.and_then(|entity| self.world.entities().location(entity)).map(|location| location.row as usize);
         // Up along every target (`World::find_up`): the first ancestor with a hit.
-        self.world.find_up(place.archetype, relationship, |ancestor| {
+        self.world.find_up(place.archetype, row, relationship, |ancestor| {
             let ancestor_place = self.entity_place(ancestor)?;
             self.self_hits(term, ancestor_place, vars, hits);
             (!hits.is_empty()).then_some(())

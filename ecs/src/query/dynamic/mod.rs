@@ -305,7 +305,9 @@ impl DynQuery {
 
     /// The variables' names (without `$`), in the order they first appear.
     pub fn variables(&self) -> &[String] {
-        &self.compiled.var_names
+        let names = &self.compiled.var_names;
+        // The row variable an `up` term needs is last and not the user's.
+        if self.compiled.this_var.is_some() && !self.compiled.this_in_id { &names[..names.len() - 1] } else { names }
     }
 
     /// Whether rows are entities (some term is on `$this`) rather than one
@@ -465,9 +467,10 @@ impl DynQuery {
         // Runs `steps` from `frame` on `archetype`, pushing the solutions.
         let mut from_frame =
             |steps: &[Step], archetype: Option<&Archetype>, frame: &mut Frame| match (compiled.this_var, archetype) {
-                // `$this` in an id: the steps (the suffix) run once per row, with
-                // the row's entity bound (each solution then holds that row alone).
-                (Some(this), Some(table)) => {
+                // `$this` in an id, or an `up` through a union pair here: the
+                // steps (the suffix) run once per row, with the row's entity
+                // bound (each solution then holds that row alone).
+                (Some(this), Some(table)) if compiled.per_row(world, table) => {
                     for &entity in table.entities() {
                         frame.vars[this] = Some(entity);
                         evaluator.run(steps, archetype, frame, &mut |found| {
@@ -502,7 +505,7 @@ impl DynQuery {
                 if archetype.is_empty() || !evaluator.archetype_allowed(archetype) {
                     continue;
                 }
-                if compiled.this_var.is_some() {
+                if compiled.this_var.is_some() && compiled.per_row(world, archetype) {
                     // The table-level prefix once, the rest per row.
                     let mut frames: SmallVec<[Frame; 1]> = SmallVec::new();
                     evaluator.run(&compiled.plan.prefix, Some(archetype), &mut Frame::new(compiled), &mut |found| {
