@@ -541,9 +541,55 @@ fn variables_this_in_an_id_is_each_rows_entity() {
 }
 
 #[test]
-fn variables_this_in_an_id_needs_a_term_on_this() {
+fn variables_this_in_an_id_without_a_term_on_this_is_bound_by_the_ids() {
+    // Flecs `Variables_1_ent_src_w_pair_this_tgt`: `RelA(ent, $this)` yields
+    // each target of `ent`'s `RelA` pairs as a row of its own.
+    let mut world = new_world();
+    let ent = named(&mut world, "ent");
+    let (tgt_a, tgt_b) = (world.spawn(TagA).id(), world.spawn((TagB, Position::default())).id());
+    for mut q in both(&world, "Likes(ent, $this)") {
+        assert!(q.has_this(), "rows are entities");
+        assert_eq!(q.count(&world), 0);
+    }
+    world.add_pair::<Likes>(ent, tgt_a);
+    world.add_pair::<Likes>(ent, tgt_b);
+    let likes = cid::<Likes>(&world);
+    for mut q in both(&world, "Likes(ent, $this)") {
+        let rows: BTreeSet<_> = q.iter(&world).map(|r| (r.entity(), r.var("this"), r.source(0), r.id(0))).collect();
+        assert_eq!(
+            rows,
+            [(tgt_a, Some(tgt_a), ent, Id::pair(likes, tgt_a)), (tgt_b, Some(tgt_b), ent, Id::pair(likes, tgt_b)),]
+                .into()
+        );
+        assert_eq!(q.count(&world), 2);
+    }
+    // Each row is its entity's only: table views show one row each.
+    let mut q = dsl(&world, "Likes(ent, $this)");
+    let viewed: usize = q.iter_tables(&world).map(|table| table.len()).sum();
+    assert_eq!(viewed, 2);
+    // `$x` as the source: every liker's targets.
+    let fan = world.spawn_empty().add_pair::<Likes>(tgt_a).id();
+    for mut q in both(&world, "Likes($x, $this)") {
+        let rows: BTreeSet<_> = q.iter(&world).map(|r| (r.var("x").unwrap(), r.entity())).collect();
+        assert_eq!(rows, [(ent, tgt_a), (ent, tgt_b), (fan, tgt_a)].into());
+    }
+    // Flecs `Variables_1_ent_src_w_pair_this_rel_tgt`: `$this(ent, $this)`.
+    for mut q in both(&world, "$this(ent, $this)") {
+        assert_eq!(q.count(&world), 0);
+    }
+    world.add_id(ent, Id::pair(tgt_a, tgt_a));
+    for mut q in both(&world, "$this(ent, $this)") {
+        let rows: Vec<_> = q.iter(&world).map(|r| (r.entity(), r.id(0))).collect();
+        assert_eq!(rows, [(tgt_a, Id::pair(tgt_a, tgt_a))]);
+    }
+}
+
+#[test]
+fn variables_this_in_an_id_must_be_bound_by_some_term() {
     let world = new_world();
-    assert!(world.query_dsl("Likes($x, $this)").is_err(), "no term on `$this`: nothing to bind it to");
+    // Only a `!` term names it: nothing binds it.
+    assert!(world.query_dsl("TagA($x), !Likes($x, $this)").is_err());
+    // `this` is not a user variable's name.
     let likes = cid::<Likes>(&world);
     let error = world.query_builder().read(cid::<Position>(&world)).pair_var(likes, "this").build();
     assert!(matches!(error, Err(QueryBuildError::InvalidTerm { .. })), "{error:?}");

@@ -183,7 +183,9 @@ pub(crate) struct Compiled {
     /// from where its relationship is a union (targets differ per row).
     /// `None` if neither is possible.
     pub(crate) this_var: Option<usize>,
-    /// Whether `$this` appears in an id: every table is evaluated row by row.
+    /// Whether `$this` appears in an id: every table is evaluated row by row
+    /// (with a term on `$this`), or the terms bind `$this` like any variable
+    /// and each solution is its entity's row (without one).
     pub(crate) this_in_id: bool,
     /// The relationships `up` terms on `$this` climb: a table holding a union
     /// pair of one is evaluated row by row.
@@ -323,17 +325,27 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
         var_names.push(THIS_VAR.to_owned());
     }
     let this_var = var_names.iter().position(|name| name == THIS_VAR);
-    mark_conditional(&mut compiled, var_names.len(), this_var);
-    relax_wildcard_reads(&mut compiled, terms);
-    check_aliasing(&compiled)?;
-    let plan = plan(&compiled, &var_names, this_var)?;
-    if this_in_id && !plan.has_this {
-        let term = compiled.iter().position(|term| term.variables().any(|var| Some(var) == this_var)).unwrap_or(0);
+    // With a term on `$this`, its variable is bound to each row's entity
+    // before the terms naming it run. Without one, `$this` in an id is a
+    // variable the terms bind like any other (`Likes(alice, $this)`: whom
+    // alice likes), and each solution is the one row of its entity (Flecs).
+    let has_this = compiled.iter().any(|term| term.source == Source::This);
+    let row_bound = this_var.filter(|_| has_this);
+    if let Some(this) = this_var.filter(|_| !has_this)
+        && !compiled.iter().any(|term| term.oper == TermOper::And && term.variables().any(|var| var == this))
+    {
+        let term = compiled.iter().position(|term| term.variables().any(|var| var == this)).unwrap_or(0);
         return Err(QueryBuildError::InvalidTerm {
             term,
-            reason: "`$this` in an id stands for the row's entity: the query needs a term on `$this`".to_owned(),
+            reason: "`$this` in an id stands for the row's entity: a term on `$this`, or a required term with \
+                     `$this` in its id, must bind it"
+                .to_owned(),
         });
     }
+    mark_conditional(&mut compiled, var_names.len(), row_bound);
+    relax_wildcard_reads(&mut compiled, terms);
+    check_aliasing(&compiled)?;
+    let plan = plan(&compiled, &var_names, row_bound)?;
     Ok(Compiled { terms: compiled, var_names, plan, this_var, this_in_id, up_on_this })
 }
 

@@ -310,10 +310,11 @@ impl DynQuery {
         if self.compiled.this_var.is_some() && !self.compiled.this_in_id { &names[..names.len() - 1] } else { names }
     }
 
-    /// Whether rows are entities (some term is on `$this`) rather than one
+    /// Whether rows are entities (some term is on `$this`, or `$this` is in
+    /// an id: `Likes(alice, $this)` yields whom alice likes) rather than one
     /// row per solution of the variables.
     pub fn has_this(&self) -> bool {
-        self.compiled.plan.has_this
+        self.compiled.plan.has_this || self.compiled.this_in_id
     }
 
     /// Binds the query to `world` on first use: the relationships' traits

@@ -357,6 +357,17 @@ impl Solutions {
 
     /// Adds the solution of `frame` on `archetype`.
     pub(crate) fn push(&mut self, world: &World, compiled: &Compiled, archetype: Option<&Archetype>, frame: &Frame) {
+        // `$this` bound by the terms' ids (no term on `$this`): the solution
+        // is the one row of that entity, in its table.
+        let bound_this = match (archetype, compiled.this_var) {
+            (None, Some(this)) if compiled.this_in_id => {
+                let Some(entity) = frame.vars[this] else { return };
+                let Some(location) = world.entities().location(entity) else { return };
+                Some((entity, &world.archetypes()[location.archetype]))
+            }
+            _ => None,
+        };
+        let archetype = bound_this.map_or(archetype, |(_, table)| Some(table));
         let start = self.slots.len();
         let fast_start = self.fast.len();
         let mut per_row = SmallVec::new();
