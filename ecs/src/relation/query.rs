@@ -590,37 +590,56 @@ pub struct Up<R, Q>(PhantomData<(R, Q)>);
 
 /// The fetch of [`Up`]: the ancestor's value for the current table, or, in a
 /// table holding a union relationship's pair (targets differ per row), the
-/// value found for the last row asked.
+/// value found for the last parent asked about.
 pub struct UpFetch<'w, T> {
     world: &'w World,
     relationship: Entity,
     component: Entity,
     value: Option<NonNull<T>>,
-    /// The current table when its rows are resolved one by one.
-    per_row: Option<&'w Archetype>,
-    /// The last row resolved in `per_row` and what it found.
-    row_value: Cell<Option<(usize, Option<NonNull<T>>)>>,
+    /// The current table's union column (its rows' targets) when its rows
+    /// are resolved one by one.
+    union_targets: Option<NonNull<UnionCell>>,
+    /// The last parent resolved and what it gave: siblings share it.
+    last_parent: Cell<Option<(Entity, Option<NonNull<T>>)>>,
 }
 
 impl<T> Clone for UpFetch<'_, T> {
     fn clone(&self) -> Self {
-        UpFetch { row_value: Cell::new(self.row_value.get()), ..*self }
+        UpFetch { last_parent: Cell::new(self.last_parent.get()), ..*self }
     }
 }
 
 impl<T: Component> UpFetch<'_, T> {
     /// The ancestor's value for `row` of the current table.
+    ///
+    /// # Safety
+    /// `row` is a row of the current table.
     #[inline]
-    fn value_at(&self, row: usize) -> Option<NonNull<T>> {
-        let Some(archetype) = self.per_row else { return self.value };
-        if let Some((cached, value)) = self.row_value.get()
-            && cached == row
+    unsafe fn value_at(&self, row: usize) -> Option<NonNull<T>> {
+        let Some(targets) = self.union_targets else { return self.value };
+        // SAFETY: the union column holds an initialized target per row, and
+        // `row` is a row of its table (caller).
+        let parent = unsafe { targets.add(row).as_ref().target };
+        if let Some((cached, value)) = self.last_parent.get()
+            && cached == parent
         {
             return value;
         }
-        let value = find_up_with_source::<T>(self.world, self.relationship, self.component, archetype, Some(row))
-            .map(|(_, value)| value);
-        self.row_value.set(Some((row, value)));
+        // The parent's own value, else what lies above it (a union is
+        // exclusive: one chain).
+        let value = component_of::<T>(self.world, self.component, parent).or_else(|| {
+            let location = self.world.entities().location(parent)?;
+            let archetype = &self.world.archetypes()[location.archetype];
+            find_up_with_source::<T>(
+                self.world,
+                self.relationship,
+                self.component,
+                archetype,
+                Some(location.row as usize),
+            )
+            .map(|(_, value)| value)
+        });
+        self.last_parent.set(Some((parent, value)));
         value
     }
 }
@@ -688,30 +707,39 @@ unsafe impl<R: Relationship, T: Component> WorldQuery for Up<R, &T> {
             relationship: state.0,
             component: state.1,
             value: None,
-            per_row: None,
-            row_value: Cell::new(None),
+            union_targets: None,
+            last_parent: Cell::new(None),
         }
     }
     #[inline]
     unsafe fn set_archetype<'w>(fetch: &mut Self::Fetch<'w>, _cache: &(), archetype: &'w Archetype) {
-        fetch.row_value.set(None);
-        if R::TRAITS.union && fetch.world.holds_union_of(archetype, fetch.relationship.index()) {
-            // A union pair: each row has its own target, so its own ancestor.
-            fetch.per_row = Some(archetype);
-            fetch.value = None;
-        } else {
-            fetch.per_row = None;
-            fetch.value = find_up::<T>(fetch.world, fetch.relationship, fetch.component, archetype);
+        fetch.last_parent.set(None);
+        let union_position = archetype
+            .pair_positions(fetch.relationship.index())
+            .next()
+            .filter(|&position| R::TRAITS.union && is_union_id(archetype.ids()[position]));
+        match union_position {
+            Some(position) => {
+                // A union pair: each row has its own parent, so its own ancestor.
+                fetch.union_targets = union_targets_at(archetype, position as u16);
+                fetch.value = None;
+            }
+            None => {
+                fetch.union_targets = None;
+                fetch.value = find_up::<T>(fetch.world, fetch.relationship, fetch.component, archetype);
+            }
         }
     }
     #[inline]
     unsafe fn matches_row(fetch: &Self::Fetch<'_>, _entity: Entity, row: usize) -> bool {
-        fetch.value_at(row).is_some()
+        // SAFETY: `row` is a row of the current table (caller).
+        unsafe { fetch.value_at(row) }.is_some()
     }
     #[inline]
     unsafe fn fetch<'w>(fetch: &mut Self::Fetch<'w>, _entity: Entity, row: usize) -> &'w T {
         // SAFETY: `matches_row` checked the ancestor's value exists; it lives in
-        // the world borrowed for `'w`, and the query only reads `T`.
+        // the world borrowed for `'w`, and the query only reads `T`; `row` is
+        // a row of the current table.
         unsafe { crate::util::debug_unwrap(fetch.value_at(row)).as_ref() }
     }
 }

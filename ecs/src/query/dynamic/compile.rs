@@ -34,6 +34,7 @@
 use smallvec::SmallVec;
 
 use super::QueryBuildError;
+use crate::component::StorageKind;
 use crate::entity::{Entity, Id};
 use crate::query::term::{Term, TermAccess, TermOper, TermRef, Traversal};
 
@@ -190,14 +191,32 @@ pub(crate) struct Compiled {
     /// The relationships `up` terms on `$this` climb: a table holding a union
     /// pair of one is evaluated row by row.
     pub(crate) up_on_this: SmallVec<[Entity; 1]>,
+    /// The user's variables, in the order they first appear: every name but
+    /// `this` (the row's entity, never listed, as when `$this` is a source).
+    pub(crate) user_variables: Vec<String>,
+    /// The components of `self|up` terms on `$this`: where one is sparse,
+    /// whether a row has its own value (else climbs) is a per-row question,
+    /// so tables are evaluated row by row.
+    pub(crate) self_up_components: SmallVec<[Entity; 1]>,
 }
 
 impl Compiled {
+    /// The variables rows may name: the user's, and `this` where `$this` is
+    /// in an id; not the hidden row variable an `up` term on `$this` adds
+    /// (always last).
+    pub(crate) fn visible_variables(&self) -> &[String] {
+        let names = &self.var_names;
+        if self.this_var.is_some() && !self.this_in_id { &names[..names.len() - 1] } else { names }
+    }
+
     /// Whether `archetype`'s rows are evaluated one by one, each with
     /// [`Compiled::this_var`] bound to its entity.
     pub(crate) fn per_row(&self, world: &crate::world::World, archetype: &crate::archetype::Archetype) -> bool {
         self.this_in_id
             || self.up_on_this.iter().any(|relationship| world.holds_union_of(archetype, relationship.index()))
+            || self.self_up_components.iter().any(|&component| {
+                world.component_info(component).is_some_and(|info| info.storage() == StorageKind::Sparse)
+            })
     }
 }
 
@@ -311,11 +330,19 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
         });
     }
     let mut up_on_this: SmallVec<[Entity; 1]> = SmallVec::new();
+    let mut self_up_components: SmallVec<[Entity; 1]> = SmallVec::new();
     for term in &compiled {
-        if let (Source::This, Some(relationship)) = (term.source, term.up)
-            && !up_on_this.contains(&relationship)
-        {
-            up_on_this.push(relationship);
+        if let (Source::This, Some(relationship)) = (term.source, term.up) {
+            if !up_on_this.contains(&relationship) {
+                up_on_this.push(relationship);
+            }
+            if term.include_self {
+                let components = term.alternatives.iter().filter_map(|pattern| match (pattern.first, pattern.second) {
+                    (Half::Entity(component), None) => Some(component),
+                    _ => None,
+                });
+                self_up_components.extend(components);
+            }
         }
     }
     // A table holding a union pair of an `up` relationship is evaluated row
@@ -346,7 +373,17 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
     relax_wildcard_reads(&mut compiled, terms);
     check_aliasing(&compiled)?;
     let plan = plan(&compiled, &var_names, row_bound)?;
-    Ok(Compiled { terms: compiled, var_names, plan, this_var, this_in_id, up_on_this })
+    let user_variables = var_names.iter().filter(|name| *name != THIS_VAR).cloned().collect();
+    Ok(Compiled {
+        terms: compiled,
+        var_names,
+        plan,
+        this_var,
+        this_in_id,
+        up_on_this,
+        user_variables,
+        self_up_components,
+    })
 }
 
 /// Marks the terms that depend on a variable an earlier term binds only

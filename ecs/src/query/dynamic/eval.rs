@@ -326,17 +326,32 @@ impl<'w> Evaluator<'w, '_> {
         vars: &[Option<Entity>],
         hits: &mut SmallVec<[(Hit, Bindings); 2]>,
     ) {
+        // The row climbed from: the place's entity's, or the row `$this` is
+        // bound to where a table is evaluated row by row (a union
+        // relationship's targets differ per row, a sparse value is a row's
+        // own or not; `Compiled::per_row`).
+        let climber = place.entity.or_else(|| self.compiled.this_var.and_then(|var| vars[var]));
         if term.include_self {
             self.self_hits(term, place, vars, hits);
+            // `self|up` of a sparse component on a row evaluated alone: a row
+            // without its own value (nor one its table inherits) climbs.
+            if term.up.is_some()
+                && place.entity.is_none()
+                && let Some(row_entity) = climber
+            {
+                hits.retain(|(hit, _)| match hit.sparse {
+                    Some(component) if hit.source.is_none() => {
+                        self.world.sparse_sets().of(component).is_some_and(|set| set.contains(row_entity))
+                            || self.world.sparse_base_of(place.archetype, component).is_some()
+                    }
+                    _ => true,
+                });
+            }
             if !hits.is_empty() {
                 return;
             }
         }
         let Some(relationship) = term.up else { return };
-        // The row climbed from: the place's entity's, or the row `$this` is
-        // bound to where a table is evaluated row by row (a union
-        // relationship's targets differ per row; `Compiled::per_row`).
-        let climber = place.entity.or_else(|| self.compiled.this_var.and_then(|var| vars[var]));
         let row =
             climber.and_then(|entity| self.world.entities().location(entity)).map(|location| location.row as usize);
         // Up along every target (`World::find_up`): the first ancestor with a hit.

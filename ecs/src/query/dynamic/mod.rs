@@ -303,11 +303,13 @@ impl DynQuery {
         self.cached
     }
 
-    /// The variables' names (without `$`), in the order they first appear.
+    /// The variables' names (without `$`), in the order they first appear;
+    /// `$this` is not one of them (rows read it as their entity, and
+    /// `DynRow::var("this")` where `$this` is in an id).
     pub fn variables(&self) -> &[String] {
-        let names = &self.compiled.var_names;
-        // The row variable an `up` term needs is last and not the user's.
-        if self.compiled.this_var.is_some() && !self.compiled.this_in_id { &names[..names.len() - 1] } else { names }
+        // `$this` is the row's entity (`DynRow::entity`), never listed, even
+        // where it is in an id.
+        &self.compiled.user_variables
     }
 
     /// Whether rows are entities (some term is on `$this`, or `$this` is in
@@ -424,7 +426,10 @@ impl DynQuery {
             let mut frame = Frame::new(&self.compiled);
             evaluator
                 .run(&self.compiled.plan.prefix, Some(archetype), &mut frame, &mut |found| frames.push(found.clone()));
-            if !frames.is_empty() {
+            // A table holding a union pair is kept whatever its frames: they
+            // depend on its rows' targets, which change without a move, so
+            // iterations find them afresh.
+            if !frames.is_empty() || archetype.flags().contains(ArchetypeFlags::HAS_UNION) {
                 self.cache.push(CacheEntry { archetype: archetype.id(), frames });
             }
         }
@@ -448,7 +453,13 @@ impl DynQuery {
     /// Lists this iteration's solutions, ready for rows.
     fn collect_solutions(&mut self, world: &World) {
         self.list_solutions(world);
-        self.solutions.seal(world, &self.compiled.var_names);
+        self.solutions.seal(world, self.compiled.visible_variables());
+    }
+
+    /// The variables rows may name (`var`): the user's, and `this` where
+    /// `$this` is in an id; not the hidden row variable of an `up` term.
+    fn variables_slice(&self) -> &[String] {
+        self.compiled.visible_variables()
     }
 
     fn list_solutions(&mut self, world: &World) {
@@ -472,7 +483,12 @@ impl DynQuery {
                 // steps (the suffix) run once per row, with the row's entity
                 // bound (each solution then holds that row alone).
                 (Some(this), Some(table)) if compiled.per_row(world, table) => {
-                    for &entity in table.entities() {
+                    for (row, &entity) in table.entities().iter().enumerate() {
+                        // A frame whose table-level union target is another
+                        // row's cannot hold this row: not worth its suffix.
+                        if !union_checks_pass(world, compiled, frame, entity, row) {
+                            continue;
+                        }
                         frame.vars[this] = Some(entity);
                         evaluator.run(steps, archetype, frame, &mut |found| {
                             solutions.push(world, compiled, archetype, found);
@@ -495,6 +511,18 @@ impl DynQuery {
             for entry in &self.cache[..self.cache_split] {
                 let archetype = &archetypes[entry.archetype];
                 debug_assert!(!archetype.is_empty(), "{:?} is empty but before the cache's split", entry.archetype);
+                if archetype.flags().contains(ArchetypeFlags::HAS_UNION) {
+                    // Union targets change without a move (and rows come
+                    // and go): frames binding them are found afresh.
+                    let mut frames: SmallVec<[Frame; 1]> = SmallVec::new();
+                    evaluator.run(&compiled.plan.prefix, Some(archetype), &mut Frame::new(compiled), &mut |found| {
+                        frames.push(found.clone());
+                    });
+                    for mut frame in frames {
+                        from_frame(suffix, Some(archetype), &mut frame);
+                    }
+                    continue;
+                }
                 for frame in &entry.frames {
                     from_frame(suffix, Some(archetype), &mut frame.clone());
                 }
@@ -569,7 +597,7 @@ impl DynQuery {
     #[track_caller]
     pub fn iter_tables<'q>(&'q mut self, world: &'q World) -> DynTables<'q> {
         self.collect_solutions(world);
-        DynTables::new(world, &self.solutions, self.compiled.var_names.as_slice())
+        DynTables::new(world, &self.solutions, self.variables_slice())
     }
 
     /// Iterates over the matched tables with `field_mut` for write terms
@@ -583,7 +611,7 @@ impl DynQuery {
         self.collect_solutions(world);
         let now = world.increment_change_tick_wide();
         self.last_run = LastRun::at(now);
-        DynTablesMut::new(world, &self.solutions, self.compiled.var_names.as_slice(), now.tick())
+        DynTablesMut::new(world, &self.solutions, self.variables_slice(), now.tick())
     }
 
     /// [`DynQuery::iter_mut`] through a shared borrow of the world, with the
@@ -716,6 +744,18 @@ impl crate::query::dsl::DslNames for KnownNames<'_> {
 }
 
 /// The entities `terms` mention (components, relationships, targets, sources).
+/// Whether `entity` (at `row` of the frame's table) has the target each
+/// required union-pair hit of `frame` on `$this` asks for: a row-by-row
+/// evaluation skips the frames of other targets before running the rest.
+fn union_checks_pass(world: &World, compiled: &Compiled, frame: &Frame, entity: Entity, row: usize) -> bool {
+    compiled.terms.iter().zip(&frame.hits).all(|(term, hit)| match hit {
+        Some(hit) if term.oper == TermOper::And && hit.source.is_none() && hit.checks_union_target() => {
+            row::union_check_holds(world, hit, entity, row)
+        }
+        _ => true,
+    })
+}
+
 fn mentioned_entities(terms: &[Term]) -> impl Iterator<Item = Entity> + '_ {
     terms.iter().flat_map(|term| {
         let halves = term.alternatives.iter().flat_map(|alternative| {

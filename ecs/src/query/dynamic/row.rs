@@ -254,6 +254,16 @@ impl RowCheck {
     }
 }
 
+/// Whether `entity`, at `row`, passes the union-target check of `hit` (a
+/// hit whose target is checked per row; any other hit passes).
+pub(super) fn union_check_holds(world: &World, hit: &Hit, entity: Entity, row: usize) -> bool {
+    match RowCheck::of(hit) {
+        // SAFETY: a union-target check reads no table bits.
+        Some(check @ RowCheck::UnionTarget(..)) => unsafe { check.holds(world, entity, row) },
+        _ => true,
+    }
+}
+
 /// The solutions of one iteration, their slots pooled (one allocation for
 /// all, reused from iteration to iteration).
 #[derive(Default)]
