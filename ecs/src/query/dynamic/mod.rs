@@ -506,6 +506,14 @@ impl DynQuery {
             return;
         }
         let archetypes = world.archetypes();
+        // The frames the table-level prefix finds on `archetype`.
+        let prefix_frames = |archetype: &Archetype| {
+            let mut frames: SmallVec<[Frame; 1]> = SmallVec::new();
+            evaluator.run(&compiled.plan.prefix, Some(archetype), &mut Frame::new(compiled), &mut |found| {
+                frames.push(found.clone());
+            });
+            frames
+        };
         if self.cached {
             // Only the archetypes with rows: empty ones are kept apart.
             for entry in &self.cache[..self.cache_split] {
@@ -514,11 +522,7 @@ impl DynQuery {
                 if archetype.flags().contains(ArchetypeFlags::HAS_UNION) {
                     // Union targets change without a move (and rows come
                     // and go): frames binding them are found afresh.
-                    let mut frames: SmallVec<[Frame; 1]> = SmallVec::new();
-                    evaluator.run(&compiled.plan.prefix, Some(archetype), &mut Frame::new(compiled), &mut |found| {
-                        frames.push(found.clone());
-                    });
-                    for mut frame in frames {
+                    for mut frame in prefix_frames(archetype) {
                         from_frame(suffix, Some(archetype), &mut frame);
                     }
                     continue;
@@ -536,11 +540,7 @@ impl DynQuery {
                 }
                 if compiled.this_var.is_some() && compiled.per_row(world, archetype) {
                     // The table-level prefix once, the rest per row.
-                    let mut frames: SmallVec<[Frame; 1]> = SmallVec::new();
-                    evaluator.run(&compiled.plan.prefix, Some(archetype), &mut Frame::new(compiled), &mut |found| {
-                        frames.push(found.clone());
-                    });
-                    for mut frame in frames {
+                    for mut frame in prefix_frames(archetype) {
                         from_frame(suffix, Some(archetype), &mut frame);
                     }
                     continue;
