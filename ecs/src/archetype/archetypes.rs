@@ -1006,6 +1006,13 @@ impl Archetypes {
         }
     }
 
+    /// The archetypes holding an `(IsA, _)` pair: those that may inherit an
+    /// id without holding it (what a walk of one id's record misses).
+    pub(crate) fn inheriting(&self) -> impl Iterator<Item = ArchetypeId> + '_ {
+        let record = self.inheritance.isa_wildcard().and_then(|pattern| self.index.get(pattern));
+        record.into_iter().flat_map(|record| record.archetypes().iter().map(|entry| entry.archetype))
+    }
+
     /// Whether any entity is registered as a base (no archetype inherits
     /// anything while none is).
     #[inline]

@@ -70,6 +70,16 @@ pub enum ScheduleBuildError {
     /// A run condition writes (only possible for hand-written conditions; the
     /// compile-time check refuses the others).
     ConditionWrites(String),
+    /// A system is in two sets that are ordered one before the other (it
+    /// cannot run both before and after itself), as Bevy refuses it.
+    SetsHaveOrderButIntersect {
+        /// The system in both sets.
+        system: String,
+        /// The set ordered first.
+        first: String,
+        /// The set ordered after it.
+        second: String,
+    },
 }
 
 impl fmt::Display for ScheduleBuildError {
@@ -93,6 +103,11 @@ impl fmt::Display for ScheduleBuildError {
             ScheduleBuildError::ConditionWrites(condition) => {
                 write!(f, "run condition `{condition}` writes to the world; conditions must be read-only")
             }
+            ScheduleBuildError::SetsHaveOrderButIntersect { system, first, second } => write!(
+                f,
+                "system `{system}` is in sets `{first}` and `{second}`, but `{first}` runs before `{second}`; take it \
+                 out of one of them"
+            ),
         }
     }
 }
@@ -187,7 +202,7 @@ pub(crate) fn constraint_edges(
     sets: &[SetNode],
     chain_edges: &[(usize, usize)],
 ) -> Result<Vec<(usize, usize)>, ScheduleBuildError> {
-    check_set_cycles(sets)?;
+    check_set_cycles(nodes, sets)?;
     let count = nodes.len();
     let members: Vec<Vec<usize>> =
         (0..sets.len()).map(|set| (0..count).filter(|&node| nodes[node].sets.contains(&set)).collect()).collect();
@@ -636,8 +651,10 @@ fn reachability(successors: &[Vec<usize>], order: &[usize]) -> Vec<Bits> {
 }
 
 /// Set-level constraints between sets must not form a cycle (checked even
-/// for empty sets).
-fn check_set_cycles(sets: &[SetNode]) -> Result<(), ScheduleBuildError> {
+/// for empty sets), and no system may be in two sets one of which runs
+/// before the other (Bevy's `SetsHaveOrderButIntersect`, also through empty
+/// sets in between).
+fn check_set_cycles(nodes: &[SystemNode], sets: &[SetNode]) -> Result<(), ScheduleBuildError> {
     let index_of = |target: &ScheduleTarget| match &target.0 {
         TargetKind::Set(set) => sets.iter().position(|node| node.set == *set),
         TargetKind::System { .. } => None,
@@ -651,7 +668,20 @@ fn check_set_cycles(sets: &[SetNode]) -> Result<(), ScheduleBuildError> {
             successors[other].push(index);
         }
     }
-    topological_order(&successors).map(|_| ()).map_err(|cycle| {
+    let order = topological_order(&successors).map_err(|cycle| {
         ScheduleBuildError::SetCycle(cycle.into_iter().map(|set| format!("{:?}", sets[set].set)).collect())
-    })
+    })?;
+    let reach = reachability(&successors, &order);
+    for node in nodes {
+        for &a in &node.sets {
+            if let Some(&b) = node.sets.iter().find(|&&b| reach[a].contains(b)) {
+                return Err(ScheduleBuildError::SetsHaveOrderButIntersect {
+                    system: node.system.name().to_owned(),
+                    first: format!("{:?}", sets[a].set),
+                    second: format!("{:?}", sets[b].set),
+                });
+            }
+        }
+    }
+    Ok(())
 }

@@ -39,13 +39,15 @@ pub struct PipeSystem<A, B> {
     second: B,
     name: Cow<'static, str>,
     access: SystemAccess,
+    /// Whether the last run's second half could not be built (and did not run).
+    skipped: bool,
 }
 
 impl<A: System, B: System<In = A::Out>> PipeSystem<A, B> {
     /// `first` piped into `second`.
     pub fn new(first: A, second: B) -> Self {
         let name = Cow::Owned(format!("{} | {}", first.name(), second.name()));
-        PipeSystem { first, second, name, access: SystemAccess::default() }
+        PipeSystem { first, second, name, access: SystemAccess::default(), skipped: false }
     }
 }
 
@@ -109,7 +111,8 @@ where
             let middle = self.first.run_unsafe(input, world);
             // Validated only now: the first half may change what the
             // second's parameters see (Bevy).
-            if !self.second.validate_param_unsafe(world) {
+            self.skipped = !self.second.validate_param_unsafe(world);
+            if self.skipped {
                 return skipped_output(&self.name);
             }
             self.second.run_unsafe(middle, world)
@@ -122,7 +125,8 @@ where
         }
         let middle = self.first.run(input, world);
         // SAFETY: `&mut World` excludes every other borrow.
-        if !unsafe { self.second.validate_param_unsafe(world) } {
+        self.skipped = !unsafe { self.second.validate_param_unsafe(world) };
+        if self.skipped {
             return skipped_output(&self.name);
         }
         self.second.run(middle, world)
@@ -161,6 +165,10 @@ where
 
     fn is_exclusive(&self) -> bool {
         self.first.is_exclusive() || self.second.is_exclusive()
+    }
+
+    fn skipped_last_run(&self) -> bool {
+        self.skipped || self.first.skipped_last_run() || self.second.skipped_last_run()
     }
 }
 
@@ -246,6 +254,10 @@ where
 
     fn is_exclusive(&self) -> bool {
         self.system.is_exclusive()
+    }
+
+    fn skipped_last_run(&self) -> bool {
+        self.system.skipped_last_run()
     }
 }
 

@@ -84,6 +84,30 @@ pub trait System: Send + Sync + 'static {
         false
     }
 
+    /// Whether the last run stopped short because a parameter could not be
+    /// built after it began: the second half of a pipe whose output is `()`
+    /// (validated only once the first half ran, as in Bevy) gives `()`
+    /// without running, and `World::run_system` reports
+    /// `RunSystemError::Skipped`. `false` for systems that are checked whole
+    /// before they run.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Player;
+    /// fn first() -> u32 { 1 }
+    /// fn second(_input: In<u32>, _player: Single<&Player>) {}
+    /// let mut world = World::new();
+    /// let id = world.register_system(first.pipe(second));
+    /// assert!(matches!(world.run_system(id), Err(RunSystemError::Skipped { .. })));
+    /// world.spawn(Player);
+    /// assert!(world.run_system(id).is_ok());
+    /// ```
+    fn skipped_last_run(&self) -> bool {
+        false
+    }
+
     /// Initializes if needed, runs with `input` (`()` for most systems), and
     /// applies deferred commands. Runs the world's age check first when it is
     /// due ([`World::check_change_ticks`]). If the system panics, its deferred

@@ -328,6 +328,12 @@ impl World {
                 Err(_) => Ok(Err(RunSystemError::InvalidParam { index, generation })),
             }
         };
+        // A pipe whose `()`-output second half could not be built ran its
+        // first half only: skipped, as Bevy reports it.
+        let result = match result {
+            Ok(Ok(_)) if typed.skipped_last_run() => Ok(Err(RunSystemError::Skipped { index, generation })),
+            other => other,
+        };
         if result.is_err() {
             typed.discard_deferred();
         }

@@ -30,7 +30,7 @@
 use smallvec::SmallVec;
 
 use super::compile::{Compiled, CompiledTerm, DataAccess, Half, Pattern, Source, Step};
-use crate::archetype::{Archetype, ArchetypeFlags, is_union_id};
+use crate::archetype::{Archetype, ArchetypeFlags, ArchetypeId, is_union_id};
 use crate::component::{ComponentInfo, StorageKind};
 use crate::entity::{Entity, Id};
 use crate::query::term::TermOper;
@@ -183,6 +183,23 @@ impl<'w> Evaluator<'w, '_> {
                 let indexed = indexed && !union_may_match(self.world, id);
                 let record = indexed.then(|| archetypes.component_index().get(id)).flatten();
                 match record {
+                    // A plain component may also be inherited (through `IsA`)
+                    // by tables that do not hold it: those are visited too.
+                    Some(record)
+                        if !self.is_sparse(pattern) && !id.is_pair() && archetypes.inheriting().next().is_some() =>
+                    {
+                        let mut tables: Vec<ArchetypeId> = record
+                            .archetypes()
+                            .iter()
+                            .map(|entry| entry.archetype)
+                            .chain(archetypes.inheriting())
+                            .collect();
+                        tables.sort_unstable();
+                        tables.dedup();
+                        for table in tables {
+                            visit(&archetypes[table], frame);
+                        }
+                    }
                     Some(record) if !self.is_sparse(pattern) => {
                         for entry in record.archetypes() {
                             visit(&archetypes[entry.archetype], frame);

@@ -483,7 +483,8 @@ impl DynQuery {
                 // steps (the suffix) run once per row, with the row's entity
                 // bound (each solution then holds that row alone).
                 (Some(this), Some(table)) if compiled.per_row(world, table) => {
-                    for (row, &entity) in table.entities().iter().enumerate() {
+                    for row in frame_rows(world, compiled, frame, table) {
+                        let entity = table.entities()[row];
                         // A frame whose table-level union target is another
                         // row's cannot hold this row: not worth its suffix.
                         if !union_checks_pass(world, compiled, frame, entity, row) {
@@ -744,6 +745,48 @@ impl crate::query::dsl::DslNames for KnownNames<'_> {
 }
 
 /// The entities `terms` mention (components, relationships, targets, sources).
+/// The rows of `table` a frame can hold, in order: the holders of its
+/// required union target on `$this` when it has one (from the world's index,
+/// not a scan: a table of N targets has N such frames), else every row.
+fn frame_rows(world: &World, compiled: &Compiled, frame: &Frame, table: &Archetype) -> FrameRows {
+    let required = compiled.terms.iter().zip(&frame.hits).find_map(|(term, hit)| match hit {
+        Some(hit) if term.oper == TermOper::And && hit.source.is_none() && hit.checks_union_target() => {
+            hit.union_row.map(|target| (hit.id.first_index(), target))
+        }
+        _ => None,
+    });
+    match required {
+        Some((relationship, target)) => {
+            let mut rows: SmallVec<[usize; 8]> = world
+                .union_sources(relationship, target)
+                .filter_map(|holder| world.entities().location(holder))
+                .filter(|location| location.archetype == table.id())
+                .map(|location| location.row as usize)
+                .collect();
+            rows.sort_unstable();
+            FrameRows::Listed(rows.into_iter())
+        }
+        None => FrameRows::All(0..table.len()),
+    }
+}
+
+/// The rows a frame visits ([`frame_rows`]): a listed subset or all of them.
+enum FrameRows {
+    Listed(smallvec::IntoIter<[usize; 8]>),
+    All(core::ops::Range<usize>),
+}
+
+impl Iterator for FrameRows {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        match self {
+            FrameRows::Listed(rows) => rows.next(),
+            FrameRows::All(rows) => rows.next(),
+        }
+    }
+}
+
 /// Whether `entity` (at `row` of the frame's table) has the target each
 /// required union-pair hit of `frame` on `$this` asks for: a row-by-row
 /// evaluation skips the frames of other targets before running the rest.

@@ -212,6 +212,16 @@ impl Solution {
         })
     }
 
+    /// The union pair `(relationship index, target)` every row must hold
+    /// (a required union-target check), if any: its rows are that target's
+    /// holders.
+    pub(super) fn required_union_target(&self) -> Option<(u32, Entity)> {
+        self.per_row.iter().find_map(|&(check, oper)| match (check, oper) {
+            (RowCheck::UnionTarget(relationship, target), TermOper::And) => Some((relationship, target)),
+            _ => None,
+        })
+    }
+
     /// The row of `entity` (its [`Solution::only_entity`]) in the solution's
     /// table; `None` when it is not in that table.
     pub(super) fn row_of(&self, world: &World, entity: Entity) -> Option<usize> {
@@ -340,13 +350,31 @@ impl Solutions {
                             self.rows.push(row as u32);
                         }
                     }
-                    None => {
-                        for (row, &entity) in entities.iter().enumerate() {
-                            if per_row_matches(world, solution, entity, row) {
-                                self.rows.push(row as u32);
+                    None => match solution.required_union_target() {
+                        // The rows of one union target: its holders in this
+                        // table (from the world's index), not a scan of all.
+                        Some((relationship, target)) => {
+                            let mut rows: SmallVec<[u32; 8]> = world
+                                .union_sources(relationship, target)
+                                .filter_map(|holder| world.entities().location(holder))
+                                .filter(|location| Some(location.archetype) == solution.archetype)
+                                .map(|location| location.row)
+                                .collect();
+                            rows.sort_unstable();
+                            for row in rows {
+                                if per_row_matches(world, solution, entities[row as usize], row as usize) {
+                                    self.rows.push(row);
+                                }
                             }
                         }
-                    }
+                        None => {
+                            for (row, &entity) in entities.iter().enumerate() {
+                                if per_row_matches(world, solution, entity, row) {
+                                    self.rows.push(row as u32);
+                                }
+                            }
+                        }
+                    },
                 }
                 (start, self.rows.len() - start)
             });
