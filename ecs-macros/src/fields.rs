@@ -1,5 +1,5 @@
-//! Helpers shared by the derives over structs of terms (`SystemParam` with
-//! named fields; `QueryData`, `QueryFilter` with named or unnamed ones): field
+//! Helpers shared by the derives over structs of terms (`SystemParam`,
+//! `QueryData`, `QueryFilter`, with named or unnamed fields): field
 //! extraction and lifetime rewriting.
 
 use proc_macro2::{Spacing, TokenStream as TokenStream2, TokenTree};
@@ -32,35 +32,6 @@ pub(crate) fn struct_members<'a>(input: &'a DeriveInput, derive: &str) -> syn::R
         ));
     }
     Ok((members, matches!(data.fields, Fields::Unnamed(_))))
-}
-
-/// The named fields of `input` (a struct), at most [`MAX_FIELDS`] of them.
-pub(crate) fn named_fields<'a>(input: &'a DeriveInput, derive: &str) -> syn::Result<Vec<(&'a Ident, &'a Type)>> {
-    let Data::Struct(data) = &input.data else {
-        return Err(syn::Error::new(
-            input.ident.span(),
-            format!("#[derive({derive})] applies to structs with named fields"),
-        ));
-    };
-    let fields: Vec<_> = match &data.fields {
-        Fields::Named(named) => {
-            named.named.iter().map(|field| (field.ident.as_ref().expect("named"), &field.ty)).collect()
-        }
-        Fields::Unit => Vec::new(),
-        Fields::Unnamed(unnamed) => {
-            return Err(syn::Error::new(
-                unnamed.span(),
-                format!("#[derive({derive})] needs named fields (they become the item's fields)"),
-            ));
-        }
-    };
-    if fields.len() > MAX_FIELDS {
-        return Err(syn::Error::new(
-            fields[MAX_FIELDS].0.span(),
-            format!("#[derive({derive})] supports at most {MAX_FIELDS} fields; group some into a nested derived type"),
-        ));
-    }
-    Ok(fields)
 }
 
 /// Rejects type and const parameters (lifetimes are allowed).

@@ -243,9 +243,11 @@ pub fn system(attribute: TokenStream, item: TokenStream) -> TokenStream {
 
 /// Derives `::ecs::system::SystemParam` for a struct of system parameters.
 ///
-/// The struct may have the lifetimes `'w` and `'s` and no other generics. Its
-/// fields' accesses are checked against each other at compile time, and against
-/// the other parameters of every system that takes it.
+/// The struct (named fields, a tuple struct or a unit struct) may have the
+/// lifetimes `'w` and `'s` and no other generics; a `pub` one may hold
+/// parameters of private types. Its fields' accesses are checked against
+/// each other at compile time, and against the other parameters of every
+/// system that takes it.
 ///
 /// # Examples
 /// ```ignore

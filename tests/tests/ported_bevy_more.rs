@@ -12,11 +12,9 @@
 //! recorded once some `RemovedComponents<T>` exists, a documented saving;
 //! the `*_after_tracking_started` ports below cover the rest).
 //!
-//! Compile-time findings (cannot be `#[ignore]`d, so the ports below use a form that compiles):
-//! - system_param.rs `system_param_struct_variants` / `system_param_private_fields`:
-//!   `#[derive(SystemParam)]` rejects tuple structs ("needs named fields"), and a `pub` param
-//!   struct whose field names a private type fails with E0446 (the derive's
-//!   `type State = <(fields..) as SystemParam>::State` leaks the field types).
+//! Compile-time findings, fixed: `#[derive(SystemParam)]` on tuple structs, and a `pub` param
+//! struct whose fields name private types (system_param.rs `system_param_struct_variants`,
+//! `system_param_private_fields`). Left:
 //! - `#[derive(Component)]`/`#[derive(Resource)]` reject generic types (Bevy's `W<T>`/`V<T>`
 //!   fixtures), so concrete `W_u32`, `V_i32`, ... stand in.
 //!
@@ -1229,39 +1227,62 @@ fn assert_is_system<M>(system: impl IntoSystem<M>) {
 #[derive(Resource, Default)]
 struct R0;
 
-/// bevy_ecs system/system_param.rs `system_param_struct_variants` (named-field form).
+/// bevy_ecs system/system_param.rs `system_param_struct_variants`.
 #[test]
 fn system_param_struct_variants() {
     #[derive(SystemParam)]
     struct UnitParam;
-    // Bevy uses a tuple struct here; our derive refuses tuple structs ("needs named fields").
     #[derive(SystemParam)]
-    struct TupleParam<'w, 's> {
-        _res: Res<'w, R0>,
-        _local: Local<'s, u32>,
+    struct TupleParam<'w, 's>(Res<'w, R0>, Local<'s, u32>);
+    fn my_system(_: UnitParam, mut tuple: TupleParam) {
+        *tuple.1 += 1;
+        let _: &R0 = &tuple.0;
     }
-    fn my_system(_: UnitParam, _: TupleParam) {}
     let mut world = World::new();
     world.init_resource::<R0>();
     run_system(&mut world, my_system);
 }
 
+/// A `pub` parameter whose fields name private types (Bevy's
+/// `system_param_private_fields`): the derive keeps them out of its public
+/// interface.
+mod encapsulated {
+    use ecs::prelude::*;
+
+    #[derive(Resource)]
+    struct PrivateResource(u32);
+
+    /// A parameter other modules can name, over a resource they cannot.
+    #[derive(SystemParam)]
+    pub struct EncapsulatedParam<'w>(Res<'w, PrivateResource>);
+
+    impl EncapsulatedParam<'_> {
+        /// The hidden resource's value.
+        pub fn value(&self) -> u32 {
+            self.0.0
+        }
+    }
+
+    /// Inserts the hidden resource.
+    pub fn insert(world: &mut World, value: u32) {
+        world.insert_resource(PrivateResource(value));
+    }
+}
+
 /// bevy_ecs system/system_param.rs `system_param_private_fields`.
 #[test]
 fn system_param_private_fields() {
-    #[derive(Resource)]
-    struct PrivateResource;
-    // Bevy declares this `pub` (a pub param with a private resource field); our derive then
-    // fails with E0446 "private type `PrivateResource` in public interface" (see top comment).
-    #[derive(SystemParam)]
-    struct EncapsulatedParam<'w> {
-        _r: Res<'w, PrivateResource>,
+    #[derive(Resource, Default)]
+    struct Seen(u32);
+    fn my_system(param: encapsulated::EncapsulatedParam, mut seen: ResMut<Seen>) {
+        seen.0 = param.value();
     }
-    fn my_system(_: EncapsulatedParam) {}
     assert_is_system(my_system);
     let mut world = World::new();
-    world.insert_resource(PrivateResource);
+    world.init_resource::<Seen>();
+    encapsulated::insert(&mut world, 7);
     run_system(&mut world, my_system);
+    assert_eq!(world.resource::<Seen>().0, 7);
 }
 
 /// bevy_ecs system/system_param.rs `system_param_name_collision`.
