@@ -209,15 +209,36 @@ impl Compiled {
         if self.this_var.is_some() && !self.this_in_id { &names[..names.len() - 1] } else { names }
     }
 
-    /// Whether `archetype`'s rows are evaluated one by one, each with
-    /// [`Compiled::this_var`] bound to its entity.
-    pub(crate) fn per_row(&self, world: &crate::world::World, archetype: &crate::archetype::Archetype) -> bool {
-        self.this_in_id
-            || self.up_on_this.iter().any(|relationship| world.holds_union_of(archetype, relationship.index()))
-            || self.self_up_components.iter().any(|&component| {
-                world.component_info(component).is_some_and(|info| info.storage() == StorageKind::Sparse)
-            })
+    /// How `archetype`'s rows are evaluated: as a table, one by one (each
+    /// with [`Compiled::this_var`] bound to its entity), or one parent at a
+    /// time when only an `up` through a union pair makes them differ.
+    pub(crate) fn row_mode(&self, world: &crate::world::World, archetype: &crate::archetype::Archetype) -> RowMode {
+        let sparse_self_up = self.self_up_components.iter().any(|&component| {
+            world.component_info(component).is_some_and(|info| info.storage() == StorageKind::Sparse)
+        });
+        let mut unions =
+            self.up_on_this.iter().filter(|relationship| world.holds_union_of(archetype, relationship.index()));
+        match (unions.next(), unions.next()) {
+            _ if self.this_in_id || sparse_self_up => RowMode::EachRow,
+            (Some(relationship), None) => RowMode::EachParent(relationship.index()),
+            (Some(_), Some(_)) => RowMode::EachRow,
+            (None, _) => RowMode::Table,
+        }
     }
+}
+
+/// How a table's rows are evaluated ([`Compiled::row_mode`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RowMode {
+    /// All rows at once.
+    Table,
+    /// Each row alone (`$this` in an id, `self|up` of a sparse component, `up`
+    /// through several union relationships).
+    EachRow,
+    /// The rows of one target of the union relationship (by entity index)
+    /// the table's one `up` term climbs: each solution holds that target's
+    /// rows (the climb is the same for them).
+    EachParent(u32),
 }
 
 /// The name of the variable `$this` is in an id (`var("this")` reads it; no

@@ -40,7 +40,7 @@ use core::fmt;
 use smallvec::SmallVec;
 
 pub use builder::QueryBuilder;
-use compile::{Compiled, DataAccess, Source, Step};
+use compile::{Compiled, DataAccess, RowMode, Source, Step};
 use eval::{Evaluator, Frame};
 use row::Solutions;
 pub use row::{DynGetError, DynIter, DynIterMut, DynRow, DynRowMut};
@@ -477,30 +477,47 @@ impl DynQuery {
         let evaluator = Evaluator { world, compiled, allowed: self.allowed };
         let solutions = &mut self.solutions;
         // Runs `steps` from `frame` on `archetype`, pushing the solutions.
-        let mut from_frame =
-            |steps: &[Step], archetype: Option<&Archetype>, frame: &mut Frame| match (compiled.this_var, archetype) {
-                // `$this` in an id, or an `up` through a union pair here: the
-                // steps (the suffix) run once per row, with the row's entity
-                // bound (each solution then holds that row alone).
-                (Some(this), Some(table)) if compiled.per_row(world, table) => {
-                    for row in frame_rows(world, compiled, frame, table) {
-                        let entity = table.entities()[row];
-                        // A frame whose table-level union target is another
-                        // row's cannot hold this row: not worth its suffix.
-                        if !union_checks_pass(world, compiled, frame, entity, row) {
+        let mut from_frame = |steps: &[Step], archetype: Option<&Archetype>, frame: &mut Frame| {
+            let (Some(this), Some(table)) = (compiled.this_var, archetype) else {
+                return evaluator.run(steps, archetype, frame, &mut |found| {
+                    solutions.push(world, compiled, archetype, found, None);
+                });
+            };
+            let mode = compiled.row_mode(world, table);
+            if mode == RowMode::Table {
+                return evaluator.run(steps, archetype, frame, &mut |found| {
+                    solutions.push(world, compiled, archetype, found, None);
+                });
+            }
+            // `$this` in an id, or an `up` through a union pair here: the steps
+            // (the suffix) run once per row with the row's entity bound (each
+            // solution then holds that row alone), or once per union target
+            // of the climbed relationship (each solution holds its rows).
+            let mut parents_done: crate::util::FxHashSet<Entity> = crate::util::FxHashSet::default();
+            for row in frame_rows(world, compiled, frame, table) {
+                let entity = table.entities()[row];
+                // A frame whose table-level union target is another row's
+                // cannot hold this row: not worth its suffix.
+                if !union_checks_pass(world, compiled, frame, entity, row) {
+                    continue;
+                }
+                let group = match mode {
+                    RowMode::EachParent(relationship) => {
+                        let Some(parent) = world.union_target(entity, relationship) else { continue };
+                        if !parents_done.insert(parent) {
                             continue;
                         }
-                        frame.vars[this] = Some(entity);
-                        evaluator.run(steps, archetype, frame, &mut |found| {
-                            solutions.push(world, compiled, archetype, found);
-                        });
+                        Some((relationship, parent))
                     }
-                    frame.vars[this] = None;
-                }
-                _ => evaluator.run(steps, archetype, frame, &mut |found| {
-                    solutions.push(world, compiled, archetype, found);
-                }),
-            };
+                    _ => None,
+                };
+                frame.vars[this] = Some(entity);
+                evaluator.run(steps, archetype, frame, &mut |found| {
+                    solutions.push(world, compiled, archetype, found, group);
+                });
+            }
+            frame.vars[this] = None;
+        };
         let suffix = &compiled.plan.suffix;
         if !compiled.plan.has_this {
             from_frame(suffix, None, &mut Frame::new(compiled));
@@ -539,7 +556,7 @@ impl DynQuery {
                 if archetype.is_empty() || !evaluator.archetype_allowed(archetype) {
                     continue;
                 }
-                if compiled.this_var.is_some() && compiled.per_row(world, archetype) {
+                if compiled.this_var.is_some() && compiled.row_mode(world, archetype) != RowMode::Table {
                     // The table-level prefix once, the rest per row.
                     for mut frame in prefix_frames(archetype) {
                         from_frame(suffix, Some(archetype), &mut frame);

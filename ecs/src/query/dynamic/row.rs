@@ -394,7 +394,18 @@ impl Solutions {
     }
 
     /// Adds the solution of `frame` on `archetype`.
-    pub(crate) fn push(&mut self, world: &World, compiled: &Compiled, archetype: Option<&Archetype>, frame: &Frame) {
+    ///
+    /// `group`: the frame's row variable holds one row standing for the
+    /// rows of that union target (relationship index, target): the solution
+    /// holds those rows rather than that one.
+    pub(crate) fn push(
+        &mut self,
+        world: &World,
+        compiled: &Compiled,
+        archetype: Option<&Archetype>,
+        frame: &Frame,
+        group: Option<(u32, Entity)>,
+    ) {
         // `$this` bound by the terms' ids (no term on `$this`): the solution
         // is the one row of that entity, in its table.
         let bound_this = match (archetype, compiled.this_var) {
@@ -418,8 +429,11 @@ impl Solutions {
         if self.fast.len() < padded {
             self.fast.resize(padded, FastSlot::ABSENT);
         }
-        // `$this` in an id was bound to one row's entity: that row alone.
-        if let (Some(this), Some(_)) = (compiled.this_var, archetype)
+        // `$this` in an id was bound to one row's entity: that row alone (or
+        // the rows of its union target, for which it stood).
+        if let Some((relationship, target)) = group {
+            per_row.push((RowCheck::UnionTarget(relationship, target), TermOper::And));
+        } else if let (Some(this), Some(_)) = (compiled.this_var, archetype)
             && let Some(entity) = frame.vars[this]
         {
             per_row.push((RowCheck::IsEntity(entity), TermOper::And));
