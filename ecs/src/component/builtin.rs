@@ -109,9 +109,10 @@ impl Component for ChildOf {
 
 /// The built-in tag of disabled entities: every query (typed or runtime) and
 /// so every system skips them unless it names `Disabled` in any term
-/// (`With<Disabled>`, `&Disabled`, `Has<Disabled>`, `Option<&Disabled>`, a
-/// DSL term `Disabled` or `?Disabled`); observers still see them, and `get`
-/// still reads them.
+/// (`With<Disabled>`, `Without<Disabled>`, `&Disabled`, `Has<Disabled>`, a
+/// DSL term `Disabled` or `?Disabled`; an optional read `Option<&Disabled>`
+/// does not name it, as in Bevy); observers still see them, and `get` still
+/// reads them.
 ///
 /// # Examples
 /// ```
@@ -144,7 +145,7 @@ impl Component for Disabled {
 
 /// The built-in tag of prefabs (templates for instances): queries skip
 /// entities with `Prefab` unless a term names it (`With<Prefab>`,
-/// `Has<Prefab>`, `Option<&Prefab>`, a DSL term `Prefab` or `?Prefab`), and
+/// `Has<Prefab>`, a DSL term `Prefab` or `?Prefab`; not `Option<&Prefab>`), and
 /// observers of components (`Trigger<OnAdd, T>`) do not hear about prefabs
 /// unless they watch `Prefab` too (Flecs); an observer of one entity
 /// (`observe`) hears about its entity whatever it is, and component hooks
@@ -176,8 +177,10 @@ impl Component for Prefab {
 /// instance of `base` is one of `base`), traversable, acyclic, not exclusive
 /// (several bases: multiple inheritance). Adding it (or
 /// `World::instantiate`) applies each component's
-/// [`OnInstantiate`] policy and instantiates the base's children; components
-/// with the default policy are then read through the pair.
+/// [`OnInstantiate`] policy and, for a [`Prefab`] base, instantiates its
+/// children; components with the default policy are then read through the
+/// pair. An entity cannot be an instance of one of its own `ChildOf`
+/// ancestors (`PairError::Cycle`).
 ///
 /// Values are read from prefabs only. A base without [`Prefab`] (a plain
 /// entity, or an instance used as a base) passes none of its own values on,

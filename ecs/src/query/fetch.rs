@@ -58,12 +58,13 @@ pub unsafe trait WorldQuery {
     fn update_access(state: &Self::State, access: &mut QueryAccess);
     /// Reports the table ids every matched archetype must contain.
     fn required_ids(state: &Self::State, ids: &mut impl FnMut(Id));
-    /// Reports every id the term names, required or not (`Option<&T>` and
-    /// `Has<T>` name `T` without requiring it). A query that names a hiding
-    /// marker (`Disabled`, `Prefab`) in any term also matches the archetypes
-    /// it hides, as in Bevy (a query mentioning `Disabled` sees disabled
-    /// entities) and Flecs (any term on `Disabled` or `Prefab`). The default
-    /// reports the required ids.
+    /// Reports every id the term names, required or not (`Has<T>` names `T`
+    /// without requiring it; `Option<&T>` reads it but does not name it, as in
+    /// Bevy). A query that names a hiding marker (`Disabled`, `Prefab`) in
+    /// any term also matches the archetypes it hides, as in Bevy (`With`,
+    /// `Without`, `&` and `Has` of `Disabled` make disabled entities seen)
+    /// and Flecs (a runtime term on `Disabled` or `Prefab`, `?` included).
+    /// The default reports the required ids.
     fn mentioned_ids(state: &Self::State, ids: &mut impl FnMut(Id)) {
         Self::required_ids(state, ids);
     }
@@ -382,7 +383,7 @@ fn inherited_value<T>(world: &World, id: Entity, base: Entity) -> NonNull<T> {
     match world.id_value(base, id.id()) {
         Some((value, _)) => value.cast(),
         // A zero-sized value without a column: any aligned address is one.
-        None if size_of::<T>() == 0 && world.has_id(base, id.id()) => NonNull::dangling(),
+        None if size_of::<T>() == 0 && world.owns_id(base, id.id()) => NonNull::dangling(),
         None => panic!("base {base:?} of a matched table no longer holds component {id:?}"),
     }
 }
@@ -791,9 +792,9 @@ unsafe impl<Q: WorldQuery> WorldQuery for Option<Q> {
         access.extend_borrows(&inner);
     }
     fn required_ids(_state: &Q::State, _ids: &mut impl FnMut(Id)) {}
-    fn mentioned_ids(state: &Q::State, ids: &mut impl FnMut(Id)) {
-        Q::mentioned_ids(state, ids);
-    }
+    // An optional read names nothing (Bevy: `Option<&Disabled>` leaves
+    // disabled entities hidden; read access is not a mention).
+    fn mentioned_ids(_state: &Q::State, _ids: &mut impl FnMut(Id)) {}
     #[inline]
     fn match_archetype(state: &Q::State, archetype: &Archetype) -> Option<Option<Q::Cache>> {
         Some(Q::match_archetype(state, archetype))

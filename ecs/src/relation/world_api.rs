@@ -177,7 +177,7 @@ impl World {
         if target != Entity::WILDCARD && !self.is_alive(target) {
             return false;
         }
-        self.has_id(entity, Id::pair(relationship, target))
+        self.owns_id(entity, Id::pair(relationship, target))
     }
 
     /// The value of `entity`'s pair `(R, target)`; `None` if it lacks the pair.
@@ -201,7 +201,7 @@ impl World {
         let id = self.first_matching_pair(entity, id)?;
         if size_of::<R>() == 0 {
             // SAFETY: a zero-sized value may be read at any aligned address.
-            return self.has_id(entity, id).then(|| unsafe { NonNull::<R>::dangling().as_ref() });
+            return self.owns_id(entity, id).then(|| unsafe { NonNull::<R>::dangling().as_ref() });
         }
         let (value, _) = self.id_value(entity, id)?;
         // SAFETY: the column of a pair of `R` stores `R` values; borrowed for `&self`.
@@ -336,7 +336,7 @@ impl World {
     /// Whether `entity` has the pair `(relationship, target)`; either may be a
     /// wildcard ("any").
     pub fn has_pair_id(&self, entity: Entity, relationship: Entity, target: Entity) -> bool {
-        self.is_alive(relationship) && self.is_alive(target) && self.has_id(entity, Id::pair(relationship, target))
+        self.is_alive(relationship) && self.is_alive(target) && self.owns_id(entity, Id::pair(relationship, target))
     }
 }
 

@@ -45,7 +45,9 @@ use crate::util::PanicSlot;
 pub enum PairError {
     /// The entity, the relationship or the target is not alive.
     NotAlive(Entity),
-    /// Adding the pair would close a cycle of an acyclic relationship.
+    /// Adding the pair would close a cycle of an acyclic relationship, or
+    /// make an entity an instance (`IsA`) of one of its own `ChildOf`
+    /// ancestors.
     Cycle {
         /// The relationship's name.
         relationship: String,
@@ -271,6 +273,17 @@ impl World {
             }
             self.flag_pair_use(relationship, relationship_flags, target, target_flags);
             if relationship == self.builtin.is_a {
+                // An instance of one of its own ancestors would instantiate
+                // that ancestor's children, itself among them, under itself
+                // (Flecs refuses it as an `IsA` cycle).
+                if target.index() != entity.index() && self.reaches(self.builtin.child_of.index(), true, entity, target)
+                {
+                    return Err(PairError::Cycle {
+                        relationship: self.id_name(relationship.id()),
+                        source: entity,
+                        target,
+                    });
+                }
                 self.register_base(target);
             }
         } else if let Some((first, flags)) = first
@@ -804,10 +817,13 @@ impl World {
         true
     }
 
-    /// Whether `entity` has `id` (`false` if it is not alive). A wildcard
-    /// pattern asks for any id it matches: `(R, *)`, `(*, T)` and `(*, *)` any
-    /// pair of that form, `*` alone any id or sparse value (`_` means the same
-    /// as `*`); a sparse component's id matches its sparse value.
+    /// Whether `entity` has `id` (`false` if it is not alive): owns it, or
+    /// inherits it from a prefab through `IsA` (a component with the inherit
+    /// policy, or a plain entity used as a tag), as `World::has::<T>` and
+    /// queries see it. A wildcard pattern asks for any id it matches (owned):
+    /// `(R, *)`, `(*, T)` and `(*, *)` any pair of that form, `*` alone any id
+    /// or sparse value (`_` means the same as `*`); a sparse component's id
+    /// matches its sparse value.
     ///
     /// # Examples
     /// ```
@@ -820,6 +836,12 @@ impl World {
     /// assert!(!world.has_id(bob, Id::pair(likes, Entity::WILDCARD)));
     /// ```
     pub fn has_id(&self, entity: Entity, id: Id) -> bool {
+        self.owns_id(entity, id) || (!id.is_wildcard() && self.inherits_id(entity, id))
+    }
+
+    /// Whether `entity`'s own type (or sparse sets, or union rows) holds
+    /// `id`: [`World::has_id`] without what it inherits.
+    pub(crate) fn owns_id(&self, entity: Entity, id: Id) -> bool {
         let Some(location) = self.entities.location(entity) else {
             return false;
         };
@@ -847,7 +869,19 @@ impl World {
     /// component with the default `on_instantiate = "inherit"` policy read
     /// from a base through `IsA` (as `Has<T>` sees it).
     pub(crate) fn has_id_or_inherits(&self, entity: Entity, id: Id) -> bool {
-        self.has_id(entity, id) || self.inherits_id(entity, id)
+        self.owns_id(entity, id) || self.inherits_id(entity, id)
+    }
+
+    /// Whether instances inherit the plain id `id` from their prefabs: a
+    /// component with the `inherit` policy, or an entity that is not a
+    /// component (a runtime tag: no value to copy, so it is shared, as the
+    /// default policy shares). Pairs are never inherited.
+    pub(crate) fn is_inherited_id(&self, id: Id) -> bool {
+        !id.is_pair()
+            && id.entity().is_some_and(|entity| match self.components.info(entity) {
+                Some(info) => info.is_inherited(),
+                None => self.entities.get(entity).is_some_and(|record| !record.flags.contains(EntityFlags::INTERNAL)),
+            })
     }
 
     /// Whether `entity` inherits the plain component `id` (see
@@ -860,7 +894,7 @@ impl World {
         !archetype.inherited().is_empty()
             && !archetype.contains(id)
             && archetype.inherited_from(id).is_some()
-            && id.entity().and_then(|component| self.components.info(component)).is_some_and(|info| info.is_inherited())
+            && self.is_inherited_id(id)
     }
 
     /// The address of `entity`'s value for `id` and its tick cells (`None` if

@@ -67,8 +67,7 @@ impl World {
     /// Whether an observer may hear about `id` inherited: a plain component
     /// with the inherit policy that some lifecycle observer watches.
     fn reports_inherited(&self, id: Id) -> bool {
-        !id.is_pair()
-            && id.entity().and_then(|component| self.components.info(component)).is_some_and(|info| info.is_inherited())
+        self.is_inherited_id(id)
             // An observer of one entity may watch it too (the flag stands for any).
             && self.observers.may_observe([id], crate::entity::EntityFlags::OBSERVED)
     }

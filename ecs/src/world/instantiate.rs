@@ -14,8 +14,8 @@
 //! * `DontInherit`: nothing (`Name`, `Prefab`, `ChildOf`, `IsA` and the
 //!   internal markers are such).
 //!
-//! Then every child of the base (`(ChildOf, base)`) is instantiated as a child
-//! of the instance: a new entity with `(IsA, child)`, `(ChildOf, instance)` and
+//! Then, if the base is a prefab, every child of the base (`(ChildOf, base)`)
+//! is instantiated as a child of the instance: a new entity with `(IsA, child)`, `(ChildOf, instance)` and
 //! the child's `Name`, recursively. An entity that gets `(ChildOf, p)` while
 //! `p` is a `Prefab` becomes a `Prefab` itself, so prefab children stay out of
 //! queries.
@@ -238,6 +238,11 @@ impl World {
             self.component_of_id(id).is_some_and(|info| info.on_instantiate() == OnInstantiate::Override)
         });
         self.copy_overrides(instance, &copies);
+        // Only a prefab's children are instantiated (Flecs: a plain base
+        // passes on no children).
+        if !self.is_prefab(base) {
+            return;
+        }
         for child in self.children_by_index(base) {
             let name = self.get::<Name>(child).cloned();
             // Two bases with a child of one name: the first added base's child

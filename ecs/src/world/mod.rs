@@ -1412,7 +1412,7 @@ impl World {
             #[track_caller]
             fn pair<C: Component>(&mut self, value: C, target: Entity) {
                 let id = crate::entity::Id::pair(self.world.register_component::<C>(), target);
-                if !self.world.has_id(self.entity, id)
+                if !self.world.owns_id(self.entity, id)
                     && let Err(error) = self.world.insert_id_value(self.entity, id, value)
                 {
                     panic!("{error}");

@@ -395,12 +395,7 @@ impl World {
     ) {
         // Watching every component, or an inheritable one: it may hear about
         // components entities inherit (`world::inherited_events`).
-        let hears_inherited = components.is_empty()
-            || components.iter().any(|&id| {
-                id.entity()
-                    .and_then(|component| self.components.info(component))
-                    .is_some_and(|info| info.is_inherited())
-            });
+        let hears_inherited = components.is_empty() || components.iter().any(|&id| self.is_inherited_id(id));
         self.observers.insert(observer, event, components, entities, runner, hears_inherited);
     }
 

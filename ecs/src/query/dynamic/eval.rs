@@ -563,7 +563,7 @@ impl<'w> Evaluator<'w, '_> {
     fn inherited_hit(&self, pattern: Pattern, place: Place<'w>, hits: &mut SmallVec<[(Hit, Bindings); 2]>) {
         let (Half::Entity(component), None) = (pattern.first, pattern.second) else { return };
         let Some(base) = place.archetype.inherited_from(component.id()) else { return };
-        if !self.world.component_info(component).is_some_and(ComponentInfo::is_inherited) {
+        if !self.world.is_inherited_id(component.id()) {
             return;
         }
         let Some(base_place) = self.entity_place(base) else { return };
