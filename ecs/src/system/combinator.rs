@@ -109,9 +109,11 @@ where
         // they run one after the other, so their borrows never overlap.
         unsafe {
             let middle = self.first.run_unsafe(input, world);
-            // Validated only now: the first half may change what the
-            // second's parameters see (Bevy).
-            self.skipped = !self.second.validate_param_unsafe(world);
+            // A first half that stopped short gives nothing to pipe on: the
+            // skip travels out (Bevy propagates it as an error). Validated
+            // only now: the first half may change what the second's
+            // parameters see (Bevy).
+            self.skipped = self.first.skipped_last_run() || !self.second.validate_param_unsafe(world);
             if self.skipped {
                 return skipped_output(&self.name);
             }
@@ -125,7 +127,7 @@ where
         }
         let middle = self.first.run(input, world);
         // SAFETY: `&mut World` excludes every other borrow.
-        self.skipped = !unsafe { self.second.validate_param_unsafe(world) };
+        self.skipped = self.first.skipped_last_run() || !unsafe { self.second.validate_param_unsafe(world) };
         if self.skipped {
             return skipped_output(&self.name);
         }
@@ -202,6 +204,7 @@ impl<S, F, T> System for MapSystem<S, F>
 where
     S: System,
     F: FnMut(S::Out) -> T + Send + Sync + 'static,
+    T: 'static,
 {
     type In = S::In;
     type Out = T;
@@ -224,11 +227,22 @@ where
 
     unsafe fn run_unsafe(&mut self, input: S::In, world: &World) -> T {
         // SAFETY: forwarded to the caller; the access is the inner system's.
-        (self.function)(unsafe { self.system.run_unsafe(input, world) })
+        let output = unsafe { self.system.run_unsafe(input, world) };
+        // A skipped inner pipe gave a made-up `()`: nothing to map when the
+        // map gives `()` too (else the function makes the value to return,
+        // and `World::run_system` reports the skip).
+        if is_unit::<T>() && self.system.skipped_last_run() {
+            return skipped_output(&self.name);
+        }
+        (self.function)(output)
     }
 
     fn run(&mut self, input: S::In, world: &mut World) -> T {
-        (self.function)(self.system.run(input, world))
+        let output = self.system.run(input, world);
+        if is_unit::<T>() && self.system.skipped_last_run() {
+            return skipped_output(&self.name);
+        }
+        (self.function)(output)
     }
 
     fn apply_deferred(&mut self, world: &mut World) {
@@ -276,6 +290,7 @@ impl<S, F, T> IntoSystem<IsCombinedSystem> for MapSystem<S, F>
 where
     S: System,
     F: FnMut(S::Out) -> T + Send + Sync + 'static,
+    T: 'static,
 {
     type System = Self;
     fn into_system(self) -> Self {

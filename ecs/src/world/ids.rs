@@ -836,7 +836,16 @@ impl World {
     /// assert!(!world.has_id(bob, Id::pair(likes, Entity::WILDCARD)));
     /// ```
     pub fn has_id(&self, entity: Entity, id: Id) -> bool {
-        self.owns_id(entity, id) || (!id.is_wildcard() && self.inherits_id(entity, id))
+        self.owns_id(entity, id)
+            || (!id.is_wildcard() && (self.inherits_id(entity, id) || self.inherits_sparse_id(entity, id)))
+    }
+
+    /// Whether `entity` inherits the sparse component `id` (default policy)
+    /// from a prefab, as `World::has::<T>` finds it (a walk of the bases).
+    fn inherits_sparse_id(&self, entity: Entity, id: Id) -> bool {
+        id.entity()
+            .filter(|&component| self.components.info(component).is_some_and(ComponentInfo::is_inherited_sparse))
+            .is_some_and(|component| self.sparse_base_holding(entity, component).is_some())
     }
 
     /// Whether `entity`'s own type (or sparse sets, or union rows) holds

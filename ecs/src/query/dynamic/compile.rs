@@ -201,6 +201,28 @@ pub(crate) struct Compiled {
 }
 
 impl Compiled {
+    /// Whether term `index`'s union-target hit on a row must hold for the
+    /// row to be in the frame's solution: a required term, or an optional
+    /// one whose target variable it writes itself (the first term naming it,
+    /// in written order). Such an optional term's frames enumerate the
+    /// table's targets (every row of the table holds one), so a row belongs
+    /// to its own target's frame only: in the others it is not "unset" but
+    /// absent (else each row would come back once per target).
+    pub(crate) fn union_target_required(&self, index: usize) -> bool {
+        let term = &self.terms[index];
+        match term.oper {
+            TermOper::And => true,
+            TermOper::Not => false,
+            TermOper::Optional => {
+                let [pattern] = term.alternatives.as_slice() else { return false };
+                let Some(Half::Var(var)) = pattern.second else { return false };
+                !self.terms[..index]
+                    .iter()
+                    .any(|earlier| earlier.oper != TermOper::Not && earlier.variables().any(|named| named == var))
+            }
+        }
+    }
+
     /// The variables rows may name: the user's, and `this` where `$this` is
     /// in an id; not the hidden row variable an `up` term on `$this` adds
     /// (always last).

@@ -480,7 +480,18 @@ impl DynQuery {
         let mut from_frame = |steps: &[Step], archetype: Option<&Archetype>, frame: &mut Frame| {
             let (Some(this), Some(table)) = (compiled.this_var, archetype) else {
                 return evaluator.run(steps, archetype, frame, &mut |found| {
-                    solutions.push(world, compiled, archetype, found, None);
+                    // `$this` bound by the ids: its row is yielded as a table's
+                    // would be, so a hidden one (`Disabled`, `Prefab`) is not.
+                    let hidden = archetype.is_none()
+                        && compiled.this_in_id
+                        && compiled.this_var.and_then(|this| found.vars[this]).is_some_and(|entity| {
+                            world.entities().location(entity).is_some_and(|location| {
+                                !evaluator.archetype_allowed(&world.archetypes()[location.archetype])
+                            })
+                        });
+                    if !hidden {
+                        solutions.push(world, compiled, archetype, found, None);
+                    }
                 });
             };
             let mode = compiled.row_mode(world, table);
@@ -766,8 +777,8 @@ impl crate::query::dsl::DslNames for KnownNames<'_> {
 /// required union target on `$this` when it has one (from the world's index,
 /// not a scan: a table of N targets has N such frames), else every row.
 fn frame_rows(world: &World, compiled: &Compiled, frame: &Frame, table: &Archetype) -> FrameRows {
-    let required = compiled.terms.iter().zip(&frame.hits).find_map(|(term, hit)| match hit {
-        Some(hit) if term.oper == TermOper::And && hit.source.is_none() && hit.checks_union_target() => {
+    let required = frame.hits.iter().enumerate().find_map(|(index, hit)| match hit {
+        Some(hit) if hit.source.is_none() && hit.checks_union_target() && compiled.union_target_required(index) => {
             hit.union_row.map(|target| (hit.id.first_index(), target))
         }
         _ => None,
@@ -808,8 +819,8 @@ impl Iterator for FrameRows {
 /// required union-pair hit of `frame` on `$this` asks for: a row-by-row
 /// evaluation skips the frames of other targets before running the rest.
 fn union_checks_pass(world: &World, compiled: &Compiled, frame: &Frame, entity: Entity, row: usize) -> bool {
-    compiled.terms.iter().zip(&frame.hits).all(|(term, hit)| match hit {
-        Some(hit) if term.oper == TermOper::And && hit.source.is_none() && hit.checks_union_target() => {
+    frame.hits.iter().enumerate().all(|(index, hit)| match hit {
+        Some(hit) if hit.source.is_none() && hit.checks_union_target() && compiled.union_target_required(index) => {
             row::union_check_holds(world, hit, entity, row)
         }
         _ => true,

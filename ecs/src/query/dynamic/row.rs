@@ -420,8 +420,18 @@ impl Solutions {
         let start = self.slots.len();
         let fast_start = self.fast.len();
         let mut per_row = SmallVec::new();
-        for (term, hit) in compiled.terms.iter().zip(&frame.hits) {
+        for (index, (term, hit)) in compiled.terms.iter().zip(&frame.hits).enumerate() {
+            let mark = per_row.len();
             let (slot, fast) = slot(world, term, archetype, frame, *hit, &mut per_row);
+            // An optional term that enumerated its table's union targets: a
+            // row of another target is absent from this frame, not unset.
+            if term.oper == TermOper::Optional && compiled.union_target_required(index) {
+                for (check, oper) in &mut per_row[mark..] {
+                    if matches!(check, RowCheck::UnionTarget(..)) {
+                        *oper = TermOper::And;
+                    }
+                }
+            }
             self.slots.push(slot);
             self.fast.push(fast);
         }
