@@ -42,14 +42,12 @@
 //! direct bases only (Flecs' `ecs_has_pair(IsA)` is transitive; the runtime
 //! term `(IsA, B)` is); an instance child is `(IsA, prefab child)` and inherits
 //! (Flecs 4 copies owned values: `prefab_w_1_child`'s pointer checks);
-//! `Prefab` added to a parent later does not reach its existing children
-//! (`prefab_children_after_adding_prefab`: children become prefabs when they
-//! get `(ChildOf, p)` with `p` a prefab), nor does re-adding a held
-//! `(ChildOf, prefab)` give back a removed `Prefab`
-//! (`add_same_childof_to_prefab_parent_w_name`). Found and fixed: a plain
-//! base's children were instantiated; a child made an instance of its own
-//! ancestor was accepted (now `PairError::Cycle`); `World::has_id` ignored
-//! inherited ids; a runtime tag on a prefab did not reach instances.
+//! re-adding a held `(ChildOf, prefab)` does not give back a removed
+//! `Prefab` (`add_same_childof_to_prefab_parent_w_name`). Found and fixed: a
+//! plain base's children were instantiated; a child made an instance of its
+//! own ancestor was accepted (now `PairError::Cycle`); `World::has_id` ignored
+//! inherited ids; a runtime tag on a prefab did not reach instances; `Prefab`
+//! added to a parent later did not reach its existing children.
 
 use std::collections::BTreeSet;
 
@@ -1488,4 +1486,24 @@ fn delete_tree_3_levels_of_an_instance() {
     assert!(tree.iter().all(|&e| !world.is_alive(e)));
     assert_eq!(world.descendants(prefab).count(), 3);
     world.check_invariants();
+}
+
+/// Prefab.c `prefab_children_after_adding_prefab`: `Prefab` added to a parent
+/// after its child exists makes the child (and its own children) prefabs too,
+/// through `insert` and through the id-level `add_id`.
+#[test]
+fn prefab_children_after_adding_prefab() {
+    let mut world = World::new();
+    let parent = world.spawn_empty().id();
+    let child = world.spawn(ChildOf.pair(parent)).id();
+    let grandchild = world.spawn(ChildOf.pair(child)).id();
+    world.insert(parent, Prefab);
+    assert!(world.has::<Prefab>(child) && world.has::<Prefab>(grandchild));
+    let other = world.spawn_empty().id();
+    let other_child = world.spawn(ChildOf.pair(other)).id();
+    let prefab = world.component_id::<Prefab>().unwrap();
+    world.add_id(other, prefab.id());
+    assert!(world.has::<Prefab>(other_child));
+    // The children are hidden from plain queries, as prefab children are.
+    assert_eq!(world.query::<Entity>().iter(&world).filter(|&e| e == child || e == other_child).count(), 0);
 }

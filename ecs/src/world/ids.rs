@@ -572,6 +572,9 @@ impl World {
             }
             self.flush_deferred();
         }
+        if !existed && id == self.builtin.prefab.id() {
+            self.make_children_prefabs(entity);
+        }
         if !existed && id.is_pair() {
             self.after_pair_added(entity, id);
         }

@@ -17,7 +17,8 @@
 //! Then, if the base is a prefab, every child of the base (`(ChildOf, base)`)
 //! is instantiated as a child of the instance: a new entity with `(IsA, child)`, `(ChildOf, instance)` and
 //! the child's `Name`, recursively. An entity that gets `(ChildOf, p)` while
-//! `p` is a `Prefab` becomes a `Prefab` itself, so prefab children stay out of
+//! `p` is a `Prefab` becomes a `Prefab` itself, and an entity that becomes a
+//! `Prefab` makes its children prefabs, so prefab children stay out of
 //! queries.
 //!
 //! Invariants: an `Override` copy is made before the instance's archetype
@@ -197,6 +198,18 @@ impl World {
             && !self.is_prefab(entity)
         {
             self.entity_mut(entity).insert(Prefab);
+        }
+    }
+
+    /// After `entity` became a [`Prefab`]: its children (and theirs) become
+    /// prefabs too, as children added to a prefab do (Flecs
+    /// `prefab_children_after_adding_prefab`).
+    pub(super) fn make_children_prefabs(&mut self, entity: Entity) {
+        for child in self.children_by_index(entity) {
+            if self.is_alive(child) && !self.is_prefab(child) {
+                // Inserting `Prefab` reaches the child's own children.
+                self.insert_bundle(child, Prefab);
+            }
         }
     }
 

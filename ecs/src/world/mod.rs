@@ -1444,6 +1444,21 @@ impl World {
     #[track_caller]
     pub(crate) fn insert_bundle<B: Bundle>(&mut self, entity: Entity, bundle: B) -> bool {
         let bundle_id = self.register_bundle::<B>();
+        if self.bundles.info(bundle_id).components().contains(&self.builtin.prefab) && !self.is_prefab(entity) {
+            // Its children become prefabs with it (Flecs).
+            let inserted = self.insert_bundle_named(entity, bundle_id, bundle);
+            if inserted {
+                self.make_children_prefabs(entity);
+            }
+            return inserted;
+        }
+        self.insert_bundle_named(entity, bundle_id, bundle)
+    }
+
+    /// [`World::insert_bundle`] of `bundle`, registered as `bundle_id`, with
+    /// the sibling name check when it holds a [`Name`].
+    #[inline]
+    fn insert_bundle_named<B: Bundle>(&mut self, entity: Entity, bundle_id: BundleId, bundle: B) -> bool {
         if self.bundle_has_name(bundle_id) {
             // Sibling names are checked once the name (and pairs) landed.
             let previous = (self.get::<Name>(entity).cloned(), self.parent_of(entity));

@@ -594,12 +594,12 @@ impl<'w> Evaluator<'w, '_> {
             && vars[var].is_none()
         {
             let Some(column) = place.archetype.column_of(id) else { return };
-            let mut seen: SmallVec<[Entity; 8]> = SmallVec::new();
+            // Each target once, in row order (a set: a table may hold many).
+            let mut seen = crate::util::FxHashSet::default();
             for cell in place.archetype.union_column(column) {
-                if seen.contains(&cell.target) {
+                if !seen.insert(cell.target) {
                     continue;
                 }
-                seen.push(cell.target);
                 // With the target resolved, a table's hit filters its rows by it.
                 if let Some(hit) = self.union_hit(id, place, (resolved.0, Some(cell.target)), halves, vars) {
                     let (hit, mut bindings) = hit;
