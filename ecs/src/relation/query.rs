@@ -714,10 +714,12 @@ unsafe impl<R: Relationship, T: Component> WorldQuery for Up<R, &T> {
     #[inline]
     unsafe fn set_archetype<'w>(fetch: &mut Self::Fetch<'w>, _cache: &(), archetype: &'w Archetype) {
         fetch.last_parent.set(None);
-        let union_position = archetype
-            .pair_positions(fetch.relationship.index())
-            .next()
-            .filter(|&position| R::TRAITS.union && is_union_id(archetype.ids()[position]));
+        // Only a union relationship's pair can differ per row (no search otherwise).
+        let union_position = if R::TRAITS.union {
+            archetype.pair_positions(fetch.relationship.index()).next().filter(|&p| is_union_id(archetype.ids()[p]))
+        } else {
+            None
+        };
         match union_position {
             Some(position) => {
                 // A union pair: each row has its own parent, so its own ancestor.

@@ -17,9 +17,9 @@
 //! union pair on `$this` binds nothing per table, so that term does not match
 //! union holders (their targets differ per row). An `up` term climbing a
 //! union relationship from `$this` needs each row's target: a table holding
-//! such a pair is evaluated row by row, with the row's entity bound to the
-//! hidden row variable (`Compiled::per_row`), and each solution holds that
-//! row alone.
+//! such a pair is evaluated one parent (or one row) at a time, with a row's
+//! entity bound to the hidden row variable (`Compiled::row_mode`), and each
+//! solution holds that parent's rows (or that row).
 //! The search binds variables from hits and undoes the bindings on the way
 //! back; every complete assignment is one *frame* (variables + one hit or none
 //! per term).
@@ -346,7 +346,7 @@ impl<'w> Evaluator<'w, '_> {
         // The row climbed from: the place's entity's, or the row `$this` is
         // bound to where a table is evaluated row by row (a union
         // relationship's targets differ per row, a sparse value is a row's
-        // own or not; `Compiled::per_row`).
+        // own or not; `Compiled::row_mode`).
         let climber = place.entity.or_else(|| self.compiled.this_var.and_then(|var| vars[var]));
         if term.include_self {
             self.self_hits(term, place, vars, hits);
@@ -369,8 +369,11 @@ impl<'w> Evaluator<'w, '_> {
             }
         }
         let Some(relationship) = term.up else { return };
-        let row =
-            climber.and_then(|entity| self.world.entities().location(entity)).map(|location| location.row as usize);
+        // Only a union pair's target is per row: no lookup for other tables.
+        let row = climber
+            .filter(|_| self.world.holds_union_of(place.archetype, relationship.index()))
+            .and_then(|entity| self.world.entities().location(entity))
+            .map(|location| location.row as usize);
         // Up along every target (`World::find_up`): the first ancestor with a hit.
         self.world.find_up(place.archetype, row, relationship, |ancestor| {
             let ancestor_place = self.entity_place(ancestor)?;

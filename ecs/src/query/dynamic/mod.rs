@@ -456,12 +456,6 @@ impl DynQuery {
         self.solutions.seal(world, self.compiled.visible_variables());
     }
 
-    /// The variables rows may name (`var`): the user's, and `this` where
-    /// `$this` is in an id; not the hidden row variable of an `up` term.
-    fn variables_slice(&self) -> &[String] {
-        self.compiled.visible_variables()
-    }
-
     fn list_solutions(&mut self, world: &World) {
         self.bind(world);
         if self.cached {
@@ -626,7 +620,7 @@ impl DynQuery {
     #[track_caller]
     pub fn iter_tables<'q>(&'q mut self, world: &'q World) -> DynTables<'q> {
         self.collect_solutions(world);
-        DynTables::new(world, &self.solutions, self.variables_slice())
+        DynTables::new(world, &self.solutions, self.compiled.visible_variables())
     }
 
     /// Iterates over the matched tables with `field_mut` for write terms
@@ -640,7 +634,7 @@ impl DynQuery {
         self.collect_solutions(world);
         let now = world.increment_change_tick_wide();
         self.last_run = LastRun::at(now);
-        DynTablesMut::new(world, &self.solutions, self.variables_slice(), now.tick())
+        DynTablesMut::new(world, &self.solutions, self.compiled.visible_variables(), now.tick())
     }
 
     /// [`DynQuery::iter_mut`] through a shared borrow of the world, with the
@@ -777,31 +771,19 @@ impl crate::query::dsl::DslNames for KnownNames<'_> {
 /// required union target on `$this` when it has one (from the world's index,
 /// not a scan: a table of N targets has N such frames), else every row.
 fn frame_rows(world: &World, compiled: &Compiled, frame: &Frame, table: &Archetype) -> FrameRows {
-    let required = frame.hits.iter().enumerate().find_map(|(index, hit)| match hit {
-        Some(hit) if hit.source.is_none() && hit.checks_union_target() && compiled.union_target_required(index) => {
-            hit.union_row.map(|target| (hit.id.first_index(), target))
-        }
-        _ => None,
-    });
+    let required = required_union_hits(compiled, frame).find_map(|hit| hit.union_row.map(|target| (hit, target)));
     match required {
-        Some((relationship, target)) => {
-            let mut rows: SmallVec<[usize; 8]> = world
-                .union_sources(relationship, target)
-                .filter_map(|holder| world.entities().location(holder))
-                .filter(|location| location.archetype == table.id())
-                .map(|location| location.row as usize)
-                .collect();
-            rows.sort_unstable();
-            FrameRows::Listed(rows.into_iter())
+        Some((hit, target)) => {
+            FrameRows::Listed(row::union_holder_rows(world, hit.id.first_index(), target, table.id()).into_iter())
         }
-        None => FrameRows::All(0..table.len()),
+        None => FrameRows::All(0..table.len() as u32),
     }
 }
 
 /// The rows a frame visits ([`frame_rows`]): a listed subset or all of them.
 enum FrameRows {
-    Listed(smallvec::IntoIter<[usize; 8]>),
-    All(core::ops::Range<usize>),
+    Listed(smallvec::IntoIter<[u32; 8]>),
+    All(core::ops::Range<u32>),
 }
 
 impl Iterator for FrameRows {
@@ -812,19 +794,24 @@ impl Iterator for FrameRows {
             FrameRows::Listed(rows) => rows.next(),
             FrameRows::All(rows) => rows.next(),
         }
+        .map(|row| row as usize)
     }
+}
+
+/// The hits of `frame` on `$this` whose union target each row must hold
+/// ([`Compiled::union_target_required`]).
+fn required_union_hits<'f>(compiled: &'f Compiled, frame: &'f Frame) -> impl Iterator<Item = &'f eval::Hit> + 'f {
+    frame.hits.iter().enumerate().filter_map(|(index, hit)| {
+        hit.as_ref()
+            .filter(|hit| hit.source.is_none() && hit.checks_union_target() && compiled.union_target_required(index))
+    })
 }
 
 /// Whether `entity` (at `row` of the frame's table) has the target each
 /// required union-pair hit of `frame` on `$this` asks for: a row-by-row
 /// evaluation skips the frames of other targets before running the rest.
 fn union_checks_pass(world: &World, compiled: &Compiled, frame: &Frame, entity: Entity, row: usize) -> bool {
-    frame.hits.iter().enumerate().all(|(index, hit)| match hit {
-        Some(hit) if hit.source.is_none() && hit.checks_union_target() && compiled.union_target_required(index) => {
-            row::union_check_holds(world, hit, entity, row)
-        }
-        _ => true,
-    })
+    required_union_hits(compiled, frame).all(|hit| row::union_check_holds(world, hit, entity, row))
 }
 
 fn mentioned_entities(terms: &[Term]) -> impl Iterator<Item = Entity> + '_ {

@@ -264,6 +264,25 @@ impl RowCheck {
     }
 }
 
+/// The rows of `table` whose pair of the union relationship (by entity
+/// index) targets `target`, ascending: its holders from the world's index,
+/// not a scan of the table.
+pub(super) fn union_holder_rows(
+    world: &World,
+    relationship: u32,
+    target: Entity,
+    table: ArchetypeId,
+) -> SmallVec<[u32; 8]> {
+    let mut rows: SmallVec<[u32; 8]> = world
+        .union_sources(relationship, target)
+        .filter_map(|holder| world.entities().location(holder))
+        .filter(|location| location.archetype == table)
+        .map(|location| location.row)
+        .collect();
+    rows.sort_unstable();
+    rows
+}
+
 /// Whether `entity`, at `row`, passes the union-target check of `hit` (a
 /// hit whose target is checked per row; any other hit passes).
 pub(super) fn union_check_holds(world: &World, hit: &Hit, entity: Entity, row: usize) -> bool {
@@ -354,14 +373,8 @@ impl Solutions {
                         // The rows of one union target: its holders in this
                         // table (from the world's index), not a scan of all.
                         Some((relationship, target)) => {
-                            let mut rows: SmallVec<[u32; 8]> = world
-                                .union_sources(relationship, target)
-                                .filter_map(|holder| world.entities().location(holder))
-                                .filter(|location| Some(location.archetype) == solution.archetype)
-                                .map(|location| location.row)
-                                .collect();
-                            rows.sort_unstable();
-                            for row in rows {
+                            let table = solution.archetype.expect("listed rows belong to a table");
+                            for row in union_holder_rows(world, relationship, target, table) {
                                 if per_row_matches(world, solution, entities[row as usize], row as usize) {
                                     self.rows.push(row);
                                 }
