@@ -990,10 +990,7 @@ impl World {
     /// differ, so traversal along `relationship` is resolved per row there.
     #[inline]
     pub(crate) fn holds_union_of(&self, archetype: &crate::archetype::Archetype, relationship: u32) -> bool {
-        archetype
-            .pair_positions(relationship)
-            .next()
-            .is_some_and(|position| crate::archetype::is_union_id(archetype.ids()[position]))
+        archetype.contains(super::union::union_id(relationship))
     }
 
     pub(crate) fn targets_of(&self, entity: Entity, relationship: Option<u32>) -> impl Iterator<Item = Entity> + '_ {
