@@ -37,8 +37,10 @@
 //!   prefabs are not inherited (a known gap).
 //!
 //! Differences this port found and left (not ported as tests): pairs on a
-//! prefab, union pairs included, are not inherited (`get_component_pair_from_base`,
-//! `prefab_w_union`, `prefab_child_w_union`); `World::has_pair::<IsA>` sees
+//! prefab other than union pairs are not inherited (`get_component_pair_from_base`);
+//! union pairs are copied into instances as Flecs copies `DontFragment` pairs
+//! (`prefab_w_union`, `prefab_child_w_union`, `prefab_w_union_and_component`:
+//! ported below, fixed later); `World::has_pair::<IsA>` sees
 //! direct bases only (Flecs' `ecs_has_pair(IsA)` is transitive; the runtime
 //! term `(IsA, B)` is); an instance child is `(IsA, prefab child)` and inherits
 //! (Flecs 4 copies owned values: `prefab_w_1_child`'s pointer checks);
@@ -1506,4 +1508,51 @@ fn prefab_children_after_adding_prefab() {
     assert!(world.has::<Prefab>(other_child));
     // The children are hidden from plain queries, as prefab children are.
     assert_eq!(world.query::<Entity>().iter(&world).filter(|&e| e == child || e == other_child).count(), 0);
+}
+
+/// A runtime union relationship: Flecs' `DontFragment` + `Exclusive`.
+fn union_relationship(world: &mut World) -> Entity {
+    let rel = world.spawn_empty().id();
+    world.set_relationship_traits(rel, ecs::component::RelationshipTraits::DEFAULT.union());
+    rel
+}
+
+// Prefab.c: prefab_w_union
+#[test]
+fn prefab_w_union() {
+    let mut world = World::new();
+    let rel = union_relationship(&mut world);
+    let tgt = world.spawn_empty().id();
+    let base = world.spawn(Prefab).id();
+    world.add_id(base, ecs::entity::Id::pair(rel, tgt));
+    let inst = world.spawn_empty().add_pair::<IsA>(base).id();
+    assert!(world.has_id(inst, ecs::entity::Id::pair(rel, tgt)));
+}
+
+// Prefab.c: prefab_child_w_union
+#[test]
+fn prefab_child_w_union() {
+    let mut world = World::new();
+    let rel = union_relationship(&mut world);
+    let tgt = world.spawn_empty().id();
+    let base = world.spawn(Prefab).id();
+    let base_child = world.spawn((Name::new("child"), ChildOf.pair(base))).id();
+    world.add_id(base_child, ecs::entity::Id::pair(rel, tgt));
+    let inst = world.spawn_empty().add_pair::<IsA>(base).id();
+    let inst_child = world.lookup_child(inst, "child").unwrap();
+    assert!(world.has_id(inst_child, ecs::entity::Id::pair(rel, tgt)));
+}
+
+// Prefab.c: prefab_w_union_and_component
+#[test]
+fn prefab_w_union_and_component() {
+    let mut world = World::new();
+    let rel = union_relationship(&mut world);
+    let tgt = world.spawn_empty().id();
+    let base = world.spawn(Prefab).id();
+    world.add_id(base, ecs::entity::Id::pair(rel, tgt));
+    world.entity_mut(base).insert(Position(10.0, 20.0));
+    let inst = world.spawn_empty().add_pair::<IsA>(base).id();
+    assert!(world.has_id(inst, ecs::entity::Id::pair(rel, tgt)));
+    assert_eq!(world.get::<Position>(inst), Some(&Position(10.0, 20.0)));
 }

@@ -520,8 +520,7 @@ fn a_union_relationship_on_an_instance() {
     let ship = world.spawn((Prefab, MaxSpeed(3.0))).id();
     world.entity_mut(ship).add_pair::<Movement>(walking);
     let inst = world.instantiate(ship);
-    assert_eq!(world.target::<Movement>(inst), None, "pairs are not inherited");
-    world.entity_mut(inst).add_pair::<Movement>(walking);
+    assert_eq!(world.target::<Movement>(inst), Some(walking), "a union pair is copied (Flecs prefab_w_union)");
     let archetype = world.entity(inst).archetype();
     world.entity_mut(inst).add_pair::<Movement>(flying);
     assert_eq!(world.entity(inst).archetype(), archetype, "retargeting a union pair never moves");
@@ -534,6 +533,46 @@ fn a_union_relationship_on_an_instance() {
     world.despawn(flying);
     assert_eq!(world.target::<Movement>(inst), None, "the default cleanup removes the pair");
     assert_eq!(world.get::<MaxSpeed>(inst), Some(&MaxSpeed(3.0)));
+    world.check_invariants();
+}
+
+/// Union pairs of a prefab are copied into instances and their children
+/// (Flecs `prefab_w_union`, `prefab_child_w_union`,
+/// `prefab_w_union_and_component`); a pair given in the same spawn wins; later
+/// changes on either side stay on that side.
+#[test]
+fn union_pairs_of_a_prefab_are_copied_into_instances() {
+    let mut world = World::new();
+    let (walking, running, flying) = (world.spawn_empty().id(), world.spawn_empty().id(), world.spawn_empty().id());
+    let ship = world.spawn((Prefab, MaxSpeed(10.0))).add_pair::<Movement>(walking).id();
+    let turret = world.spawn((Turret, Name::new("turret"), ChildOf.pair(ship))).add_pair::<Movement>(running).id();
+    let inst = world.instantiate(ship);
+    assert!(world.has_pair::<Movement>(inst, walking));
+    assert_eq!(world.get::<MaxSpeed>(inst), Some(&MaxSpeed(10.0)));
+    let inst_turret = world.lookup_child(inst, "turret").unwrap();
+    assert_ne!(inst_turret, turret);
+    assert!(world.has_pair::<Movement>(inst_turret, running), "prefab children's union pairs are copied too");
+    // A pair given in the same spawn wins.
+    let own = world.spawn(IsA.pair(ship)).add_pair::<Movement>(flying).id();
+    assert_eq!(world.target::<Movement>(own), Some(flying));
+    let same_spawn = world.spawn((IsA.pair(ship), Movement.pair(flying))).id();
+    assert_eq!(world.target::<Movement>(same_spawn), Some(flying), "a pair in the same spawn wins");
+    // Copies are independent of the prefab.
+    world.entity_mut(ship).add_pair::<Movement>(running);
+    assert_eq!(world.target::<Movement>(inst), Some(walking));
+    world.entity_mut(inst).add_pair::<Movement>(flying);
+    assert_eq!(world.target::<Movement>(ship), Some(running));
+    // Queries see the instance's own pair; the prefab stays hidden.
+    let mut flyers = world.query::<(Entity, Pair<Movement>)>().with_pair::<Movement>(flying);
+    let mut rows: Vec<Entity> = flyers.iter(&world).map(|(e, _)| e).collect();
+    rows.sort();
+    let mut expected = vec![inst, own, same_spawn];
+    expected.sort();
+    assert_eq!(rows, expected);
+    // A dead target leaves nothing to copy.
+    world.despawn(running);
+    let late = world.instantiate(ship);
+    assert_eq!(world.target::<Movement>(late), None);
     world.check_invariants();
 }
 

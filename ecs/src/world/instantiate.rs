@@ -14,6 +14,11 @@
 //! * `DontInherit`: nothing (`Name`, `Prefab`, `ChildOf`, `IsA` and the
 //!   internal markers are such).
 //!
+//! A union pair of the base (`#[relationship(union)]`) is copied: the
+//! instance gets `(R, target)` with the base's target unless it holds a pair
+//! of `R` already (Flecs copies `DontFragment` pairs). Other pairs on a base
+//! are neither copied nor inherited.
+//!
 //! Then, if the base is a prefab, every child of the base (`(ChildOf, base)`)
 //! is instantiated as a child of the instance: a new entity with `(IsA, child)`, `(ChildOf, instance)` and
 //! the child's `Name`, recursively. An entity that gets `(ChildOf, p)` while
@@ -251,6 +256,7 @@ impl World {
             self.component_of_id(id).is_some_and(|info| info.on_instantiate() == OnInstantiate::Override)
         });
         self.copy_overrides(instance, &copies);
+        self.copy_union_pairs(instance, base);
         // Only a prefab's children are instantiated (Flecs: a plain base
         // passes on no children).
         if !self.is_prefab(base) {
@@ -280,6 +286,32 @@ impl World {
             {
                 self.entity_mut(copy).insert(name);
             }
+        }
+    }
+
+    /// Gives `instance` each union pair `base` holds, `(R, target)` with the
+    /// base row's target, unless `instance` holds a pair of `R` already (one
+    /// given in the same spawn wins). A union pair's target lives in its
+    /// holder's row, so it is copied rather than shared: Flecs' default
+    /// `(OnInstantiate, Override)` for `DontFragment` relationships
+    /// (`prefab_w_union`). Later changes of the base's target do not reach
+    /// the copy.
+    fn copy_union_pairs(&mut self, instance: Entity, base: Entity) {
+        let Some(location) = self.entities.location(base) else { return };
+        let relationships: SmallVec<[u32; 2]> = self.archetypes[location.archetype]
+            .ids()
+            .iter()
+            .filter(|&&id| crate::archetype::is_union_id(id))
+            .map(|id| id.first_index())
+            .collect();
+        for relationship in relationships {
+            let Some(target) = self.union_target(base, relationship) else { continue };
+            if !self.is_alive(instance) || self.union_target(instance, relationship).is_some() {
+                continue;
+            }
+            // A failure (a dead target) leaves the instance without the pair,
+            // as an `add_pair` to that target would.
+            let _ = self.try_add_id(instance, Id::pair_from_indices(relationship, target.index()));
         }
     }
 
