@@ -473,15 +473,22 @@ fn despawning_an_on_delete_panic_relationship_panics_before_anything_changes() {
 }
 
 #[test]
-fn despawning_an_unused_panic_relationship_is_allowed() {
-    // Flecs: the panic policy only fires when there is something to clean up.
+fn despawning_an_unused_panic_relationship_is_refused() {
+    // Flecs (`flecs_simple_delete`, OnDelete.c `id_throw_no_instances`):
+    // an entity with `(OnDelete, Panic)` is never deleted, held or not.
     let mut world = World::new();
     let [a, b] = spawn_n(&mut world);
     world.entity_mut(a).add_pair::<Orbits>(b);
     world.entity_mut(a).remove_pair::<Orbits>(b);
     let orbits = world.component_id::<Orbits>().unwrap();
-    assert!(world.despawn(orbits));
-    assert!(!world.is_alive(orbits));
+    let error = world.try_despawn(orbits).unwrap_err();
+    assert_eq!((error.despawned, error.holders.clone()), (orbits, vec![]));
+    assert!(error.to_string().contains("on_delete = \"panic\""), "{error}");
+    let result = catch_unwind(AssertUnwindSafe(|| world.despawn(orbits)));
+    assert!(result.is_err());
+    assert!(world.is_alive(orbits));
+    world.entity_mut(a).add_pair::<Orbits>(b);
+    assert!(world.has_pair::<Orbits>(a, b), "the relationship still works");
 }
 
 #[test]

@@ -23,7 +23,8 @@
 //! holders are found through the component index (table components, tags,
 //! pairs of a relationship) or its sparse set (sparse components), and get the
 //! component's `on_delete` policy (`#[relationship(on_delete = ...)]`; plain
-//! components remove). Holders that lose it run its `on_replace`/`on_remove`
+//! components remove). One whose `on_delete` is `panic` is never despawned,
+//! held or not (Flecs: deleting it aborts); the despawn is refused. Holders that lose it run its `on_replace`/`on_remove`
 //! hooks and observers first, and each value is dropped once. Then the
 //! component is unregistered ([`Components::unregister`]), the bundles naming it
 //! are retired, and its entity index is retired (never recycled): a query state
@@ -78,7 +79,9 @@ pub struct CleanupError {
     /// Whether `despawned` is the pairs' target (`on_delete_target`) rather than
     /// the relationship itself (`on_delete`).
     pub as_target: bool,
-    /// Entities holding the pairs (the first few).
+    /// Entities holding the pairs (the first few). Empty when `despawned` is
+    /// a component or relationship with `on_delete = "panic"` that nothing
+    /// holds: such an entity is never despawned (Flecs).
     pub holders: Vec<Entity>,
 }
 
@@ -90,6 +93,12 @@ impl fmt::Display for CleanupError {
                 f,
                 "cannot despawn {despawned:?}: it is the target of {relationship} pairs held by {holders:?}, and \
                  {relationship} has on_delete_target = \"panic\"; remove those pairs first"
+            )
+        } else if holders.is_empty() {
+            write!(
+                f,
+                "cannot despawn {despawned:?}: it is the component or relationship {relationship}, which has \
+                 on_delete = \"panic\" (it can never be despawned while that policy holds; change its traits first)"
             )
         } else {
             write!(
@@ -389,6 +398,27 @@ impl World {
             let union = union.iter().filter(move |&&(_, listed)| listed == relationship).map(|&(holder, _)| holder);
             holders.iter().copied().chain(union).filter(|&holder| !self.is_deleting(holder))
         };
+        // Flecs: deleting an entity whose own `on_delete` is `panic` aborts
+        // whether or not anything holds it (`id_throw_no_instances`).
+        for &dying in &plan.named {
+            let is_component =
+                self.entities.get(dying).is_some_and(|record| record.flags.contains(EntityFlags::IS_COMPONENT));
+            if is_component && self.components.relationship_traits(dying.index()).on_delete == CleanupPolicy::Panic {
+                let held: Vec<Entity> = plan
+                    .panics
+                    .iter()
+                    .filter(|check| !check.as_target && check.despawned == dying)
+                    .flat_map(survivors)
+                    .take(8)
+                    .collect();
+                return Err(CleanupError {
+                    relationship: self.index_name(dying.index()),
+                    despawned: dying,
+                    as_target: false,
+                    holders: held,
+                });
+            }
+        }
         if let Some(refusal) = plan.panics.iter().find(|check| survivors(check).next().is_some()) {
             // Name the holders of every archetype refusing for the same reason.
             let holders: Vec<Entity> = plan
