@@ -83,6 +83,11 @@ impl<'w, 's> Commands<'w, 's> {
 
     /// Queues running the registered system `id` (see [`World::run_system`]).
     ///
+    /// A system that cannot run when the command is applied (a parameter
+    /// cannot be built, `RunSystemError::Skipped`, or fails validation,
+    /// `RunSystemError::InvalidParam`, whose message is printed) is skipped,
+    /// as in Bevy: no panic.
+    ///
     /// # Panics
     /// When applied, if `id` names no registered system or that system is
     /// running (the [`RunSystemError`](super::RunSystemError) message).
@@ -108,10 +113,9 @@ impl<'w, 's> Commands<'w, 's> {
     /// # Panics
     /// As [`Commands::run_system`].
     pub fn run_system_with<I: Send + Sync + 'static, O: 'static>(&mut self, id: SystemId<I, O>, input: I) {
-        self.queue.push(move |world: &mut World| {
-            if let Err(error) = world.run_system_with(id, input) {
-                panic!("Commands::run_system: {error}");
-            }
+        self.queue.push(move |world: &mut World| match world.run_system_with(id, input) {
+            Ok(_) | Err(super::RunSystemError::Skipped { .. } | super::RunSystemError::InvalidParam { .. }) => {}
+            Err(error) => panic!("Commands::run_system: {error}"),
         });
     }
 
