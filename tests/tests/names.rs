@@ -216,3 +216,64 @@ fn the_name_index_follows_renames_removals_and_despawns() {
     assert_eq!(world.lookup("fleet::ship7"), Some(child));
     assert_eq!(world.lookup("ship7"), Some(many[7]), "a root first");
 }
+
+/// Names holding colons or backslashes: `path` escapes what could be read as
+/// a separator, and `lookup` of the path finds the entity again, at the root
+/// and under parents with such names.
+#[test]
+fn paths_of_names_with_colons_and_backslashes_look_their_entity_up() {
+    let mut world = World::new();
+    let tricky = ["a::b", "a:", ":b", "a:b", "a:::b", "back\\slash", "\\", ":", "::", "plain"];
+    for (i, name) in tricky.iter().enumerate() {
+        let root = world.spawn(Name::new(*name)).id();
+        let path = world.path(root).unwrap();
+        assert_eq!(world.lookup(&path), Some(root), "root {name:?} (path {path:?})");
+        // A child and grandchild with the other tricky names.
+        let child_name = tricky[(i + 3) % tricky.len()];
+        let child = world.spawn((Name::new(child_name), ChildOf.pair(root))).id();
+        let grandchild = world.spawn((Name::new(*name), ChildOf.pair(child))).id();
+        for e in [child, grandchild] {
+            let path = world.path(e).unwrap();
+            assert_eq!(world.lookup(&path), Some(e), "{path:?}");
+        }
+    }
+    assert_eq!(world.path(world.lookup("plain").unwrap()).as_deref(), Some("plain"));
+    let a_b = world.lookup("a:b").unwrap();
+    assert_eq!(world.path(a_b).as_deref(), Some("a:b"), "a lone colon is not escaped");
+    let escaped = world.lookup("a\\:\\:b").unwrap();
+    assert_eq!(world.get::<Name>(escaped).map(Name::as_str), Some("a::b"));
+    assert_eq!(world.path(escaped).as_deref(), Some("a\\:\\:b"));
+    world.check_invariants();
+}
+
+/// A name clash of a bundle spawned through `Commands` despawns the new
+/// entity, as `World::spawn` does (Flecs' `init_w_childof_name_twice_deferred`).
+#[test]
+fn a_commands_spawn_refused_for_its_name_leaves_nothing_behind() {
+    let mut world = World::new();
+    let parent = world.spawn(Name::new("fleet")).id();
+    world.spawn((Name::new("ship"), ChildOf.pair(parent)));
+    let message = panic_message(|| {
+        world.run_system_once(move |mut commands: Commands| {
+            commands.spawn((Name::new("ship"), ChildOf.pair(parent)));
+        });
+    });
+    assert!(message.contains("ship"), "{message}");
+    assert_eq!(world.entity_count(), 2);
+    // An insert through commands into an existing entity keeps it (its old
+    // name comes back), as `World::insert` does.
+    let other = world.spawn((Name::new("other"), ChildOf.pair(parent))).id();
+    let message = panic_message(|| {
+        world.run_system_once(move |mut commands: Commands| {
+            commands.entity(other).insert(Name::new("ship"));
+        });
+    });
+    assert!(message.contains("ship"), "{message}");
+    assert!(world.is_alive(other));
+    assert_eq!(world.get::<Name>(other).map(Name::as_str), Some("other"));
+    // The next spawn through commands works.
+    let fine = world
+        .run_system_once(move |mut commands: Commands| commands.spawn((Name::new("tug"), ChildOf.pair(parent))).id());
+    assert_eq!(world.lookup("fleet::tug"), Some(fine));
+    world.check_invariants();
+}

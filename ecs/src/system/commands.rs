@@ -52,9 +52,7 @@ impl<'w, 's> Commands<'w, 's> {
     /// Reserves an entity now and queues inserting `bundle` into it.
     pub fn spawn<B: Bundle>(&mut self, bundle: B) -> EntityCommands<'_, 'w, 's> {
         let entity = self.world.reserve_entity();
-        self.queue.push(move |world: &mut World| {
-            world.insert(entity, bundle);
-        });
+        self.queue.push(move |world: &mut World| world.insert_spawned(entity, bundle));
         EntityCommands { entity, commands: self }
     }
 

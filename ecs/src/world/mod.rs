@@ -173,6 +173,10 @@ pub struct World {
     observers: Observers,
     /// The entity whose sibling name check waits for the end of the bundle
     /// being inserted into it (see `names`).
+    /// The entity a `Commands::spawn` is filling: a sibling name clash of
+    /// its bundle despawns it (as [`World::spawn`] does) instead of
+    /// restoring its previous name.
+    spawned_by_command: Option<Entity>,
     name_check_deferred: Option<Entity>,
     /// Every entity carrying a `Name`, by name (kept by `Name`'s hooks; see
     /// `names`): lookups and sibling checks look at the few entities with
@@ -272,6 +276,7 @@ impl World {
             deferred: CommandQueue::default(),
             observers: Observers::default(),
             name_check_deferred: None,
+            spawned_by_command: None,
             name_index: crate::util::FxHashMap::default(),
         };
         // The world relies on these: they are never despawned.
@@ -1225,7 +1230,9 @@ impl World {
     /// an entity whose [`crate::component::Name`] is `station` (one without a
     /// parent first, else the oldest such entity), `"station::dock::crane"`
     /// walks down `ChildOf` from a root entity named `station` through children
-    /// named `dock` and `crane`. If two types share a short name, the first
+    /// named `dock` and `crane` (a name holding `::` is written with its
+    /// colons escaped, `a\:\:b`, as [`World::path`] writes it; `\x` stands
+    /// for `x`). If two types share a short name, the first
     /// registered keeps it; the full path always works. Entities are found by a
     /// walk over the named ones.
     ///
@@ -1250,20 +1257,22 @@ impl World {
         if let Some(component) = self.components.lookup(name) {
             return Some(component);
         }
-        let mut segments = name.split("::");
-        let first = segments.next()?;
-        let Some(second) = segments.next() else {
+        let segments = names::path_segments(name);
+        let (first, rest) = segments.split_first()?;
+        if rest.is_empty() {
             return self.named_child(None, first).or_else(|| self.named_anywhere(first));
-        };
+        }
         let mut current = self.named_child(None, first)?;
-        for segment in core::iter::once(second).chain(segments) {
+        for segment in rest {
             current = self.named_child(Some(current), segment)?;
         }
         Some(current)
     }
 
     /// The path of `entity` along `ChildOf` (`"station::dock::crane"`); `None`
-    /// unless `entity` and all its ancestors are alive and named.
+    /// unless `entity` and all its ancestors are alive and named. A name
+    /// holding `::` is escaped (`"a\:\:b"`; see [`World::lookup`]), so the
+    /// path always looks `entity` up again.
     ///
     /// # Examples
     /// ```
@@ -1285,8 +1294,14 @@ impl World {
             names.push(self.get::<crate::component::Name>(entity)?.as_str());
             current = self.parent_of(entity);
         }
-        names.reverse();
-        Some(names.join("::"))
+        let mut path = String::new();
+        for (at, name) in names.iter().rev().enumerate() {
+            if at > 0 {
+                path.push_str("::");
+            }
+            names::push_escaped_segment(&mut path, name);
+        }
+        Some(path)
     }
 
     /// The `ChildOf` parent of `entity`.
@@ -1437,6 +1452,17 @@ impl World {
         }
         bundle.write_components(&mut NewValues { world: self, entity });
         true
+    }
+
+    /// Inserts `bundle` into `entity`, which a `Commands::spawn` reserved:
+    /// as [`World::insert`], except that a sibling name clash despawns the
+    /// entity (and panics naming both), as [`World::spawn`] does.
+    #[track_caller]
+    pub(crate) fn insert_spawned<B: Bundle>(&mut self, entity: Entity, bundle: B) {
+        self.flush_entities();
+        self.spawned_by_command = Some(entity);
+        self.insert_bundle(entity, bundle);
+        self.spawned_by_command = None;
     }
 
     /// Inserts `bundle` into `entity`; `false` if it is not alive.

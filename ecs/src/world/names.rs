@@ -13,6 +13,12 @@
 //! * removing a named entity's `ChildOf` pair, which makes it a root, panics
 //!   beforehand if a root has its name.
 //!
+//! Paths join names with `::`. A name may hold `::` itself: [`World::path`]
+//! escapes a backslash as `\\` and a colon that touches another colon or an
+//! end of the name as `\:`, and [`World::lookup`] splits a path only at
+//! unescaped `::` (Flecs escapes its separator the same way), so a path
+//! always looks up the entity it was made from.
+//!
 //! Internal entities (components, wildcards) are outside the rule, as they are
 //! outside `World::lookup`'s paths: an entity may be named like a component.
 //! Siblings are found through the world's name index (name -> the entities
@@ -209,6 +215,10 @@ impl World {
     #[track_caller]
     pub(super) fn refuse_inserted_name_clash(&mut self, entity: Entity, previous: (Option<Name>, Option<Entity>)) {
         let Some(error) = self.inserted_name_clash(entity) else { return };
+        if self.spawned_by_command.take() == Some(entity) {
+            self.despawn(entity);
+            panic!("{error}");
+        }
         let (name, parent) = previous;
         // The old name and parent were unique together: no check on the way back.
         let outer = self.name_check_deferred.replace(entity);
@@ -248,4 +258,50 @@ impl World {
         let sibling = self.named_sibling(self.parent_of(entity), name.as_str(), entity)?;
         Some(NameError::Taken { entity, name: name.as_str().to_owned(), sibling })
     }
+}
+
+/// Appends `name` to `path` as one path segment: `\` becomes `\\`, and a
+/// `:` at either end of the name or next to another `:` becomes `\:`, so the
+/// segment holds no unescaped `::` and does not run into a separator.
+pub(super) fn push_escaped_segment(path: &mut String, name: &str) {
+    if !name.contains(['\\', ':']) {
+        path.push_str(name);
+        return;
+    }
+    let bytes = name.as_bytes();
+    for (at, c) in name.char_indices() {
+        let escape = match c {
+            '\\' => true,
+            ':' => at == 0 || at + 1 == bytes.len() || bytes[at - 1] == b':' || bytes[at + 1] == b':',
+            _ => false,
+        };
+        if escape {
+            path.push('\\');
+        }
+        path.push(c);
+    }
+}
+
+/// The names a path is made of: split at every unescaped `::`, with `\x`
+/// read as `x` (see [`push_escaped_segment`]). A path without a backslash is
+/// split as is.
+pub(super) fn path_segments(path: &str) -> Vec<Cow<'_, str>> {
+    if !path.contains('\\') {
+        return path.split("::").map(Cow::Borrowed).collect();
+    }
+    let mut segments = Vec::new();
+    let mut current = String::new();
+    let mut chars = path.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => current.extend(chars.next()),
+            ':' if chars.peek() == Some(&':') => {
+                chars.next();
+                segments.push(Cow::Owned(core::mem::take(&mut current)));
+            }
+            _ => current.push(c),
+        }
+    }
+    segments.push(Cow::Owned(current));
+    segments
 }
