@@ -223,7 +223,7 @@ fn the_name_index_follows_renames_removals_and_despawns() {
 #[test]
 fn paths_of_names_with_colons_and_backslashes_look_their_entity_up() {
     let mut world = World::new();
-    let tricky = ["a::b", "a:", ":b", "a:b", "a:::b", "back\\slash", "\\", ":", "::", "plain"];
+    let tricky = ["a::b", "a:", ":b", "a:b", "a:::b", "back\\slash", "\\", ":", "::", "a\\:b", "end\\", "plain"];
     for (i, name) in tricky.iter().enumerate() {
         let root = world.spawn(Name::new(*name)).id();
         let path = world.path(root).unwrap();
@@ -243,6 +243,8 @@ fn paths_of_names_with_colons_and_backslashes_look_their_entity_up() {
     let escaped = world.lookup("a\\:\\:b").unwrap();
     assert_eq!(world.get::<Name>(escaped).map(Name::as_str), Some("a::b"));
     assert_eq!(world.path(escaped).as_deref(), Some("a\\:\\:b"));
+    let slash = world.lookup("back\\slash").unwrap();
+    assert_eq!(world.path(slash).as_deref(), Some("back\\slash"), "a lone backslash is not escaped");
     world.check_invariants();
 }
 

@@ -1247,3 +1247,42 @@ fn a_relationship_type_in_a_trigger_watches_its_pairs() {
         ]
     );
 }
+
+/// A user event sent to an entity reaches the observers of components the
+/// entity holds (every watched one), once each, with the watched ids as the
+/// trigger's components; global observers hear it once; an entity without
+/// the components, a prefab and an untargeted trigger reach no component
+/// observer; propagation reaches the parent's component observers.
+#[test]
+fn a_targeted_user_event_reaches_observers_of_the_targets_components() {
+    let mut world = World::new();
+    world.init_resource::<Log>();
+    world.init_resource::<Notes>();
+    world.add_observer(|t: Trigger<Explode, Health>, mut log: ResMut<Log>| log.0.push(("health", t.entity())));
+    world.add_observer(|t: Trigger<Explode, (Health, Tagged)>, mut log: ResMut<Log>| {
+        log.0.push(("health+tagged", t.entity()))
+    });
+    world.add_observer(|t: Trigger<Explode>, mut log: ResMut<Log>, mut notes: ResMut<Notes>| {
+        log.0.push(("global", t.entity()));
+        notes.0.push(format!("{}", t.components().len()));
+    });
+    world.add_observer(|t: Trigger<Bubble, Health>, mut log: ResMut<Log>| log.0.push(("bubble", t.entity())));
+    let both = world.spawn((Health(1), Tagged)).id();
+    let health = world.spawn(Health(2)).id();
+    let bare = world.spawn(Alive).id();
+    let prefab = world.spawn((Prefab, Health(3))).id();
+    let take = |world: &mut World| core::mem::take(&mut world.resource_mut::<Log>().0);
+    world.trigger_targets(Explode { radius: 1.0 }, both);
+    let mut fired = take(&mut world);
+    fired.sort();
+    assert_eq!(fired, [("global", both), ("health", both), ("health+tagged", both)]);
+    world.trigger_targets(Explode { radius: 1.0 }, [health, bare, prefab]);
+    assert_eq!(take(&mut world), [("health", health), ("global", health), ("global", bare), ("global", prefab)]);
+    world.trigger(Explode { radius: 1.0 });
+    assert_eq!(take(&mut world), [("global", Entity::PLACEHOLDER)]);
+    // A propagating event: the child has no Health, its parent has.
+    let child = world.spawn((Alive, ChildOf.pair(health))).id();
+    world.trigger_targets(Bubble { hops: 0, stop_at: None }, child);
+    assert_eq!(take(&mut world), [("bubble", health)]);
+    world.check_invariants();
+}

@@ -61,6 +61,20 @@ impl Entity {
     /// assert!(world.is_alive(Entity::UNION));
     /// ```
     pub const UNION: Entity = Entity::from_raw(3, 0);
+
+    /// The highest index a pair's relationship may have (31 bits; a target
+    /// may have any index): an entity above it can be a target or a plain id,
+    /// never a relationship.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::entity::{Entity, Id};
+    /// assert_eq!(Entity::MAX_RELATIONSHIP_INDEX, 0x7FFF_FFFF);
+    /// let high = Entity::from_raw(3_000_000_000, 0);
+    /// let id = Id::pair(Entity::from_raw(5, 0), high); // fine as a target
+    /// assert_eq!(id.second_index(), 3_000_000_000);
+    /// ```
+    pub const MAX_RELATIONSHIP_INDEX: u32 = GENERATION_MASK;
     /// A handle that is never alive (the last index with the last generation):
     /// "no entity", e.g. the target of a global event.
     pub const PLACEHOLDER: Entity = Entity::from_raw(u32::MAX, GENERATION_MASK);

@@ -335,8 +335,12 @@ impl World {
 
     /// Sends `event` to each of `targets` (an entity, an array, a `Vec` or a
     /// slice of them): observers see it through `trigger.entity()`; global
-    /// observers of the type see every delivery. A propagating event then climbs
-    /// each target's ancestors. No target at all (an empty slice or `Vec`)
+    /// observers of the type see every delivery; an observer of components
+    /// (`Trigger<E, C>`) hears it for a target that holds every component it
+    /// watches (Flecs' emit for an entity), with those as
+    /// `trigger.components()`. A propagating event then climbs each target's
+    /// ancestors. A target that is not alive still reaches the global
+    /// observers (as in Bevy). No target at all (an empty slice or `Vec`)
     /// triggers the event once as a global one, as [`World::trigger`] (Bevy's
     /// `trigger_targets` does the same).
     ///
@@ -378,7 +382,8 @@ impl World {
         let mut current = target;
         // Bounded by the number of entities, so a cyclic relationship ends.
         for _ in 0..=self.entities().alive_count() {
-            let propagate = self.run_observers(TypeId::of::<E>(), current, &[], NonNull::from(&mut *event).cast());
+            let propagate =
+                self.run_user_event_observers(TypeId::of::<E>(), current, NonNull::from(&mut *event).cast());
             if !propagate || current == Entity::PLACEHOLDER {
                 return;
             }

@@ -112,6 +112,14 @@ impl fmt::Display for CleanupError {
 
 impl std::error::Error for CleanupError {}
 
+/// The pattern `(entity, *)` of the pairs with `entity` as their
+/// relationship; `None` for an index above 31 bits, which no pair can have as
+/// its relationship (such an entity is still a valid target and plain id).
+fn relationship_pairs(entity: Entity) -> Option<Id> {
+    (entity.index() <= Entity::MAX_RELATIONSHIP_INDEX)
+        .then(|| Id::pair_from_indices(entity.index(), Entity::WILDCARD.index()))
+}
+
 /// Where the holders of a dying id are.
 #[derive(Clone, Copy)]
 enum Holders {
@@ -302,7 +310,9 @@ impl World {
             }
             if flags.contains(EntityFlags::IS_COMPONENT) {
                 self.plan_for_pattern(&mut plan, dying, dying.id(), false);
-                self.plan_for_pattern(&mut plan, dying, Id::pair_from_indices(dying.index(), wildcard), false);
+                if let Some(pairs) = relationship_pairs(dying) {
+                    self.plan_for_pattern(&mut plan, dying, pairs, false);
+                }
                 self.plan_for_sparse(&mut plan, dying);
             }
         }
@@ -661,11 +671,9 @@ impl World {
             let flags = self.entities.get(dying).map(|record| record.flags).unwrap_or_default();
             if flags.intersects(EntityFlags::IS_TARGET | EntityFlags::IS_COMPONENT) {
                 let index = self.archetypes.component_index();
-                for pattern in [
-                    Id::pair_from_indices(wildcard, dying.index()),
-                    dying.id(),
-                    Id::pair_from_indices(dying.index(), wildcard),
-                ] {
+                let patterns =
+                    [Some(Id::pair_from_indices(wildcard, dying.index())), Some(dying.id()), relationship_pairs(dying)];
+                for pattern in patterns.into_iter().flatten() {
                     if let Some(record) = index.get(pattern) {
                         doomed.extend(record.archetypes().iter().map(|entry| entry.archetype));
                     }

@@ -473,6 +473,7 @@ impl World {
     /// ```
     pub fn try_add_id(&mut self, entity: Entity, id: Id) -> Result<(), PairError> {
         self.refuse_wildcard(entity, id)?;
+        self.refuse_dead_plain_id(id)?;
         if self.id_needs_value(id) {
             return Err(PairError::NeedsValue { id: self.id_name(id), entity });
         }
@@ -510,6 +511,21 @@ impl World {
             } else {
                 column.set_ticks(row, ComponentTicks::new(tick));
             }
+        }
+    }
+
+    /// [`PairError::NotAlive`] if `id` is a plain entity (not a pair) that is
+    /// not alive: never allocated, despawned, or a stale handle whose index
+    /// another entity has now (the id would name that other entity's index).
+    fn refuse_dead_plain_id(&mut self, id: Id) -> Result<(), PairError> {
+        if id.is_pair() {
+            return Ok(());
+        }
+        self.flush_entities();
+        match id.entity() {
+            Some(entity) if self.entities.is_alive(entity) => Ok(()),
+            Some(entity) => Err(PairError::NotAlive(entity)),
+            None => Err(PairError::NotAlive(Entity::from_raw(id.first_index().max(1), 0))),
         }
     }
 
@@ -710,6 +726,11 @@ impl World {
     #[track_caller]
     pub fn remove_id(&mut self, entity: Entity, id: Id) -> bool {
         self.flush_entities();
+        if !id.is_pair() && !id.is_wildcard() && !id.entity().is_some_and(|named| self.entities.is_alive(named)) {
+            // No entity holds the id of a dead one (its despawn removed it);
+            // a stale handle must not reach the live entity of its index.
+            return false;
+        }
         self.refuse_root_name_clash(entity, id);
         if id.is_wildcard() {
             return self.remove_matching(entity, id.any_as_wildcard());

@@ -38,7 +38,7 @@ use smallvec::SmallVec;
 
 use super::World;
 use crate::component::{CloneFn, Name, OnInstantiate, Prefab};
-use crate::entity::{Entity, Id};
+use crate::entity::{Entity, EntityFlags, Id};
 use crate::storage::ComponentTicks;
 use crate::util::PanicSlot;
 
@@ -256,6 +256,7 @@ impl World {
             self.component_of_id(id).is_some_and(|info| info.on_instantiate() == OnInstantiate::Override)
         });
         self.copy_overrides(instance, &copies);
+        self.copy_sparse_overrides(instance, base);
         self.copy_union_pairs(instance, base);
         // Only a prefab's children are instantiated (Flecs: a plain base
         // passes on no children).
@@ -286,6 +287,47 @@ impl World {
             {
                 self.entity_mut(copy).insert(name);
             }
+        }
+    }
+
+    /// Clones each sparse `override` value `base` owns into `instance`,
+    /// unless `instance` owns one already (Flecs `Sparse_override_component`):
+    /// sparse values live in no archetype, so [`World::copy_overrides`] does
+    /// not see them. Every value is cloned before any is inserted (a
+    /// panicking `Clone` changes nothing); each insert runs the component's
+    /// hooks and observers as `add_id` of it does.
+    fn copy_sparse_overrides(&mut self, instance: Entity, base: Entity) {
+        let has_sparse = |world: &World, entity: Entity| {
+            world.entities.get(entity).is_some_and(|record| record.flags.contains(EntityFlags::HAS_SPARSE))
+        };
+        if !has_sparse(self, base) {
+            return;
+        }
+        let mut values: SmallVec<[(Entity, ClonedValue); 2]> = SmallVec::new();
+        for (component, set) in self.sparse_sets.iter() {
+            let Some(info) = self.components.info(component) else { continue };
+            let (Some(clone), OnInstantiate::Override) = (info.clone_fn(), info.on_instantiate()) else { continue };
+            let Some(source) = set.get(base) else { continue };
+            if set.contains(instance) {
+                continue; // its own value wins
+            }
+            // SAFETY: `source` is `base`'s value in the set of the component
+            // whose layout, clone and drop functions these are.
+            values
+                .push((component, unsafe { ClonedValue::new(source.as_ptr(), info.layout(), clone, info.drop_fn()) }));
+        }
+        let tick = self.change_tick();
+        for (component, value) in values {
+            let Some(set) = self.sparse_sets.index_of(component) else { continue };
+            let set = self.sparse_sets.get_mut(set);
+            if !self.entities.is_alive(instance) || set.contains(instance) {
+                continue; // an earlier insert's hook despawned it or gave it one
+            }
+            // SAFETY: the instance holds no value in this set; the slot is
+            // written at once with the cloned value of the set's type.
+            unsafe { value.write_to(set.insert_uninit(instance, ComponentTicks::new(tick)).as_ptr()) };
+            self.flag(instance, EntityFlags::HAS_SPARSE);
+            self.after_id_insert(instance, component.id(), false);
         }
     }
 

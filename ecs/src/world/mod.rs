@@ -1231,8 +1231,8 @@ impl World {
     /// parent first, else the oldest such entity), `"station::dock::crane"`
     /// walks down `ChildOf` from a root entity named `station` through children
     /// named `dock` and `crane` (a name holding `::` is written with its
-    /// colons escaped, `a\:\:b`, as [`World::path`] writes it; `\x` stands
-    /// for `x`). If two types share a short name, the first
+    /// colons escaped, `a\:\:b`, as [`World::path`] writes it; `\:` stands
+    /// for `:` and `\\` for `\`). If two types share a short name, the first
     /// registered keeps it; the full path always works. Entities are found by a
     /// walk over the named ones.
     ///

@@ -14,10 +14,11 @@
 //!   beforehand if a root has its name.
 //!
 //! Paths join names with `::`. A name may hold `::` itself: [`World::path`]
-//! escapes a backslash as `\\` and a colon that touches another colon or an
-//! end of the name as `\:`, and [`World::lookup`] splits a path only at
-//! unescaped `::` (Flecs escapes its separator the same way), so a path
-//! always looks up the entity it was made from.
+//! escapes a colon that touches another colon or an end of the name as `\:`
+//! (and a backslash that could be read as an escape as `\\`), and
+//! [`World::lookup`] splits a path only at unescaped `::` (Flecs escapes its
+//! separator the same way), so a path always looks up the entity it was
+//! made from.
 //!
 //! Internal entities (components, wildcards) are outside the rule, as they are
 //! outside `World::lookup`'s paths: an entity may be named like a component.
@@ -260,9 +261,11 @@ impl World {
     }
 }
 
-/// Appends `name` to `path` as one path segment: `\` becomes `\\`, and a
-/// `:` at either end of the name or next to another `:` becomes `\:`, so the
-/// segment holds no unescaped `::` and does not run into a separator.
+/// Appends `name` to `path` as one path segment: a `\` before a `:`, before
+/// another `\` or at the end of the name becomes `\\`, and a `:` at either
+/// end of the name or next to another `:` becomes `\:`, so the segment holds
+/// no unescaped `::` and does not run into a separator. Other names (any
+/// without `::`, a `\` elsewhere) are written as they are.
 pub(super) fn push_escaped_segment(path: &mut String, name: &str) {
     if !name.contains(['\\', ':']) {
         path.push_str(name);
@@ -270,9 +273,10 @@ pub(super) fn push_escaped_segment(path: &mut String, name: &str) {
     }
     let bytes = name.as_bytes();
     for (at, c) in name.char_indices() {
+        let last = at + 1 == bytes.len();
         let escape = match c {
-            '\\' => true,
-            ':' => at == 0 || at + 1 == bytes.len() || bytes[at - 1] == b':' || bytes[at + 1] == b':',
+            '\\' => last || matches!(bytes[at + 1], b':' | b'\\'),
+            ':' => at == 0 || last || bytes[at - 1] == b':' || bytes[at + 1] == b':',
             _ => false,
         };
         if escape {
@@ -282,9 +286,9 @@ pub(super) fn push_escaped_segment(path: &mut String, name: &str) {
     }
 }
 
-/// The names a path is made of: split at every unescaped `::`, with `\x`
-/// read as `x` (see [`push_escaped_segment`]). A path without a backslash is
-/// split as is.
+/// The names a path is made of: split at every unescaped `::`, with `\:`
+/// read as `:` and `\\` as `\` (any other `\` is itself; see
+/// [`push_escaped_segment`]). A path without a backslash is split as is.
 pub(super) fn path_segments(path: &str) -> Vec<Cow<'_, str>> {
     if !path.contains('\\') {
         return path.split("::").map(Cow::Borrowed).collect();
@@ -294,7 +298,13 @@ pub(super) fn path_segments(path: &str) -> Vec<Cow<'_, str>> {
     let mut chars = path.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
-            '\\' => current.extend(chars.next()),
+            '\\' => match chars.peek() {
+                Some(&next @ (':' | '\\')) => {
+                    chars.next();
+                    current.push(next);
+                }
+                _ => current.push('\\'),
+            },
             ':' if chars.peek() == Some(&':') => {
                 chars.next();
                 segments.push(Cow::Owned(core::mem::take(&mut current)));

@@ -344,6 +344,18 @@ impl Observers {
 
     /// The observers an event of type `event` with `components` on `target`
     /// may fire, in registration order, each once.
+    /// The ids of `ids` that observers of `event` watch (by any of the id's
+    /// forms): what a user event sent to an entity with those ids is about.
+    fn watched_among(&self, event: TypeId, ids: &[Id]) -> SmallVec<[Id; 4]> {
+        let Some(lists) = self.by_event.get(&event).filter(|lists| !lists.by_component.is_empty()) else {
+            return SmallVec::new();
+        };
+        ids.iter()
+            .copied()
+            .filter(|&id| id_forms(id).into_iter().any(|form| lists.by_component.contains_key(&form)))
+            .collect()
+    }
+
     fn candidates(&self, event: TypeId, target: Entity, ids: &[Id]) -> SmallVec<[Entity; 4]> {
         let mut found: SmallVec<[Entity; 4]> = SmallVec::new();
         let Some(lists) = self.by_event.get(&event) else {
@@ -414,6 +426,26 @@ impl World {
         self.entities
             .location(entity)
             .is_some_and(|location| self.archetypes[location.archetype].flags().contains(flag))
+    }
+
+    /// Runs the observers of the user event `event` sent to `target`: the
+    /// global ones, `target`'s own, and those watching components: such an
+    /// observer hears it when `target` holds every component it watches
+    /// (Flecs' `ecs_emit` for an entity and its ids), with those ids as the
+    /// trigger's components. Returns whether the event goes on propagating.
+    pub(crate) fn run_user_event_observers(&mut self, event: TypeId, target: Entity, event_ptr: NonNull<u8>) -> bool {
+        let watched = match self.entities.location(target) {
+            Some(location) if target != Entity::PLACEHOLDER => {
+                let ids = self.archetypes[location.archetype].ids();
+                let mut watched = self.observers.watched_among(event, ids);
+                for id in watched.iter_mut() {
+                    *id = self.concrete_pair(target, *id);
+                }
+                watched
+            }
+            _ => SmallVec::new(),
+        };
+        self.run_observers(event, target, &watched, event_ptr)
     }
 
     /// Runs the observers of an event of type `event` (whose value is at
