@@ -17,6 +17,11 @@
 //! const _: () = ::ecs::system::check_system::<Movement<'static, 'static>>("Movement");
 //! ```
 //!
+//! A `ParamSet<'w, 's, (Query<'w, 's, ..>, ..)>` field names its members
+//! with the struct's lifetimes, while the tuple's item names them with the
+//! run's: its value is relabelled (`ParamSet::__with_member_lifetimes`, the
+//! members being the same parameters).
+//!
 //! The free `const` item makes conflicts between the struct's own fields a
 //! `cargo check` error. The impl sits in an anonymous `const` block with its
 //! state wrapper, whose field keeps the field types out of the public
@@ -55,6 +60,21 @@ pub(crate) fn derive_system_param(input: DeriveInput) -> syn::Result<TokenStream
     let names: Vec<_> = fields.iter().map(|(name, _)| name).collect();
     let labels: Vec<String> = names.iter().map(|name| quote!(#name).to_string()).collect();
     let bindings: Vec<_> = (0..fields.len()).map(|i| format_ident!("__field{}", i)).collect();
+    // A `ParamSet` field's members name the struct's lifetimes, not the
+    // run's: its item is relabelled to the field's type.
+    let values: Vec<TokenStream2> = fields
+        .iter()
+        .zip(&bindings)
+        .map(|((_, ty), binding)| {
+            if is_param_set(ty) {
+                // SAFETY (in the generated code): the members differ from the
+                // field's only in their lifetimes.
+                quote!(unsafe { #binding.__with_member_lifetimes() })
+            } else {
+                quote!(#binding)
+            }
+        })
+        .collect();
     let tuple = quote!((#(#types,)*));
     // The fields' state does not depend on the borrows' lifetimes: named with
     // `'static` ones, it needs no generics on the wrapper.
@@ -114,11 +134,16 @@ pub(crate) fn derive_system_param(input: DeriveInput) -> syn::Result<TokenStream
                     let (#(#bindings,)*) = unsafe {
                         <#tuple as ::ecs::system::SystemParam>::get_param(&mut state.state, meta, world, this_run)
                     };
-                    #ident { #(#names: #bindings),* }
+                    #ident { #(#names: #values),* }
                 }
             }
         };
 
         const _: () = ::ecs::system::check_system::<#ident<#(#static_lifetimes),*>>(#name);
     })
+}
+
+/// Whether `ty` is written as a `ParamSet<..>` (any path ending in it).
+fn is_param_set(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(path) if path.path.segments.last().is_some_and(|segment| segment.ident == "ParamSet"))
 }

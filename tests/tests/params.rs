@@ -256,3 +256,38 @@ fn commands_in_a_param_set_apply_with_the_system() {
     world.run_system_once(grow);
     assert_eq!(levels(&mut world), [3, 10, 11]);
 }
+
+/// A derived parameter with a `ParamSet` field whose members name the
+/// struct's lifetimes (`Query<'w, 's, ..>`, as Bevy users write them), in a
+/// named and a tuple struct, beside another field.
+#[test]
+fn a_derived_param_holds_a_param_set_with_the_structs_lifetimes() {
+    type Moved<'w, 's> = Query<'w, 's, &'static mut Position>;
+    #[derive(SystemParam)]
+    struct Movers<'w, 's> {
+        set: ParamSet<'w, 's, (Moved<'w, 's>, Query<'w, 's, &'static Position, With<Enemy>>)>,
+        log: ResMut<'w, Log>,
+    }
+    #[derive(SystemParam)]
+    struct Pair<'w, 's>(ParamSet<'w, 's, (Query<'w, 's, &'static Velocity>, Query<'w, 's, &'static mut Velocity>)>);
+
+    fn step(mut movers: Movers, mut pair: Pair) {
+        let enemy_x: f32 = movers.set.p1().iter().map(|p| p.x).sum();
+        for mut position in movers.set.p0().iter_mut() {
+            position.x += enemy_x;
+        }
+        movers.log.0.push(format!("{enemy_x}"));
+        let speed: f32 = pair.0.p0().iter().map(|v| v.x).sum();
+        for mut velocity in pair.0.p1().iter_mut() {
+            velocity.x += speed;
+        }
+    }
+    let mut world = World::new();
+    world.init_resource::<Log>();
+    world.spawn((Position { x: 2.0, y: 0.0 }, Enemy));
+    let friend = world.spawn((Position { x: 0.0, y: 0.0 }, Velocity { x: 1.0, y: 0.0 })).id();
+    world.run_system_once(step);
+    assert_eq!(world.get::<Position>(friend).unwrap().x, 2.0);
+    assert_eq!(world.get::<Velocity>(friend).unwrap().x, 2.0);
+    assert_eq!(world.resource::<Log>().0, ["2"]);
+}

@@ -234,6 +234,28 @@ pub struct ParamSet<'w, 's, T> {
     _state: PhantomData<&'s mut ()>,
 }
 
+impl<'w, 's, T> ParamSet<'w, 's, T> {
+    /// The same set, its members named with other lifetimes: what
+    /// `#[derive(SystemParam)]` uses for a field such as
+    /// `ParamSet<'w, 's, (Query<'w, 's, &'static mut A>,)>`, whose members
+    /// carry the struct's lifetimes while the set's item carries the run's.
+    ///
+    /// # Safety
+    /// Each member of `U` is the member of `T` at its position with only its
+    /// lifetimes changed (the same parameter, so the same state type).
+    #[doc(hidden)]
+    pub unsafe fn __with_member_lifetimes<U>(self) -> ParamSet<'w, 's, U> {
+        ParamSet {
+            world: self.world,
+            members: self.members,
+            meta: self.meta,
+            this_run: self.this_run,
+            _members: PhantomData,
+            _state: PhantomData,
+        }
+    }
+}
+
 impl<T> core::fmt::Debug for ParamSet<'_, '_, T> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("ParamSet").field("members", &core::any::type_name::<T>()).finish()
