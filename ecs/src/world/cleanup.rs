@@ -24,8 +24,9 @@
 //! pairs of a relationship) or its sparse set (sparse components), and get the
 //! component's `on_delete` policy (`#[relationship(on_delete = ...)]`; plain
 //! components remove). One whose `on_delete` is `panic` is never despawned,
-//! held or not (Flecs: deleting it aborts); the despawn is refused. Holders that lose it run its `on_replace`/`on_remove`
-//! hooks and observers first, and each value is dropped once. Then the
+//! held or not (Flecs: deleting it aborts); the despawn is refused. Holders
+//! that lose it run its `on_replace`/`on_remove` hooks and observers first,
+//! and each value is dropped once. Then the
 //! component is unregistered ([`Components::unregister`]), the bundles naming it
 //! are retired, and its entity index is retired (never recycled): a query state
 //! or bundle built before keeps a dead id that no archetype will ever contain.

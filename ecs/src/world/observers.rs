@@ -342,8 +342,11 @@ impl Observers {
         true
     }
 
-    /// The observers an event of type `event` with `components` on `target`
-    /// may fire, in registration order, each once.
+    /// Whether some observer of `event` watches components (or pairs).
+    fn watches_components(&self, event: TypeId) -> bool {
+        self.by_event.get(&event).is_some_and(|lists| !lists.by_component.is_empty())
+    }
+
     /// The ids of `ids` that observers of `event` watch (by any of the id's
     /// forms): what a user event sent to an entity with those ids is about.
     fn watched_among(&self, event: TypeId, ids: &[Id]) -> SmallVec<[Id; 4]> {
@@ -356,6 +359,8 @@ impl Observers {
             .collect()
     }
 
+    /// The observers an event of type `event` with `components` on `target`
+    /// may fire, in registration order, each once.
     fn candidates(&self, event: TypeId, target: Entity, ids: &[Id]) -> SmallVec<[Entity; 4]> {
         let mut found: SmallVec<[Entity; 4]> = SmallVec::new();
         let Some(lists) = self.by_event.get(&event) else {
@@ -435,13 +440,14 @@ impl World {
     /// trigger's components. Returns whether the event goes on propagating.
     pub(crate) fn run_user_event_observers(&mut self, event: TypeId, target: Entity, event_ptr: NonNull<u8>) -> bool {
         let watched = match self.entities.location(target) {
-            Some(location) if target != Entity::PLACEHOLDER => {
-                let ids = self.archetypes[location.archetype].ids();
-                let mut watched = self.observers.watched_among(event, ids);
-                for id in watched.iter_mut() {
-                    *id = self.concrete_pair(target, *id);
-                }
-                watched
+            Some(location) if target != Entity::PLACEHOLDER && self.observers.watches_components(event) => {
+                // A union pair stands for its row's concrete pair.
+                let ids: SmallVec<[Id; 16]> = self.archetypes[location.archetype]
+                    .ids()
+                    .iter()
+                    .map(|&id| self.concrete_pair(target, id))
+                    .collect();
+                self.observers.watched_among(event, &ids)
             }
             _ => SmallVec::new(),
         };
