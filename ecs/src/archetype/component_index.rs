@@ -201,12 +201,13 @@ impl ComponentIndex {
         }
     }
 
-    /// The record of `id`, if any archetype contains it.
+    /// The record of `id`, if any archetype contains it. A stale plain id
+    /// (the index of a live entity with another generation) has none: the
+    /// slot of its index belongs to the live entity's id.
     #[inline]
     pub fn get(&self, id: Id) -> Option<&IdRecord> {
         let record = &self.records[self.slot_of(id)?];
-        debug_assert_eq!(record.id, Some(id), "slot of {id:?} holds another record");
-        Some(record)
+        (record.id == Some(id)).then_some(record)
     }
 
     /// The slot of `id`'s record, made (empty) if it has none.

@@ -10,7 +10,7 @@
 
 use crate::component::Component;
 use crate::query::With;
-use crate::system::{IntoSystem, Local, MessageReader, Query, Res, System, SystemAccess};
+use crate::system::{IntoSystem, Local, MessageReader, Query, Res, System, SystemAccess, SystemReadOnly};
 use crate::world::{Message, Resource, World};
 
 /// A boxed run condition.
@@ -117,6 +117,11 @@ impl IntoCondition<IsCombinedCondition> for CombinedCondition {
     fn into_condition(self) -> BoxedCondition {
         Box::new(self)
     }
+}
+
+/// Its conditions are read-only (checked when they were combined).
+impl SystemReadOnly for CombinedCondition {
+    const READ_ONLY: bool = true;
 }
 
 impl System for CombinedCondition {
@@ -391,6 +396,11 @@ impl IntoCondition<IsNotCondition> for NotCondition {
     fn into_condition(self) -> BoxedCondition {
         Box::new(self)
     }
+}
+
+/// Its condition is read-only (checked by [`not`]).
+impl SystemReadOnly for NotCondition {
+    const READ_ONLY: bool = true;
 }
 
 impl System for NotCondition {

@@ -10,9 +10,10 @@
 //! sync point, first half first.
 
 use std::borrow::Cow;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
 use super::access::SystemAccess;
-use super::function::{IntoSystem, System};
+use super::function::{IntoSystem, System, SystemReadOnly};
 use crate::world::World;
 
 /// `a.pipe(b)`: runs `a`, then `b` with `a`'s output as its input.
@@ -121,9 +122,39 @@ where
         }
     }
 
+    /// Runs both halves, then applies both halves' commands (as a schedule
+    /// and `World::run_system` do, and Bevy: the second half does not see
+    /// the first half's commands applied). A pipe with an exclusive half runs
+    /// each half with its own `run` (an exclusive half applies its changes
+    /// as it goes).
+    ///
+    /// # Panics
+    /// If the first half's parameters cannot be built (as
+    /// [`FunctionSystem::run`](super::FunctionSystem)), or a half panics.
     fn run(&mut self, input: A::In, world: &mut World) -> B::Out {
         if !self.is_initialized() {
             self.initialize(world);
+        }
+        if !self.is_exclusive() {
+            world.check_change_ticks();
+            // SAFETY: `&mut World` excludes every other borrow.
+            if !unsafe { self.validate_param_unsafe(world) } {
+                panic!(
+                    "system `{}` cannot run: a parameter cannot be built (a Single that matches no entity or several)",
+                    self.name
+                );
+            }
+            // SAFETY: `&mut World` excludes every other borrow; the pipe's
+            // access is the union of its halves'.
+            let out = match catch_unwind(AssertUnwindSafe(|| unsafe { self.run_unsafe(input, world) })) {
+                Ok(out) => out,
+                Err(payload) => {
+                    self.discard_deferred();
+                    resume_unwind(payload);
+                }
+            };
+            self.apply_deferred(world);
+            return out;
         }
         let middle = self.first.run(input, world);
         // SAFETY: `&mut World` excludes every other borrow.
@@ -279,8 +310,22 @@ where
 /// systems already).
 pub struct IsCombinedSystem;
 
-impl<A: System, B: System<In = A::Out>> IntoSystem<IsCombinedSystem> for PipeSystem<A, B> {
+impl<A: SystemReadOnly, B: SystemReadOnly<In = A::Out>> SystemReadOnly for PipeSystem<A, B> {
+    const READ_ONLY: bool = A::READ_ONLY && B::READ_ONLY;
+}
+
+impl<S, F, T> SystemReadOnly for MapSystem<S, F>
+where
+    S: SystemReadOnly,
+    F: FnMut(S::Out) -> T + Send + Sync + 'static,
+    T: 'static,
+{
+    const READ_ONLY: bool = S::READ_ONLY;
+}
+
+impl<A: SystemReadOnly, B: SystemReadOnly<In = A::Out>> IntoSystem<IsCombinedSystem> for PipeSystem<A, B> {
     type System = Self;
+    const READ_ONLY: bool = <Self as SystemReadOnly>::READ_ONLY;
     fn into_system(self) -> Self {
         self
     }
@@ -288,11 +333,12 @@ impl<A: System, B: System<In = A::Out>> IntoSystem<IsCombinedSystem> for PipeSys
 
 impl<S, F, T> IntoSystem<IsCombinedSystem> for MapSystem<S, F>
 where
-    S: System,
+    S: SystemReadOnly,
     F: FnMut(S::Out) -> T + Send + Sync + 'static,
     T: 'static,
 {
     type System = Self;
+    const READ_ONLY: bool = <Self as SystemReadOnly>::READ_ONLY;
     fn into_system(self) -> Self {
         self
     }

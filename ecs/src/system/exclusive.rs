@@ -8,7 +8,7 @@ use core::any::type_name;
 use core::marker::PhantomData;
 
 use super::access::SystemAccess;
-use super::function::{IntoSystem, System};
+use super::function::{IntoSystem, System, SystemReadOnly};
 use crate::storage::{LastRun, Tick};
 use crate::world::World;
 
@@ -64,6 +64,15 @@ where
             _out: PhantomData,
         }
     }
+}
+
+/// An exclusive system takes `&mut World`: never read-only.
+impl<F, Out> SystemReadOnly for ExclusiveFunctionSystem<F, Out>
+where
+    F: FnMut(&mut World) -> Out + Send + Sync + 'static,
+    Out: 'static,
+{
+    const READ_ONLY: bool = false;
 }
 
 impl<F, Out> System for ExclusiveFunctionSystem<F, Out>

@@ -174,6 +174,38 @@ impl<T> core::ops::DerefMut for In<T> {
     }
 }
 
+/// What a system type says at compile time about its writes: run conditions
+/// must be read-only, and a pipe ([`PipeSystem`](super::PipeSystem)) or map
+/// ([`MapSystem`](super::MapSystem)) is read-only when its systems are.
+/// Implemented for every system type of this crate; a custom [`System`]
+/// that is piped or mapped implements it too.
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// use ecs::system::SystemReadOnly;
+/// #[derive(Resource)]
+/// struct Score(u32);
+/// fn high(score: Res<Score>) -> bool { score.0 > 10 }
+/// fn reset(mut score: ResMut<Score>) -> bool { score.0 = 0; true }
+/// fn is_read_only<M, S: IntoSystem<M>>(system: S) -> bool where S::System: SystemReadOnly {
+///     let _ = system;
+///     <S::System as SystemReadOnly>::READ_ONLY
+/// }
+/// assert!(is_read_only(high));
+/// assert!(is_read_only(high.map(|high| !high)));
+/// assert!(!is_read_only(reset));
+/// assert!(!is_read_only(high.pipe(|In(high): In<bool>, mut score: ResMut<Score>| { score.0 += 1; high })));
+/// ```
+pub trait SystemReadOnly: System {
+    /// Whether the system provably writes nothing.
+    const READ_ONLY: bool;
+}
+
+impl<Marker: 'static, F: SystemParamFunction<Marker>> SystemReadOnly for FunctionSystem<Marker, F> {
+    const READ_ONLY: bool = !<F::Param as SystemParam>::ACCESS.writes_any();
+}
+
 /// Conversion into a [`System`]; implemented for functions of system parameters.
 pub trait IntoSystem<Marker>: Sized {
     /// The system type.

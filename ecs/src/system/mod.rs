@@ -40,7 +40,7 @@ pub use dyn_query::{RuntimeQuery, RuntimeQuerySpec};
 pub use exclusive::{ExclusiveFunctionSystem, IsExclusiveFunctionSystem};
 pub use function::{
     BoxedSystem, FunctionSystem, HasSystemInput, In, IntoSystem, IsFunctionSystem, System, SystemParamFunction,
-    check_params,
+    SystemReadOnly, check_params,
 };
 pub use hierarchy::{ChildSpawnerCommands, Relations};
 pub use message::{MessageMutator, MessageReader, MessageWriter};

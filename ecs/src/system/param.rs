@@ -443,38 +443,52 @@ unsafe impl SystemParam for &World {
 /// assert_eq!(system.run((), &mut world), 2);
 /// # let _ = &mut schedule;
 /// ```
-pub struct Local<'s, T: Send + Sync + 'static>(&'s mut T);
+///
+/// `T` needs `Send` only (as in Bevy): the system reaches its local through
+/// `&mut` alone, so a `Local<RefCell<u8>>` is fine.
+pub struct Local<'s, T: Send + 'static>(&'s mut T);
 
-impl<T: Send + Sync + 'static> Deref for Local<'_, T> {
+/// The state of a [`Local`]: its value, only ever reached through `&mut`
+/// (`get_param` takes the state mutably), so sharing a `&LocalState<T>`
+/// between threads reaches nothing and it is `Sync` for any `Send` value.
+#[doc(hidden)]
+pub struct LocalState<T>(T);
+
+// SAFETY: no method gives `&T` out of a `&LocalState<T>` (the field is
+// private and read only through `&mut`): a shared reference is useless, as
+// for `std::sync::Exclusive`.
+unsafe impl<T: Send> Sync for LocalState<T> {}
+
+impl<T: Send + 'static> Deref for Local<'_, T> {
     type Target = T;
     fn deref(&self) -> &T {
         self.0
     }
 }
 
-impl<T: Send + Sync + 'static> DerefMut for Local<'_, T> {
+impl<T: Send + 'static> DerefMut for Local<'_, T> {
     fn deref_mut(&mut self) -> &mut T {
         self.0
     }
 }
 
 // SAFETY: borrows only the system's own state.
-unsafe impl<T: Default + Send + Sync + 'static> SystemParam for Local<'_, T> {
-    type State = T;
+unsafe impl<T: Default + Send + 'static> SystemParam for Local<'_, T> {
+    type State = LocalState<T>;
     type Item<'w, 's> = Local<'s, T>;
     const ACCESS: ParamAccess = ParamAccess::NONE;
 
-    fn init_state(_world: &mut World, _meta: &mut SystemMeta) -> T {
-        T::default()
+    fn init_state(_world: &mut World, _meta: &mut SystemMeta) -> LocalState<T> {
+        LocalState(T::default())
     }
 
     unsafe fn get_param<'w, 's>(
-        state: &'s mut T,
+        state: &'s mut LocalState<T>,
         _meta: &SystemMeta,
         _world: &'w World,
         _this_run: Tick,
     ) -> Local<'s, T> {
-        Local(state)
+        Local(&mut state.0)
     }
 }
 

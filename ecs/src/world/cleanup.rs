@@ -189,6 +189,13 @@ impl World {
     /// assert_eq!(world.try_despawn(station), Ok(true));
     /// ```
     pub fn try_despawn(&mut self, entity: Entity) -> Result<bool, CleanupError> {
+        self.despawn_refusing(entity, true)
+    }
+
+    /// [`World::try_despawn`]; with `refuse` false, `panic` policies do not
+    /// refuse anything (the entity and what its cleanup deletes go, as when
+    /// Flecs tears a world down): [`World::clear_entities`].
+    pub(super) fn despawn_refusing(&mut self, entity: Entity, refuse: bool) -> Result<bool, CleanupError> {
         self.flush_entities();
         let Some(record) = self.entities.get(entity) else {
             return Ok(false);
@@ -199,7 +206,7 @@ impl World {
         let mut panics = PanicSlot::default();
         if record.flags.intersects(EntityFlags::IS_TARGET | EntityFlags::IS_COMPONENT) {
             let plan = self.plan_cleanup(entity);
-            if let Err(error) = self.refusal(&plan) {
+            if let Err(error) = if refuse { self.refusal(&plan) } else { Ok(()) } {
                 for &entity in &plan.delete {
                     self.unflag(entity, EntityFlags::DELETING);
                 }
@@ -218,8 +225,10 @@ impl World {
 
     /// Sets the traits of `relationship`, an entity created at run time and used
     /// as the first half of pairs (typed relationships get theirs from
-    /// `#[derive(Relationship)]`). The traits apply to pairs added from now on
-    /// (exclusivity is encoded in graph edges built on first use).
+    /// `#[derive(Relationship)]`). The traits apply to pairs added from now on.
+    /// Exclusivity is encoded in the archetype graph's cached edges: changing
+    /// it drops the (empty) archetypes holding the relationship's pairs, and
+    /// with them those edges, so the next pair added follows the new trait.
     ///
     /// A union relationship ([`RelationshipTraits::union`]) must not be
     /// transitive, and whether a relationship is a union can
@@ -229,7 +238,8 @@ impl World {
     /// # Panics
     /// Panics if `relationship` is a registered component, if `traits` is an
     /// invalid union ([`RelationshipTraits::is_valid_union`]), or if it would
-    /// change whether `relationship` is a union while entities hold its pairs.
+    /// change whether `relationship` is a union, or exclusive, while entities
+    /// hold its pairs (Flecs refuses trait changes of a relationship in use).
     ///
     /// # Examples
     /// ```
@@ -253,21 +263,48 @@ impl World {
             "set_relationship_traits({relationship:?}): a union relationship must be exclusive and not transitive \
              (transitive matching reads one target per table, a union's targets differ per row)"
         );
-        let was_union = self.components.relationship_traits(relationship.index()).union;
-        if was_union != traits.union {
-            let pairs = Id::pair_from_indices(relationship.index(), Entity::WILDCARD.index());
-            let held =
-                self.archetypes.component_index().get(pairs).is_some_and(|record| !record.non_empty().is_empty());
+        let was = self.components.relationship_traits(relationship.index());
+        let pairs = relationship_pairs(relationship);
+        let held = || {
+            pairs.is_some_and(|pairs| {
+                self.archetypes.component_index().get(pairs).is_some_and(|record| !record.non_empty().is_empty())
+            })
+        };
+        if was.union != traits.union {
             assert!(
-                !held,
+                !held(),
                 "set_relationship_traits({relationship:?}): cannot make {} a union relationship or a fragmenting one \
                  while entities hold its pairs; remove them first",
                 self.id_name(relationship.id())
             );
         }
+        if was.exclusive != traits.exclusive {
+            assert!(
+                !held(),
+                "set_relationship_traits({relationship:?}): cannot change whether {} is exclusive while entities hold \
+                 its pairs; remove them first",
+                self.id_name(relationship.id())
+            );
+            self.forget_pair_archetypes(pairs);
+        }
         self.components.set_relationship_traits(relationship, traits);
         // Despawning it must forget the traits (cleanup runs for flagged entities).
         self.flag(relationship, EntityFlags::IS_COMPONENT);
+    }
+
+    /// Deletes the archetypes holding a pair that matches `pairs` (all empty:
+    /// nothing holds such a pair), and with them every graph edge and bundle
+    /// destination that leads to them.
+    fn forget_pair_archetypes(&mut self, pairs: Option<Id>) {
+        let Some(record) = pairs.and_then(|pairs| self.archetypes.component_index().get(pairs)) else { return };
+        let doomed: SmallVec<[ArchetypeId; 8]> = record.archetypes().iter().map(|entry| entry.archetype).collect();
+        for archetype in doomed {
+            if !self.archetypes.is_dead(archetype) {
+                debug_assert!(self.archetypes[archetype].is_empty());
+                self.archetypes.delete(archetype);
+                self.bundles.forget_archetype(archetype);
+            }
+        }
     }
 
     fn is_deleting(&self, entity: Entity) -> bool {

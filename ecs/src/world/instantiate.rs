@@ -264,6 +264,9 @@ impl World {
             return;
         }
         for child in self.children_by_index(base) {
+            if !self.is_alive(instance) {
+                break; // a hook despawned it: no children to give
+            }
             let name = self.get::<Name>(child).cloned();
             // Two bases with a child of one name: the first added base's child
             // is the instance's (names are unique among siblings).
@@ -279,7 +282,12 @@ impl World {
             if self.is_alive(child) {
                 let _ = self.try_add_id(copy, Id::pair(is_a, child));
             }
-            if !self.is_alive(copy) || self.try_add_id(copy, Id::pair(child_of, instance)).is_err() {
+            if !self.is_alive(copy) {
+                continue;
+            }
+            if self.try_add_id(copy, Id::pair(child_of, instance)).is_err() {
+                // The instance went (a hook despawned it): no orphan copy.
+                self.despawn(copy);
                 continue;
             }
             if let Some(name) = name
@@ -290,27 +298,27 @@ impl World {
         }
     }
 
-    /// Clones each sparse `override` value `base` owns into `instance`,
-    /// unless `instance` owns one already (Flecs `Sparse_override_component`):
+    /// Clones each sparse `override` value `base` owns or gets from its own
+    /// prefab bases into `instance`, unless `instance` owns one already
+    /// (Flecs `Sparse_override_component`):
     /// sparse values live in no archetype, so [`World::copy_overrides`] does
     /// not see them. Every value is cloned before any is inserted (a
     /// panicking `Clone` changes nothing); each insert runs the component's
     /// hooks and observers as `add_id` of it does.
     fn copy_sparse_overrides(&mut self, instance: Entity, base: Entity) {
-        let has_sparse = |world: &World, entity: Entity| {
-            world.entities.get(entity).is_some_and(|record| record.flags.contains(EntityFlags::HAS_SPARSE))
-        };
-        if !has_sparse(self, base) {
-            return;
-        }
+        let Some(base_location) = self.entities.location(base) else { return };
+        let base_archetype = &self.archetypes[base_location.archetype];
         let mut values: SmallVec<[(Entity, ClonedValue); 2]> = SmallVec::new();
         for (component, set) in self.sparse_sets.iter() {
             let Some(info) = self.components.info(component) else { continue };
             let (Some(clone), OnInstantiate::Override) = (info.clone_fn(), info.on_instantiate()) else { continue };
-            let Some(source) = set.get(base) else { continue };
-            if set.contains(instance) {
+            if set.is_empty() || set.contains(instance) {
                 continue; // its own value wins
             }
+            // The base's own value, else the nearest one its prefab bases
+            // give (as table overrides come from `Archetype::inherited`).
+            let holder = if set.contains(base) { Some(base) } else { self.sparse_base_of(base_archetype, component) };
+            let Some(source) = holder.and_then(|holder| set.get(holder)) else { continue };
             // SAFETY: `source` is `base`'s value in the set of the component
             // whose layout, clone and drop functions these are.
             values

@@ -568,9 +568,9 @@ impl World {
     /// and observers, stay, and so do resources), running cleanup policies,
     /// hooks and observers as [`World::despawn`] does.
     ///
-    /// # Panics
-    /// As [`World::despawn`], if a `panic` cleanup policy refuses a despawn
-    /// (entities despawned before it stay despawned).
+    /// Cleanup policies apply as for [`World::despawn`], except `panic`: every
+    /// user entity goes (Flecs ignores the policy while a world is torn down),
+    /// so no despawn is refused halfway.
     ///
     /// # Examples
     /// ```
@@ -599,7 +599,7 @@ impl World {
             .collect();
         for entity in users {
             // Cleanup may already have despawned it (children of a parent).
-            self.despawn(entity);
+            let _ = self.despawn_refusing(entity, false);
         }
     }
 
@@ -1460,9 +1460,14 @@ impl World {
     #[track_caller]
     pub(crate) fn insert_spawned<B: Bundle>(&mut self, entity: Entity, bundle: B) {
         self.flush_entities();
-        self.spawned_by_command = Some(entity);
-        self.insert_bundle(entity, bundle);
-        self.spawned_by_command = None;
+        // Saved and put back, also when a hook panics: a commands spawn
+        // applied meanwhile (by an observer's commands) has its own entity.
+        let outer = self.spawned_by_command.replace(entity);
+        let inserted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.insert_bundle(entity, bundle)));
+        self.spawned_by_command = outer;
+        if let Err(payload) = inserted {
+            std::panic::resume_unwind(payload);
+        }
     }
 
     /// Inserts `bundle` into `entity`; `false` if it is not alive.

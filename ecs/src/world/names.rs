@@ -216,7 +216,7 @@ impl World {
     #[track_caller]
     pub(super) fn refuse_inserted_name_clash(&mut self, entity: Entity, previous: (Option<Name>, Option<Entity>)) {
         let Some(error) = self.inserted_name_clash(entity) else { return };
-        if self.spawned_by_command.take() == Some(entity) {
+        if self.spawned_by_command == Some(entity) {
             self.despawn(entity);
             panic!("{error}");
         }

@@ -31,7 +31,7 @@ use smallvec::SmallVec;
 
 use super::{DeferredWorld, World};
 use crate::component::{Component, ComponentHooks, Hook, HookContext};
-use crate::entity::{Entity, Id};
+use crate::entity::{Entity, EntityFlags, Id};
 use crate::util::FxHashMap;
 
 /// The event of a component being added to an entity that did not have it
@@ -342,20 +342,38 @@ impl Observers {
         true
     }
 
-    /// Whether some observer of `event` watches components (or pairs).
-    fn watches_components(&self, event: TypeId) -> bool {
-        self.by_event.get(&event).is_some_and(|lists| !lists.by_component.is_empty())
+    /// Whether some observer of `event` that may hear about `target` watches
+    /// components (or pairs): one of every entity, or one of `target` alone.
+    fn watches_components(&self, event: TypeId, target: Entity) -> bool {
+        self.by_event.get(&event).is_some_and(|lists| {
+            !lists.by_component.is_empty()
+                || lists.by_entity.get(&target).is_some_and(|scoped| {
+                    scoped.iter().any(|observer| self.observers.get(observer).is_some_and(|e| !e.components.is_empty()))
+                })
+        })
     }
 
     /// The ids of `ids` that observers of `event` watch (by any of the id's
-    /// forms): what a user event sent to an entity with those ids is about.
-    fn watched_among(&self, event: TypeId, ids: &[Id]) -> SmallVec<[Id; 4]> {
-        let Some(lists) = self.by_event.get(&event).filter(|lists| !lists.by_component.is_empty()) else {
+    /// forms), those of every entity or those of `target` alone: what a user
+    /// event sent to `target`, which holds `ids`, is about.
+    fn watched_among(&self, event: TypeId, target: Entity, ids: &[Id]) -> SmallVec<[Id; 4]> {
+        let Some(lists) = self.by_event.get(&event) else {
             return SmallVec::new();
         };
+        let scoped: SmallVec<[Id; 4]> = lists
+            .by_entity
+            .get(&target)
+            .into_iter()
+            .flatten()
+            .filter_map(|observer| self.observers.get(observer))
+            .flat_map(|entry| entry.components.iter().copied())
+            .collect();
         ids.iter()
             .copied()
-            .filter(|&id| id_forms(id).into_iter().any(|form| lists.by_component.contains_key(&form)))
+            .filter(|&id| {
+                id_forms(id).into_iter().any(|form| lists.by_component.contains_key(&form))
+                    || scoped.iter().any(|pattern| pattern.matches(id))
+            })
             .collect()
     }
 
@@ -437,17 +455,32 @@ impl World {
     /// global ones, `target`'s own, and those watching components: such an
     /// observer hears it when `target` holds every component it watches
     /// (Flecs' `ecs_emit` for an entity and its ids), with those ids as the
-    /// trigger's components. Returns whether the event goes on propagating.
+    /// trigger's components. What `target` holds: its type (a union pair as
+    /// its row's concrete pair), its sparse values, and what it inherits
+    /// from prefabs, as lifecycle observers see it. Returns whether the
+    /// event goes on propagating.
     pub(crate) fn run_user_event_observers(&mut self, event: TypeId, target: Entity, event_ptr: NonNull<u8>) -> bool {
-        let watched = match self.entities.location(target) {
-            Some(location) if target != Entity::PLACEHOLDER && self.observers.watches_components(event) => {
-                // A union pair stands for its row's concrete pair.
-                let ids: SmallVec<[Id; 16]> = self.archetypes[location.archetype]
-                    .ids()
-                    .iter()
-                    .map(|&id| self.concrete_pair(target, id))
-                    .collect();
-                self.observers.watched_among(event, &ids)
+        let watched = match self.entities.get(target) {
+            Some(record) if target != Entity::PLACEHOLDER && self.observers.watches_components(event, target) => {
+                let archetype = &self.archetypes[record.location.archetype];
+                let mut ids: SmallVec<[Id; 16]> =
+                    archetype.ids().iter().map(|&id| self.concrete_pair(target, id)).collect();
+                ids.extend(
+                    archetype
+                        .inherited()
+                        .iter()
+                        .map(|&(id, _)| id)
+                        .filter(|&id| !archetype.contains(id) && self.is_inherited_id(id)),
+                );
+                if record.flags.contains(EntityFlags::HAS_SPARSE) {
+                    ids.extend(
+                        self.sparse_sets
+                            .iter()
+                            .filter(|(_, set)| set.contains(target))
+                            .map(|(component, _)| component.id()),
+                    );
+                }
+                self.observers.watched_among(event, target, &ids)
             }
             _ => SmallVec::new(),
         };
