@@ -235,3 +235,62 @@ fn pairs_in_bundles_are_added_with_the_bundle() {
     log.assert_dropped_once([7]);
     world.check_invariants();
 }
+
+#[derive(Relationship)]
+#[relationship(on_delete_target = "panic")]
+struct MustOutlive;
+
+/// Counts its drops.
+#[derive(Component)]
+struct Counted(std::sync::Arc<std::sync::atomic::AtomicU32>);
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// A bundle with pairs applied by a command after their target was
+/// despawned gets each relationship's `on_delete_target` policy, as
+/// `EntityCommands::add_pair` does (a system spawning a child of an entity
+/// another system despawned must not crash the app): `ChildOf` deletes the
+/// new entity, a default (`remove`) relationship leaves the pair out, a
+/// `panic` one panics. Every value is dropped once.
+#[test]
+fn command_bundles_with_pairs_to_despawned_targets_follow_the_cleanup_policy() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU32, Ordering};
+    let drops = Arc::new(AtomicU32::new(0));
+    let mut world = World::new();
+    let (ship, friend) = (world.spawn_empty().id(), world.spawn_empty().id());
+    let counter = drops.clone();
+    let (child, follower, inserted) = world.run_system_once(move |mut commands: Commands| {
+        commands.entity(ship).despawn();
+        commands.entity(friend).despawn();
+        let child = commands.spawn((Counted(counter.clone()), ChildOf.pair(ship))).id();
+        let follower = commands.spawn((Enemy, Follows.pair(friend), Owes { amount: 3 }.pair(friend))).id();
+        let inserted = commands.spawn(Enemy).id();
+        commands.entity(inserted).insert(ChildOf.pair(ship));
+        (child, follower, inserted)
+    });
+    assert!(!world.is_alive(child), "ChildOf: the child of a despawned parent goes");
+    assert_eq!(drops.load(Ordering::Relaxed), 1, "its value is dropped once");
+    assert!(world.is_alive(follower) && world.has::<Enemy>(follower), "remove: spawned without the pairs");
+    assert_eq!(world.targets::<Follows>(follower).count(), 0);
+    assert_eq!(world.targets::<Owes>(follower).count(), 0);
+    assert!(!world.is_alive(inserted), "EntityCommands::insert of ChildOf to a dead parent: deleted");
+    // A panic policy panics, naming the relationship.
+    let anchor = world.spawn_empty().id();
+    let message = ecs_tests::panic_message(|| {
+        world.run_system_once(move |mut commands: Commands| {
+            commands.entity(anchor).despawn();
+            commands.spawn((Enemy, MustOutlive.pair(anchor)));
+        });
+    });
+    assert!(message.contains("MustOutlive") && message.contains("panic"), "{message}");
+    // A live target still works, and World::spawn keeps panicking on a dead one.
+    let parent = world.spawn_empty().id();
+    let kid = world.run_system_once(move |mut commands: Commands| commands.spawn(ChildOf.pair(parent)).id());
+    assert_eq!(world.target::<ChildOf>(kid), Some(parent));
+    world.check_invariants();
+}

@@ -50,6 +50,27 @@ impl<'w, 's> Commands<'w, 's> {
     }
 
     /// Reserves an entity now and queues inserting `bundle` into it.
+    ///
+    /// A pair of the bundle (`ChildOf.pair(parent)`) whose target was
+    /// despawned before the command applied gets its relationship's
+    /// `on_delete_target` policy, as [`EntityCommands::add_pair`] does: the
+    /// child of a despawned parent is despawned (`ChildOf`: delete), a
+    /// `remove` pair is left out, a `panic` one panics. A `Name` that a
+    /// sibling has panics and despawns the new entity (as `World::spawn`).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Turret;
+    /// let mut world = World::new();
+    /// let ship = world.spawn_empty().id();
+    /// let turret = world.run_system_once(move |mut commands: Commands| {
+    ///     commands.entity(ship).despawn();
+    ///     commands.spawn((Turret, ChildOf.pair(ship))).id() // applied after the despawn
+    /// });
+    /// assert!(!world.is_alive(turret)); // ChildOf: deleted with its parent
+    /// ```
     pub fn spawn<B: Bundle>(&mut self, bundle: B) -> EntityCommands<'_, 'w, 's> {
         let entity = self.world.reserve_entity();
         self.queue.push(move |world: &mut World| world.insert_spawned(entity, bundle));
@@ -156,7 +177,9 @@ impl EntityCommands<'_, '_, '_> {
         self.entity
     }
 
-    /// Queues inserting `bundle`.
+    /// Queues inserting `bundle`. A pair of the bundle whose target was
+    /// despawned before the command applied gets its relationship's
+    /// `on_delete_target` policy (see [`Commands::spawn`]).
     ///
     /// # Panics
     /// Applying the command panics if the entity is not alive then, naming it and
@@ -164,7 +187,7 @@ impl EntityCommands<'_, '_, '_> {
     pub fn insert<B: Bundle>(&mut self, bundle: B) -> &mut Self {
         let entity = self.entity;
         self.commands.queue(move |world: &mut World| {
-            if !world.insert(entity, bundle) {
+            if !world.insert_from_command(entity, bundle) {
                 panic!(
                     "cannot insert {} into entity {entity:?}: it is not alive (despawned before the command applied)",
                     core::any::type_name::<B>()
@@ -213,7 +236,7 @@ impl EntityCommands<'_, '_, '_> {
     pub fn try_insert<B: Bundle>(&mut self, bundle: B) -> &mut Self {
         let entity = self.entity;
         self.commands.queue(move |world: &mut World| {
-            world.insert(entity, bundle);
+            world.insert_from_command(entity, bundle);
         });
         self
     }

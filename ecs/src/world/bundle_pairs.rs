@@ -19,7 +19,7 @@ use smallvec::SmallVec;
 use super::{PairError, World};
 use crate::archetype::Archetypes;
 use crate::bundle::{Bundle, PairSink};
-use crate::component::Component;
+use crate::component::{CleanupPolicy, Component};
 use crate::entity::{ArchetypeId, Entity, Id};
 use crate::storage::{ComponentTicks, Tick};
 
@@ -93,6 +93,45 @@ impl BundlePairs {
     #[track_caller]
     pub(super) fn add_to(self, world: &mut World, entity: Entity) {
         for pair in self.0 {
+            if let Err((pair, error)) = (pair.apply)(PairUse::Add(world, entity)) {
+                panic!("cannot add the pair {pair} of a bundle to {entity:?}: {error}");
+            }
+        }
+    }
+
+    /// [`BundlePairs::add_to`] for a bundle a command inserts: a pair whose
+    /// target is not alive (despawned before the command applied) gets its
+    /// relationship's `on_delete_target` policy, as if the pair had existed
+    /// when the target was despawned: `remove` leaves it out (its value is
+    /// dropped), `delete` despawns `entity` (the pairs after it are dropped),
+    /// `panic` panics naming both.
+    ///
+    /// # Panics
+    /// As [`BundlePairs::add_to`] for a pair refused otherwise, and for a
+    /// dead target whose relationship has `on_delete_target = "panic"`.
+    #[track_caller]
+    pub(super) fn add_to_by_policy(self, world: &mut World, entity: Entity) {
+        for pair in self.0 {
+            if !world.is_alive(entity) {
+                return; // a `delete` policy or a hook despawned it: the rest is dropped
+            }
+            if !world.is_alive(pair.target) {
+                let relationship = (pair.relationship)(world);
+                match world.components().relationship_traits(relationship.index()).on_delete_target {
+                    CleanupPolicy::Remove => continue,
+                    CleanupPolicy::Delete => {
+                        world.despawn(entity);
+                        return;
+                    }
+                    CleanupPolicy::Panic => panic!(
+                        "cannot add the pair ({}, {:?}) of a bundle to {entity:?}: the target was despawned and {} has \
+                         on_delete_target = \"panic\"",
+                        world.index_name(relationship.index()),
+                        pair.target,
+                        world.index_name(relationship.index())
+                    ),
+                }
+            }
             if let Err((pair, error)) = (pair.apply)(PairUse::Add(world, entity)) {
                 panic!("cannot add the pair {pair} of a bundle to {entity:?}: {error}");
             }

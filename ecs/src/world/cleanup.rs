@@ -160,6 +160,19 @@ struct CleanupPlan {
     /// (the second `Entity`) dies.
     union_removals: Vec<(Entity, Id, Entity)>,
     panics: Vec<PanicCheck>,
+    /// Whether `panic` policies plan as `remove` (nothing is refused: the
+    /// holders lose the ids, [`World::clear_entities`]).
+    panic_as_remove: bool,
+}
+
+impl CleanupPlan {
+    /// The policy the plan applies for `policy`.
+    fn policy(&self, policy: CleanupPolicy) -> CleanupPolicy {
+        match policy {
+            CleanupPolicy::Panic if self.panic_as_remove => CleanupPolicy::Remove,
+            other => other,
+        }
+    }
 }
 
 impl World {
@@ -205,7 +218,7 @@ impl World {
         }
         let mut panics = PanicSlot::default();
         if record.flags.intersects(EntityFlags::IS_TARGET | EntityFlags::IS_COMPONENT) {
-            let plan = self.plan_cleanup(entity);
+            let plan = self.plan_cleanup(entity, !refuse);
             if let Err(error) = if refuse { self.refusal(&plan) } else { Ok(()) } {
                 for &entity in &plan.delete {
                     self.unflag(entity, EntityFlags::DELETING);
@@ -330,9 +343,10 @@ impl World {
 
     /// Computes what despawning `root` does (only the transient `DELETING` flags
     /// change).
-    fn plan_cleanup(&mut self, root: Entity) -> CleanupPlan {
+    fn plan_cleanup(&mut self, root: Entity, panic_as_remove: bool) -> CleanupPlan {
         // Reuse the last plan's buffer: despawning a hierarchy plans many times.
-        let mut plan = CleanupPlan { delete: core::mem::take(&mut self.cleanup_scratch), ..CleanupPlan::default() };
+        let mut plan =
+            CleanupPlan { delete: core::mem::take(&mut self.cleanup_scratch), panic_as_remove, ..CleanupPlan::default() };
         self.plan_delete(&mut plan, root);
         let wildcard = Entity::WILDCARD.index();
         let mut next = 0;
@@ -366,7 +380,7 @@ impl World {
         let Some(set) = self.sparse_sets.of(dying).filter(|set| !set.is_empty()) else {
             return;
         };
-        match self.components.relationship_traits(dying.index()).on_delete {
+        match plan.policy(self.components.relationship_traits(dying.index()).on_delete) {
             CleanupPolicy::Remove => plan.sparse_removals.push(dying),
             CleanupPolicy::Panic => {
                 plan.panics.push(PanicCheck {
@@ -402,7 +416,7 @@ impl World {
         let mut refused: SmallVec<[u32; 1]> = SmallVec::new();
         for &(holder, relationship) in &holders {
             let id = super::union::union_id(relationship);
-            match self.components.relationship_traits(relationship).on_delete_target {
+            match plan.policy(self.components.relationship_traits(relationship).on_delete_target) {
                 CleanupPolicy::Remove => plan.union_removals.push((holder, id, dying)),
                 CleanupPolicy::Panic if !refused.contains(&relationship) => {
                     refused.push(relationship);
@@ -514,7 +528,7 @@ impl World {
                 }
                 let relationship = if id.is_pair() { id.first_index() } else { dying.index() };
                 let traits = self.components.relationship_traits(relationship);
-                let policy = if as_target { traits.on_delete_target } else { traits.on_delete };
+                let policy = plan.policy(if as_target { traits.on_delete_target } else { traits.on_delete });
                 match policy {
                     CleanupPolicy::Remove => plan.removals.entry(archetype_id).or_default().push(id),
                     CleanupPolicy::Panic => {

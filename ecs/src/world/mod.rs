@@ -177,6 +177,11 @@ pub struct World {
     /// its bundle despawns it (as [`World::spawn`] does) instead of
     /// restoring its previous name.
     spawned_by_command: Option<Entity>,
+    /// Whether the bundle being inserted comes from a command: a pair of it
+    /// whose target was despawned meanwhile gets its relationship's
+    /// `on_delete_target` policy (as `EntityCommands::add_pair` does)
+    /// instead of a panic.
+    pairs_by_policy: bool,
     name_check_deferred: Option<Entity>,
     /// Every entity carrying a `Name`, by name (kept by `Name`'s hooks; see
     /// `names`): lookups and sibling checks look at the few entities with
@@ -277,6 +282,7 @@ impl World {
             observers: Observers::default(),
             name_check_deferred: None,
             spawned_by_command: None,
+            pairs_by_policy: false,
             name_index: crate::util::FxHashMap::default(),
         };
         // The world relies on these: they are never despawned.
@@ -1462,12 +1468,27 @@ impl World {
         self.flush_entities();
         // Saved and put back, also when a hook panics: a commands spawn
         // applied meanwhile (by an observer's commands) has its own entity.
-        let outer = self.spawned_by_command.replace(entity);
+        let outer = (self.spawned_by_command.replace(entity), core::mem::replace(&mut self.pairs_by_policy, true));
         let inserted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.insert_bundle(entity, bundle)));
-        self.spawned_by_command = outer;
+        (self.spawned_by_command, self.pairs_by_policy) = outer;
         if let Err(payload) = inserted {
             std::panic::resume_unwind(payload);
         }
+    }
+
+    /// Inserts `bundle` into `entity` for an `EntityCommands::insert`: as
+    /// [`World::insert`], except that a pair of the bundle whose target was
+    /// despawned before the command applied gets its relationship's
+    /// `on_delete_target` policy (remove: left out; delete: the entity is
+    /// despawned; panic: a panic), as `EntityCommands::add_pair` does.
+    /// `false` if `entity` is not alive.
+    #[track_caller]
+    pub(crate) fn insert_from_command<B: Bundle>(&mut self, entity: Entity, bundle: B) -> bool {
+        self.flush_entities();
+        let outer = core::mem::replace(&mut self.pairs_by_policy, true);
+        let inserted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.insert_bundle(entity, bundle)));
+        self.pairs_by_policy = outer;
+        inserted.unwrap_or_else(|payload| std::panic::resume_unwind(payload))
     }
 
     /// Inserts `bundle` into `entity`; `false` if it is not alive.
@@ -1515,9 +1536,14 @@ impl World {
     #[inline]
     fn insert_bundle_registered<B: Bundle>(&mut self, entity: Entity, bundle_id: BundleId, mut bundle: B) -> bool {
         if B::HAS_PAIRS {
+            // Only this bundle's pairs: bundles that hooks' commands insert
+            // meanwhile set the flag for themselves.
+            let by_policy = core::mem::take(&mut self.pairs_by_policy);
             let pairs = bundle_pairs::BundlePairs::take(&mut bundle);
             let inserted = self.insert_bundle_values(entity, bundle_id, bundle);
-            if inserted {
+            if inserted && by_policy {
+                pairs.add_to_by_policy(self, entity);
+            } else if inserted {
                 pairs.add_to(self, entity);
             }
             return inserted;
