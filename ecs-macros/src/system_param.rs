@@ -20,7 +20,10 @@
 //! A `ParamSet<'w, 's, (Query<'w, 's, ..>, ..)>` field names its members
 //! with the struct's lifetimes, while the tuple's item names them with the
 //! run's: its value is relabelled (`ParamSet::__with_member_lifetimes`, the
-//! members being the same parameters).
+//! members being the same parameters). Which fields are sets is left to
+//! method resolution on their concrete types (`ecs::system::__FieldItem`), so
+//! an alias of `ParamSet` is relabelled and another type named `ParamSet` is
+//! not.
 //!
 //! The free `const` item makes conflicts between the struct's own fields a
 //! `cargo check` error. The impl sits in an anonymous `const` block with its
@@ -61,18 +64,16 @@ pub(crate) fn derive_system_param(input: DeriveInput) -> syn::Result<TokenStream
     let labels: Vec<String> = names.iter().map(|name| quote!(#name).to_string()).collect();
     let bindings: Vec<_> = (0..fields.len()).map(|i| format_ident!("__field{}", i)).collect();
     // A `ParamSet` field's members name the struct's lifetimes, not the
-    // run's: its item is relabelled to the field's type.
-    let values: Vec<TokenStream2> = fields
+    // run's: its item is relabelled to the field's type (any other value
+    // passes through; see `ecs::system::__FieldItem`).
+    let values: Vec<TokenStream2> = bindings
         .iter()
-        .zip(&bindings)
-        .map(|((_, ty), binding)| {
-            if is_param_set(ty) {
-                // SAFETY (in the generated code): the members differ from the
-                // field's only in their lifetimes.
-                quote!(unsafe { #binding.__with_member_lifetimes() })
-            } else {
-                quote!(#binding)
-            }
+        .map(|binding| {
+            quote!({
+                #[allow(unused_imports)]
+                use ::ecs::system::{__RelabelOther as _, __RelabelParamSet as _};
+                (&::ecs::system::__FieldItem::new(#binding)).__relabel()
+            })
         })
         .collect();
     let tuple = quote!((#(#types,)*));
@@ -141,9 +142,4 @@ pub(crate) fn derive_system_param(input: DeriveInput) -> syn::Result<TokenStream
 
         const _: () = ::ecs::system::check_system::<#ident<#(#static_lifetimes),*>>(#name);
     })
-}
-
-/// Whether `ty` is written as a `ParamSet<..>` (any path ending in it).
-fn is_param_set(ty: &syn::Type) -> bool {
-    matches!(ty, syn::Type::Path(path) if path.path.segments.last().is_some_and(|segment| segment.ident == "ParamSet"))
 }

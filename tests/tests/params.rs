@@ -291,3 +291,39 @@ fn a_derived_param_holds_a_param_set_with_the_structs_lifetimes() {
     assert_eq!(world.get::<Velocity>(friend).unwrap().x, 2.0);
     assert_eq!(world.resource::<Log>().0, ["2"]);
 }
+
+mod own {
+    use super::*;
+    /// A user's own derived parameter that happens to be named `ParamSet`.
+    #[derive(SystemParam)]
+    pub struct ParamSet<'w, 's> {
+        pub velocities: Query<'w, 's, &'static Velocity>,
+    }
+}
+
+/// An alias of `ParamSet` whose members name the struct's lifetimes (what
+/// clippy's `type_complexity` suggests).
+type Movers<'w, 's> = ParamSet<'w, 's, (Query<'w, 's, &'static mut Position>, Query<'w, 's, &'static Velocity>)>;
+
+/// Which fields of a derived parameter are sets is decided by their types,
+/// not their names: a user's own type named `ParamSet` passes through as it
+/// is, an alias of the real one is relabelled.
+#[test]
+fn derived_params_tell_param_sets_by_type_not_by_name() {
+    #[derive(SystemParam)]
+    struct Outer<'w, 's> {
+        mine: own::ParamSet<'w, 's>,
+        set: Movers<'w, 's>,
+    }
+    fn step(mut outer: Outer) {
+        let n = outer.mine.velocities.iter().count() as f32;
+        let speed: f32 = outer.set.p1().iter().map(|v| v.x).sum();
+        for mut position in outer.set.p0().iter_mut() {
+            position.x += speed * n;
+        }
+    }
+    let mut world = World::new();
+    let e = world.spawn((Position { x: 0.0, y: 0.0 }, Velocity { x: 2.0, y: 0.0 })).id();
+    world.run_system_once(step);
+    assert_eq!(world.get::<Position>(e).unwrap().x, 2.0);
+}

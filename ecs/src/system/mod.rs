@@ -45,7 +45,7 @@ pub use function::{
 pub use hierarchy::{ChildSpawnerCommands, Relations};
 pub use message::{MessageMutator, MessageReader, MessageWriter};
 pub use param::{Local, Res, ResMut, SystemMeta, SystemParam, SystemParamItem};
-pub use param_set::{ParamSet, ParamSetMember};
+pub use param_set::{__FieldItem, __RelabelOther, __RelabelParamSet, ParamSet, ParamSetMember};
 pub use propagate::Propagate;
 pub use query::Query;
 pub use registry::{RunSystemError, SystemId};

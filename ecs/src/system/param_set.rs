@@ -256,6 +256,55 @@ impl<'w, 's, T> ParamSet<'w, 's, T> {
     }
 }
 
+/// A derived parameter's field value on its way into the struct
+/// (`#[derive(SystemParam)]`): `(&__FieldItem::new(value)).__relabel()` is the
+/// value itself, except for a [`ParamSet`], whose members are relabelled to
+/// the field's lifetimes (the `ParamSet` impl is found first, by method
+/// resolution on the concrete type; every other type falls back to the
+/// identity on `&__FieldItem<T>`).
+#[doc(hidden)]
+pub struct __FieldItem<T>(core::cell::Cell<Option<T>>);
+
+impl<T> __FieldItem<T> {
+    /// Wraps a field's value.
+    pub fn new(value: T) -> Self {
+        __FieldItem(core::cell::Cell::new(Some(value)))
+    }
+
+    fn take(&self) -> T {
+        self.0.take().expect("a derived parameter's field is taken once")
+    }
+}
+
+/// The `ParamSet` case of [`__FieldItem`].
+#[doc(hidden)]
+pub trait __RelabelParamSet<'w, 's> {
+    /// The set with its members named as the field names them.
+    fn __relabel<U>(&self) -> ParamSet<'w, 's, U>;
+}
+
+impl<'w, 's, T> __RelabelParamSet<'w, 's> for __FieldItem<ParamSet<'w, 's, T>> {
+    fn __relabel<U>(&self) -> ParamSet<'w, 's, U> {
+        // SAFETY: the derive passes a field's value and takes the result as
+        // the same field: `U` is `T` with the struct's lifetimes in place of
+        // the run's (both come from the field's type tokens).
+        unsafe { self.take().__with_member_lifetimes() }
+    }
+}
+
+/// The fallback case of [`__FieldItem`]: the value itself.
+#[doc(hidden)]
+pub trait __RelabelOther<T> {
+    /// The value, unchanged.
+    fn __relabel(&self) -> T;
+}
+
+impl<T> __RelabelOther<T> for &__FieldItem<T> {
+    fn __relabel(&self) -> T {
+        self.take()
+    }
+}
+
 impl<T> core::fmt::Debug for ParamSet<'_, '_, T> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("ParamSet").field("members", &core::any::type_name::<T>()).finish()

@@ -345,8 +345,11 @@ impl World {
     /// change).
     fn plan_cleanup(&mut self, root: Entity, panic_as_remove: bool) -> CleanupPlan {
         // Reuse the last plan's buffer: despawning a hierarchy plans many times.
-        let mut plan =
-            CleanupPlan { delete: core::mem::take(&mut self.cleanup_scratch), panic_as_remove, ..CleanupPlan::default() };
+        let mut plan = CleanupPlan {
+            delete: core::mem::take(&mut self.cleanup_scratch),
+            panic_as_remove,
+            ..CleanupPlan::default()
+        };
         self.plan_delete(&mut plan, root);
         let wildcard = Entity::WILDCARD.index();
         let mut next = 0;
