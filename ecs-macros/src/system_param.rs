@@ -66,16 +66,7 @@ pub(crate) fn derive_system_param(input: DeriveInput) -> syn::Result<TokenStream
     // A `ParamSet` field's members name the struct's lifetimes, not the
     // run's: its item is relabelled to the field's type (any other value
     // passes through; see `ecs::system::__FieldItem`).
-    let values: Vec<TokenStream2> = bindings
-        .iter()
-        .map(|binding| {
-            quote!({
-                #[allow(unused_imports)]
-                use ::ecs::system::{__RelabelOther as _, __RelabelParamSet as _};
-                (&::ecs::system::__FieldItem::new(#binding)).__relabel()
-            })
-        })
-        .collect();
+    let values: Vec<TokenStream2> = bindings.iter().map(|binding| quote!(::ecs::__relabel_field!(#binding))).collect();
     let tuple = quote!((#(#types,)*));
     // The fields' state does not depend on the borrows' lifetimes: named with
     // `'static` ones, it needs no generics on the wrapper.

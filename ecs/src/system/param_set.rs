@@ -276,6 +276,18 @@ impl<T> __FieldItem<T> {
     }
 }
 
+/// `(&__FieldItem::new(value)).__relabel()` with both cases in scope: what
+/// `#[derive(SystemParam)]` writes for each field's value.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __relabel_field {
+    ($value:expr) => {{
+        #[allow(unused_imports)]
+        use $crate::system::{__RelabelOther as _, __RelabelParamSet as _};
+        (&$crate::system::__FieldItem::new($value)).__relabel()
+    }};
+}
+
 /// The `ParamSet` case of [`__FieldItem`].
 #[doc(hidden)]
 pub trait __RelabelParamSet<'w, 's> {
