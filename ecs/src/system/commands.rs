@@ -222,7 +222,7 @@ impl EntityCommands<'_, '_, '_> {
     pub fn insert_if_new<B: Bundle>(&mut self, bundle: B) -> &mut Self {
         let entity = self.entity;
         self.commands.queue(move |world: &mut World| {
-            if !world.insert_if_new(entity, bundle) {
+            if !world.insert_if_new_from_command(entity, bundle) {
                 panic!(
                     "cannot insert {} into entity {entity:?}: it is not alive (despawned before the command applied)",
                     core::any::type_name::<B>()

@@ -103,7 +103,16 @@ impl Commands<'_, '_> {
         I::Item: Bundle,
     {
         self.queue(move |world: &mut World| {
-            world.spawn_batch(bundles).for_each(drop);
+            if <I::Item as Bundle>::HAS_PAIRS {
+                // Each bundle as `Commands::spawn` applies it: a pair whose
+                // target was despawned meanwhile follows its policy.
+                for bundle in bundles {
+                    let entity = world.spawn_empty().id();
+                    world.insert_spawned(entity, bundle);
+                }
+            } else {
+                world.spawn_batch(bundles).for_each(drop);
+            }
         });
     }
 }

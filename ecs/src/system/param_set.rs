@@ -284,7 +284,10 @@ macro_rules! __relabel_field {
     ($value:expr) => {{
         #[allow(unused_imports)]
         use $crate::system::{__RelabelOther as _, __RelabelParamSet as _};
-        (&$crate::system::__FieldItem::new($value)).__relabel()
+        let item = $crate::system::__FieldItem::new($value);
+        // SAFETY: the derive passes a field's value and takes the result as
+        // the same field: a set's members differ only in their lifetimes.
+        unsafe { (&item).__relabel() }
     }};
 }
 
@@ -292,14 +295,16 @@ macro_rules! __relabel_field {
 #[doc(hidden)]
 pub trait __RelabelParamSet<'w, 's> {
     /// The set with its members named as the field names them.
-    fn __relabel<U>(&self) -> ParamSet<'w, 's, U>;
+    ///
+    /// # Safety
+    /// As [`ParamSet::__with_member_lifetimes`]: `U`'s members are the set's
+    /// with only their lifetimes changed.
+    unsafe fn __relabel<U>(&self) -> ParamSet<'w, 's, U>;
 }
 
 impl<'w, 's, T> __RelabelParamSet<'w, 's> for __FieldItem<ParamSet<'w, 's, T>> {
-    fn __relabel<U>(&self) -> ParamSet<'w, 's, U> {
-        // SAFETY: the derive passes a field's value and takes the result as
-        // the same field: `U` is `T` with the struct's lifetimes in place of
-        // the run's (both come from the field's type tokens).
+    unsafe fn __relabel<U>(&self) -> ParamSet<'w, 's, U> {
+        // SAFETY: forwarded to the caller.
         unsafe { self.take().__with_member_lifetimes() }
     }
 }
@@ -308,11 +313,15 @@ impl<'w, 's, T> __RelabelParamSet<'w, 's> for __FieldItem<ParamSet<'w, 's, T>> {
 #[doc(hidden)]
 pub trait __RelabelOther<T> {
     /// The value, unchanged.
-    fn __relabel(&self) -> T;
+    ///
+    /// # Safety
+    /// None needed (it is `unsafe` to match [`__RelabelParamSet::__relabel`],
+    /// which the same call may resolve to).
+    unsafe fn __relabel(&self) -> T;
 }
 
 impl<T> __RelabelOther<T> for &__FieldItem<T> {
-    fn __relabel(&self) -> T {
+    unsafe fn __relabel(&self) -> T {
         self.take()
     }
 }

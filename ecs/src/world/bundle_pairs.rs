@@ -19,7 +19,7 @@ use smallvec::SmallVec;
 use super::{PairError, World};
 use crate::archetype::Archetypes;
 use crate::bundle::{Bundle, PairSink};
-use crate::component::{CleanupPolicy, Component};
+use crate::component::Component;
 use crate::entity::{ArchetypeId, Entity, Id};
 use crate::storage::{ComponentTicks, Tick};
 
@@ -117,20 +117,8 @@ impl BundlePairs {
             }
             if !world.is_alive(pair.target) {
                 let relationship = (pair.relationship)(world);
-                match world.components().relationship_traits(relationship.index()).on_delete_target {
-                    CleanupPolicy::Remove => continue,
-                    CleanupPolicy::Delete => {
-                        world.despawn(entity);
-                        return;
-                    }
-                    CleanupPolicy::Panic => panic!(
-                        "cannot add the pair ({}, {:?}) of a bundle to {entity:?}: the target was despawned and {} has \
-                         on_delete_target = \"panic\"",
-                        world.index_name(relationship.index()),
-                        pair.target,
-                        world.index_name(relationship.index())
-                    ),
-                }
+                world.apply_dead_target_policy(entity, relationship, pair.target);
+                continue;
             }
             if let Err((pair, error)) = (pair.apply)(PairUse::Add(world, entity)) {
                 panic!("cannot add the pair {pair} of a bundle to {entity:?}: {error}");

@@ -652,9 +652,15 @@ impl World {
         if B::HAS_PAIRS && self.bundle_has_name(bundle_id) {
             // The name is checked once the pairs (a parent) landed too.
             let outer = self.name_check_deferred.replace(entity);
-            self.place_spawned(entity, bundle_id, bundle);
-            pairs.add_to(self, entity);
+            // Put back also when a pair is refused (a panic).
+            let placed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                self.place_spawned(entity, bundle_id, bundle);
+                pairs.add_to(self, entity);
+            }));
             self.name_check_deferred = outer;
+            if let Err(payload) = placed {
+                std::panic::resume_unwind(payload);
+            }
             self.refuse_spawned_name_clash(entity);
             return EntityWorldMut::new(self, entity);
         }
@@ -1428,11 +1434,20 @@ impl World {
         struct NewPairs<'w> {
             world: &'w mut World,
             entity: Entity,
+            by_policy: bool,
         }
         impl crate::bundle::PairSink for NewPairs<'_> {
             #[track_caller]
             fn pair<C: Component>(&mut self, value: C, target: Entity) {
-                let id = crate::entity::Id::pair(self.world.register_component::<C>(), target);
+                if !self.world.is_alive(self.entity) {
+                    return; // a `delete` policy despawned it: the rest is dropped
+                }
+                let relationship = self.world.register_component::<C>();
+                if self.by_policy && !self.world.is_alive(target) {
+                    self.world.apply_dead_target_policy(self.entity, relationship, target);
+                    return;
+                }
+                let id = crate::entity::Id::pair(relationship, target);
                 if !self.world.owns_id(self.entity, id)
                     && let Err(error) = self.world.insert_id_value(self.entity, id, value)
                 {
@@ -1453,11 +1468,46 @@ impl World {
                 }
             }
         }
+        let by_policy = core::mem::take(&mut self.pairs_by_policy);
         if B::HAS_PAIRS {
-            bundle.take_pairs(&mut NewPairs { world: self, entity });
+            bundle.take_pairs(&mut NewPairs { world: self, entity, by_policy });
         }
         bundle.write_components(&mut NewValues { world: self, entity });
         true
+    }
+
+    /// [`World::insert_if_new`] for an `EntityCommands::insert_if_new`: a pair
+    /// whose target was despawned before the command applied gets its
+    /// relationship's `on_delete_target` policy (see
+    /// [`World::insert_from_command`]).
+    #[track_caller]
+    pub(crate) fn insert_if_new_from_command<B: Bundle>(&mut self, entity: Entity, bundle: B) -> bool {
+        self.flush_entities();
+        let outer = core::mem::replace(&mut self.pairs_by_policy, true);
+        let inserted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.insert_if_new(entity, bundle)));
+        self.pairs_by_policy = outer;
+        inserted.unwrap_or_else(|payload| std::panic::resume_unwind(payload))
+    }
+
+    /// For a pair `(relationship, target)` of a command's bundle whose target
+    /// is not alive: applies the relationship's `on_delete_target` policy to
+    /// `entity` as if the pair had existed when the target was despawned
+    /// (`remove`: nothing, the pair is left out; `delete`: `entity` is
+    /// despawned; `panic`: a panic naming both).
+    #[track_caller]
+    pub(super) fn apply_dead_target_policy(&mut self, entity: Entity, relationship: Entity, target: Entity) {
+        match self.components.relationship_traits(relationship.index()).on_delete_target {
+            crate::component::CleanupPolicy::Remove => {}
+            crate::component::CleanupPolicy::Delete => {
+                self.despawn(entity);
+            }
+            crate::component::CleanupPolicy::Panic => panic!(
+                "cannot add the pair ({}, {target:?}) of a bundle to {entity:?}: the target was despawned and {} has \
+                 on_delete_target = \"panic\"",
+                self.index_name(relationship.index()),
+                self.index_name(relationship.index())
+            ),
+        }
     }
 
     /// Inserts `bundle` into `entity`, which a `Commands::spawn` reserved:
@@ -1515,8 +1565,12 @@ impl World {
             // Sibling names are checked once the name (and pairs) landed.
             let previous = (self.get::<Name>(entity).cloned(), self.parent_of(entity));
             let outer = self.name_check_deferred.replace(entity);
-            let inserted = self.insert_bundle_registered(entity, bundle_id, bundle);
+            // Put back also when the insert panics (a refused pair, a hook).
+            let inserted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                self.insert_bundle_registered(entity, bundle_id, bundle)
+            }));
             self.name_check_deferred = outer;
+            let inserted = inserted.unwrap_or_else(|payload| std::panic::resume_unwind(payload));
             if inserted {
                 self.refuse_inserted_name_clash(entity, previous);
             }
@@ -1535,10 +1589,10 @@ impl World {
     /// the sibling name check.
     #[inline]
     fn insert_bundle_registered<B: Bundle>(&mut self, entity: Entity, bundle_id: BundleId, mut bundle: B) -> bool {
+        // Only this bundle's pairs: bundles that hooks' commands insert
+        // meanwhile set the flag for themselves (a plain insert never sees it).
+        let by_policy = core::mem::take(&mut self.pairs_by_policy);
         if B::HAS_PAIRS {
-            // Only this bundle's pairs: bundles that hooks' commands insert
-            // meanwhile set the flag for themselves.
-            let by_policy = core::mem::take(&mut self.pairs_by_policy);
             let pairs = bundle_pairs::BundlePairs::take(&mut bundle);
             let inserted = self.insert_bundle_values(entity, bundle_id, bundle);
             if inserted && by_policy {
