@@ -1443,9 +1443,19 @@ impl World {
                     return; // a `delete` policy despawned it: the rest is dropped
                 }
                 let relationship = self.world.register_component::<C>();
-                if self.by_policy && !self.world.is_alive(target) {
-                    self.world.apply_dead_target_policy(self.entity, relationship, target);
-                    return;
+                if !self.world.is_alive(target) {
+                    if self.by_policy {
+                        self.world.apply_dead_target_policy(self.entity, relationship, target);
+                        return;
+                    }
+                    // As `insert`: a stale handle must not reach the entity
+                    // that has its index now.
+                    panic!(
+                        "cannot add the pair ({}, {target:?}) of a bundle to {:?}: {}",
+                        C::NAME,
+                        self.entity,
+                        PairError::NotAlive(target)
+                    );
                 }
                 let id = crate::entity::Id::pair(relationship, target);
                 if !self.world.owns_id(self.entity, id)

@@ -223,24 +223,30 @@ impl World {
         let (name, parent) = previous;
         // The old name and parent were unique together: no check on the way back.
         let outer = self.name_check_deferred.replace(entity);
-        match name {
-            Some(name) => {
-                let bundle_id = self.register_bundle::<Name>();
-                self.insert_bundle_values(entity, bundle_id, name);
+        // Put back also when a hook or observer of the way back panics.
+        let restored = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            match name {
+                Some(name) => {
+                    let bundle_id = self.register_bundle::<Name>();
+                    self.insert_bundle_values(entity, bundle_id, name);
+                }
+                None => {
+                    self.remove_bundle::<Name, true>(entity);
+                }
             }
-            None => {
-                self.remove_bundle::<Name, true>(entity);
+            if self.parent_of(entity) != parent
+                && let Some(child_of) = self.components.id_of::<ChildOf>()
+            {
+                match parent {
+                    Some(parent) => self.add_id(entity, Id::pair(child_of, parent)),
+                    None => self.remove_id(entity, Id::pair(child_of, Entity::WILDCARD)),
+                };
             }
-        }
-        if self.parent_of(entity) != parent
-            && let Some(child_of) = self.components.id_of::<ChildOf>()
-        {
-            match parent {
-                Some(parent) => self.add_id(entity, Id::pair(child_of, parent)),
-                None => self.remove_id(entity, Id::pair(child_of, Entity::WILDCARD)),
-            };
-        }
+        }));
         self.name_check_deferred = outer;
+        if let Err(payload) = restored {
+            std::panic::resume_unwind(payload);
+        }
         panic!("{error}");
     }
 
