@@ -502,6 +502,37 @@ fn access_for_the_scheduler() {
     assert_eq!(access.conflict_with(&writer), Some(vel));
 }
 
+/// Every runtime term that reads data of another entity (a sparse value
+/// found `self|up` on an ancestor, a fixed source, a variable source, a pair
+/// bound through `$this` in an id) is a read of that component on any
+/// entity: no filter of the row makes it disjoint from a writer.
+#[test]
+fn terms_reading_other_entities_are_reads_of_any_entity() {
+    let mut world = World::new();
+    let shield = world.register_component::<Shield>();
+    let health = world.register_component::<Health>();
+    let enemy = world.register_component::<Enemy>();
+    world.register_component::<Likes>();
+    let boss = world.spawn((Name::new("boss"), Health(9))).id();
+    world.add_pair::<Likes>(boss, boss);
+    for (dsl, read) in [
+        ("Enemy, Shield(self|up ChildOf)", shield),
+        ("Enemy, Health(boss)", health),
+        ("Enemy, (ChildOf, $p), Health($p)", health),
+        ("Likes(boss, $this), Health(boss)", health),
+    ] {
+        let q = world.query_dsl(dsl).unwrap();
+        let mut access = QueryAccess::default();
+        q.update_access(&mut access);
+        assert!(access.reads_other().contains(&read), "{dsl}: {:?}", access.reads_other());
+        // A writer restricted to what the rows exclude still conflicts.
+        let mut writer = QueryAccess::default();
+        writer.add_write(read);
+        writer.add_without(enemy);
+        assert_eq!(access.conflict_with(&writer), Some(read), "{dsl}");
+    }
+}
+
 #[test]
 fn a_query_is_bound_to_its_first_world() {
     let mut world = World::new();
