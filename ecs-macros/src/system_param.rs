@@ -19,7 +19,7 @@
 //!
 //! A `ParamSet<'w, 's, (Query<'w, 's, ..>, ..)>` field names its members
 //! with the struct's lifetimes, while the tuple's item names them with the
-//! run's: its value is relabelled (`ParamSet::__with_member_lifetimes`, the
+//! run's: its value is relabelled (`__RelabelParamSet::__relabel`, the
 //! members being the same parameters). Which fields are sets is left to
 //! method resolution on their concrete types (`ecs::system::__FieldItem`), so
 //! an alias of `ParamSet` is relabelled and another type named `ParamSet` is

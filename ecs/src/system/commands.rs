@@ -9,7 +9,7 @@
 
 use super::SystemId;
 use crate::bundle::Bundle;
-use crate::component::{CleanupPolicy, RelationshipTraits};
+use crate::component::RelationshipTraits;
 use crate::entity::{Entity, Id};
 use crate::relation::Relationship;
 use crate::world::{DeferredWorld, Message, Resource, World};
@@ -469,17 +469,13 @@ impl PairCommand {
             }
             return;
         };
-        match policy {
-            CleanupPolicy::Remove => {}
-            CleanupPolicy::Delete => {
-                world.despawn(entity);
-            }
-            CleanupPolicy::Panic => panic!(
+        world.apply_dead_pair_policy(entity, policy, |world| {
+            format!(
                 "command {}: the {half} {dead:?} was despawned and the relationship {} has {trait_name} = \"panic\"",
                 label(),
                 world.index_name(relationship.index())
-            ),
-        }
+            )
+        });
     }
 }
 

@@ -234,28 +234,6 @@ pub struct ParamSet<'w, 's, T> {
     _state: PhantomData<&'s mut ()>,
 }
 
-impl<'w, 's, T> ParamSet<'w, 's, T> {
-    /// The same set, its members named with other lifetimes: what
-    /// `#[derive(SystemParam)]` uses for a field such as
-    /// `ParamSet<'w, 's, (Query<'w, 's, &'static mut A>,)>`, whose members
-    /// carry the struct's lifetimes while the set's item carries the run's.
-    ///
-    /// # Safety
-    /// Each member of `U` is the member of `T` at its position with only its
-    /// lifetimes changed (the same parameter, so the same state type).
-    #[doc(hidden)]
-    pub unsafe fn __with_member_lifetimes<U>(self) -> ParamSet<'w, 's, U> {
-        ParamSet {
-            world: self.world,
-            members: self.members,
-            meta: self.meta,
-            this_run: self.this_run,
-            _members: PhantomData,
-            _state: PhantomData,
-        }
-    }
-}
-
 /// A derived parameter's field value on its way into the struct
 /// (`#[derive(SystemParam)]`): `(&__FieldItem::new(value)).__relabel()` is the
 /// value itself, except for a [`ParamSet`], whose members are relabelled to
@@ -294,18 +272,29 @@ macro_rules! __relabel_field {
 /// The `ParamSet` case of [`__FieldItem`].
 #[doc(hidden)]
 pub trait __RelabelParamSet<'w, 's> {
-    /// The set with its members named as the field names them.
+    /// The set with its members named as the field names them: what
+    /// `#[derive(SystemParam)]` uses for a field such as
+    /// `ParamSet<'w, 's, (Query<'w, 's, &'static mut A>,)>`, whose members
+    /// carry the struct's lifetimes while the set's item carries the run's.
     ///
     /// # Safety
-    /// As [`ParamSet::__with_member_lifetimes`]: `U`'s members are the set's
-    /// with only their lifetimes changed.
+    /// Each member of `U` is the set's member at its position with only its
+    /// lifetimes changed (the same parameter, so the same state type, which
+    /// the accessors cast the member pointers to).
     unsafe fn __relabel<U>(&self) -> ParamSet<'w, 's, U>;
 }
 
 impl<'w, 's, T> __RelabelParamSet<'w, 's> for __FieldItem<ParamSet<'w, 's, T>> {
     unsafe fn __relabel<U>(&self) -> ParamSet<'w, 's, U> {
-        // SAFETY: forwarded to the caller.
-        unsafe { self.take().__with_member_lifetimes() }
+        let set = self.take();
+        ParamSet {
+            world: set.world,
+            members: set.members,
+            meta: set.meta,
+            this_run: set.this_run,
+            _members: PhantomData,
+            _state: PhantomData,
+        }
     }
 }
 

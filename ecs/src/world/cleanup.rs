@@ -312,11 +312,7 @@ impl World {
         let Some(record) = pairs.and_then(|pairs| self.archetypes.component_index().get(pairs)) else { return };
         let doomed: SmallVec<[ArchetypeId; 8]> = record.archetypes().iter().map(|entry| entry.archetype).collect();
         for archetype in doomed {
-            if !self.archetypes.is_dead(archetype) {
-                debug_assert!(self.archetypes[archetype].is_empty());
-                self.archetypes.delete(archetype);
-                self.bundles.forget_archetype(archetype);
-            }
+            self.delete_empty_archetype(archetype);
         }
     }
 
@@ -762,11 +758,7 @@ impl World {
         // order (the component index orders its entries by emptiness, not by
         // creation; deletion order decides which freed slot is reused first).
         for archetype in doomed {
-            if !self.archetypes.is_dead(archetype) {
-                debug_assert!(self.archetypes[archetype].is_empty(), "cleanup left entities in {archetype:?}");
-                self.archetypes.delete(archetype);
-                self.bundles.forget_archetype(archetype);
-            }
+            self.delete_empty_archetype(archetype);
         }
         self.recycle_plan(plan);
     }

@@ -117,11 +117,24 @@ impl World {
             {
                 break;
             }
-            debug_assert!(id != ArchetypeId::EMPTY && self.archetypes[id].is_empty());
-            self.archetypes.delete(id);
-            self.bundles.forget_archetype(id);
+            self.delete_empty_archetype(id);
             deleted += 1;
         }
         deleted
+    }
+
+    /// Deletes the empty archetype `id` (nothing if it is dead already) and
+    /// forgets the bundle destinations that lead to it: what collection,
+    /// cleanup and relationship trait changes share.
+    ///
+    /// # Panics
+    /// As [`Archetypes::delete`](crate::archetype::Archetypes::delete): if it
+    /// holds entities or is the empty archetype.
+    pub(super) fn delete_empty_archetype(&mut self, id: ArchetypeId) {
+        if !self.archetypes.is_dead(id) {
+            debug_assert!(self.archetypes[id].is_empty(), "deleting {id:?}, which still holds entities");
+            self.archetypes.delete(id);
+            self.bundles.forget_archetype(id);
+        }
     }
 }

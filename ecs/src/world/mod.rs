@@ -651,16 +651,10 @@ impl World {
         }
         if B::HAS_PAIRS && self.bundle_has_name(bundle_id) {
             // The name is checked once the pairs (a parent) landed too.
-            let outer = self.name_check_deferred.replace(entity);
-            // Put back also when a pair is refused (a panic).
-            let placed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                self.place_spawned(entity, bundle_id, bundle);
-                pairs.add_to(self, entity);
-            }));
-            self.name_check_deferred = outer;
-            if let Err(payload) = placed {
-                std::panic::resume_unwind(payload);
-            }
+            self.with_name_check_deferred(entity, |world| {
+                world.place_spawned(entity, bundle_id, bundle);
+                pairs.add_to(world, entity);
+            });
             self.refuse_spawned_name_clash(entity);
             return EntityWorldMut::new(self, entity);
         }
@@ -1492,11 +1486,23 @@ impl World {
     /// [`World::insert_from_command`]).
     #[track_caller]
     pub(crate) fn insert_if_new_from_command<B: Bundle>(&mut self, entity: Entity, bundle: B) -> bool {
+        self.as_command(None, |world| world.insert_if_new(entity, bundle))
+    }
+
+    /// Runs `insert` as a command's insert: the bundle's pairs follow their
+    /// policies (`pairs_by_policy`) and, for a `Commands::spawn`, `spawned`
+    /// is despawned on a name clash (`spawned_by_command`). Both flags are
+    /// put back afterwards, also when `insert` panics, so a command applied
+    /// meanwhile (by a hook's or observer's commands) keeps its own.
+    fn as_command<R>(&mut self, spawned: Option<Entity>, insert: impl FnOnce(&mut World) -> R) -> R {
         self.flush_entities();
-        let outer = core::mem::replace(&mut self.pairs_by_policy, true);
-        let inserted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.insert_if_new(entity, bundle)));
-        self.pairs_by_policy = outer;
-        inserted.unwrap_or_else(|payload| std::panic::resume_unwind(payload))
+        let outer = (
+            core::mem::replace(&mut self.spawned_by_command, spawned),
+            core::mem::replace(&mut self.pairs_by_policy, true),
+        );
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| insert(self)));
+        (self.spawned_by_command, self.pairs_by_policy) = outer;
+        result.unwrap_or_else(|payload| std::panic::resume_unwind(payload))
     }
 
     /// For a pair `(relationship, target)` of a command's bundle whose target
@@ -1506,17 +1512,33 @@ impl World {
     /// despawned; `panic`: a panic naming both).
     #[track_caller]
     pub(super) fn apply_dead_target_policy(&mut self, entity: Entity, relationship: Entity, target: Entity) {
-        match self.components.relationship_traits(relationship.index()).on_delete_target {
+        let policy = self.components.relationship_traits(relationship.index()).on_delete_target;
+        self.apply_dead_pair_policy(entity, policy, |world| {
+            let relationship = world.index_name(relationship.index());
+            format!(
+                "cannot add the pair ({relationship}, {target:?}) of a bundle to {entity:?}: the target was despawned \
+                 and {relationship} has on_delete_target = \"panic\""
+            )
+        });
+    }
+
+    /// Applies `policy` to `entity` for a pair that a command adds after one
+    /// of its halves was despawned, as if the pair had existed then:
+    /// `remove` does nothing (the pair is left out), `delete` despawns
+    /// `entity`, `panic` panics with `refusal`'s message.
+    #[track_caller]
+    pub(crate) fn apply_dead_pair_policy(
+        &mut self,
+        entity: Entity,
+        policy: crate::component::CleanupPolicy,
+        refusal: impl FnOnce(&World) -> String,
+    ) {
+        match policy {
             crate::component::CleanupPolicy::Remove => {}
             crate::component::CleanupPolicy::Delete => {
                 self.despawn(entity);
             }
-            crate::component::CleanupPolicy::Panic => panic!(
-                "cannot add the pair ({}, {target:?}) of a bundle to {entity:?}: the target was despawned and {} has \
-                 on_delete_target = \"panic\"",
-                self.index_name(relationship.index()),
-                self.index_name(relationship.index())
-            ),
+            crate::component::CleanupPolicy::Panic => panic!("{}", refusal(self)),
         }
     }
 
@@ -1525,15 +1547,7 @@ impl World {
     /// entity (and panics naming both), as [`World::spawn`] does.
     #[track_caller]
     pub(crate) fn insert_spawned<B: Bundle>(&mut self, entity: Entity, bundle: B) {
-        self.flush_entities();
-        // Saved and put back, also when a hook panics: a commands spawn
-        // applied meanwhile (by an observer's commands) has its own entity.
-        let outer = (self.spawned_by_command.replace(entity), core::mem::replace(&mut self.pairs_by_policy, true));
-        let inserted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.insert_bundle(entity, bundle)));
-        (self.spawned_by_command, self.pairs_by_policy) = outer;
-        if let Err(payload) = inserted {
-            std::panic::resume_unwind(payload);
-        }
+        self.as_command(Some(entity), |world| world.insert_bundle(entity, bundle));
     }
 
     /// Inserts `bundle` into `entity` for an `EntityCommands::insert`: as
@@ -1544,11 +1558,7 @@ impl World {
     /// `false` if `entity` is not alive.
     #[track_caller]
     pub(crate) fn insert_from_command<B: Bundle>(&mut self, entity: Entity, bundle: B) -> bool {
-        self.flush_entities();
-        let outer = core::mem::replace(&mut self.pairs_by_policy, true);
-        let inserted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.insert_bundle(entity, bundle)));
-        self.pairs_by_policy = outer;
-        inserted.unwrap_or_else(|payload| std::panic::resume_unwind(payload))
+        self.as_command(None, |world| world.insert_bundle(entity, bundle))
     }
 
     /// Inserts `bundle` into `entity`; `false` if it is not alive.
@@ -1574,13 +1584,8 @@ impl World {
         if self.bundle_has_name(bundle_id) {
             // Sibling names are checked once the name (and pairs) landed.
             let previous = (self.get::<Name>(entity).cloned(), self.parent_of(entity));
-            let outer = self.name_check_deferred.replace(entity);
-            // Put back also when the insert panics (a refused pair, a hook).
-            let inserted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                self.insert_bundle_registered(entity, bundle_id, bundle)
-            }));
-            self.name_check_deferred = outer;
-            let inserted = inserted.unwrap_or_else(|payload| std::panic::resume_unwind(payload));
+            let inserted = self
+                .with_name_check_deferred(entity, |world| world.insert_bundle_registered(entity, bundle_id, bundle));
             if inserted {
                 self.refuse_inserted_name_clash(entity, previous);
             }

@@ -222,32 +222,38 @@ impl World {
         }
         let (name, parent) = previous;
         // The old name and parent were unique together: no check on the way back.
-        let outer = self.name_check_deferred.replace(entity);
-        // Put back also when a hook or observer of the way back panics.
-        let restored = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        self.with_name_check_deferred(entity, |world| {
             match name {
                 Some(name) => {
-                    let bundle_id = self.register_bundle::<Name>();
-                    self.insert_bundle_values(entity, bundle_id, name);
+                    let bundle_id = world.register_bundle::<Name>();
+                    world.insert_bundle_values(entity, bundle_id, name);
                 }
                 None => {
-                    self.remove_bundle::<Name, true>(entity);
+                    world.remove_bundle::<Name, true>(entity);
                 }
             }
-            if self.parent_of(entity) != parent
-                && let Some(child_of) = self.components.id_of::<ChildOf>()
+            if world.parent_of(entity) != parent
+                && let Some(child_of) = world.components.id_of::<ChildOf>()
             {
                 match parent {
-                    Some(parent) => self.add_id(entity, Id::pair(child_of, parent)),
-                    None => self.remove_id(entity, Id::pair(child_of, Entity::WILDCARD)),
+                    Some(parent) => world.add_id(entity, Id::pair(child_of, parent)),
+                    None => world.remove_id(entity, Id::pair(child_of, Entity::WILDCARD)),
                 };
             }
-        }));
-        self.name_check_deferred = outer;
-        if let Err(payload) = restored {
-            std::panic::resume_unwind(payload);
-        }
+        });
         panic!("{error}");
+    }
+
+    /// Runs `change` with `entity`'s sibling name check deferred (checked by
+    /// the caller once the whole bundle and its pairs landed), and puts the
+    /// previous deferral back afterwards, also when `change` panics (a
+    /// refused pair, a hook or observer): a deferral left behind would let
+    /// later clashes of `entity` through.
+    pub(super) fn with_name_check_deferred<R>(&mut self, entity: Entity, change: impl FnOnce(&mut World) -> R) -> R {
+        let outer = self.name_check_deferred.replace(entity);
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| change(self)));
+        self.name_check_deferred = outer;
+        result.unwrap_or_else(|payload| std::panic::resume_unwind(payload))
     }
 
     /// After `entity` was spawned with a `Name`: if a sibling has the name,
