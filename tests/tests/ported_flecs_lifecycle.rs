@@ -32,7 +32,7 @@
 //! `binding_ctx` and their free callbacks, `component_init*`, `on_validate*`,
 //! `ptr_to_self` (Rust values cannot point to themselves without `Pin`),
 //! `shrink`, pair overrides (`copy_on_override_pair*`, `copy_on_set_pair*`:
-//! pairs on a base are neither copied nor inherited, `IsA`'s rustdoc),
+//! a value pair of an `inherit` relationship is neither copied nor inherited),
 //! fixed-offset checks of hooks over table ranges, and hooks run during world
 //! teardown (`*_while_fini`, `valid_*_in_dtor_on_fini`,
 //! `delete_in_dtor_other_type_on_fini`): our `World` drop drops values without

@@ -18,12 +18,14 @@
 //!   `get_tag_pair_w_*`, `get_typeid_w_recycled_*`: no pairs whose value has
 //!   the target's type, no `PairIsTag`, no `ecs_get_typeid`.
 //!   (`set_w_recycled_tgt` is ported with a recycled target entity instead.)
-//! - `override_pair`, `get_target_from_base`, `get_target_from_2nd_base`,
-//!   `get_target_from_base_w_pair_on_instance`, `inherit_exclusive`,
-//!   `get_target_for_*`, `ignore_childof_from_base`: pairs are never inherited
-//!   through `IsA` here (documented in `World::is_inherited_id`), and there is
-//!   no `ecs_get_target_for_id`. (`get_childof_target_from_base` and
-//!   `get_dontinherit_target_from_base` are ported: they expect no inheritance.)
+//! - `override_pair`, `get_target_for_*`, `ignore_childof_from_base`: pairs are
+//!   never *inherited* through `IsA` here (documented in
+//!   `World::is_inherited_id`; a value pair of an `inherit` relationship stays
+//!   the base's), and there is no `ecs_get_target_for_id`. Tag pairs of a base
+//!   are *copied* into instances (Flecs 4's default), so `get_target_from_base`,
+//!   `get_target_from_2nd_base`, `get_target_from_base_w_pair_on_instance` and
+//!   `inherit_exclusive` are ported with that meaning (the instance owns the
+//!   target rather than reading the base's).
 //! - `add_pair_to_entity_w_scope`, `with`, `2_with`, `nested_with`,
 //!   `with_relation`, `2_with_relation`, `nested_with_relation`,
 //!   `with_for_existing`: no `ecs_set_scope`, no `With` trait.
@@ -91,6 +93,11 @@ struct RelB {
 #[derive(Relationship, Debug)]
 struct TagRel;
 
+/// Flecs' `ECS_ENTITY(world, Rel, (OnInstantiate, DontInherit))`.
+#[derive(Relationship, Debug)]
+#[component(on_instantiate = "dont_inherit")]
+struct DontInheritRel;
+
 #[derive(Relationship, Debug)]
 #[relationship(exclusive)]
 struct ExclusiveRel;
@@ -115,6 +122,15 @@ struct Log(Vec<(Entity, Entity)>);
 
 fn empties<const N: usize>(world: &mut World) -> [Entity; N] {
     std::array::from_fn(|_| world.spawn_empty().id())
+}
+
+/// Flecs' `ecs_get_target(world, entity, rel, index)` for a runtime
+/// relationship: the `index`-th target of `entity`'s `(rel, *)` pairs, in type
+/// order.
+fn target_id(world: &World, entity: Entity, rel: Entity, index: usize) -> Option<Entity> {
+    let ids = world.ids_of(entity)?;
+    let mut targets = ids.iter().filter(|id| id.is_pair() && id.first_index() == rel.index());
+    targets.nth(index).and_then(|id| world.entity_at(id.second_index()))
 }
 
 /// Named runtime entities (Flecs' `ECS_TAG`), found by the query DSL.
@@ -687,12 +703,65 @@ fn get_childof_target_from_base() {
 fn get_dontinherit_target_from_base() {
     let mut world = World::new();
     let [parent] = empties(&mut world);
-    let base = world.spawn((Prefab, TagRel.pair(parent))).id();
+    let base = world.spawn((Prefab, DontInheritRel.pair(parent))).id();
     let e = world.instantiate(base);
-    assert!(world.has_pair::<TagRel>(base, parent));
-    assert!(!world.has_pair::<TagRel>(e, parent));
-    assert_eq!(world.targets::<TagRel>(e).next(), None);
-    assert_eq!(world.targets::<TagRel>(e).nth(1), None);
+    assert!(world.has_pair::<DontInheritRel>(base, parent));
+    assert!(!world.has_pair::<DontInheritRel>(e, parent));
+    assert_eq!(world.targets::<DontInheritRel>(e).next(), None);
+    assert_eq!(world.targets::<DontInheritRel>(e).nth(1), None);
+}
+
+#[test]
+// Flecs: Pairs.c, Pairs_get_target_from_base (the pair is copied, Flecs 4's default)
+fn get_target_from_base() {
+    let mut world = World::new();
+    let [rel, tgt] = empties(&mut world);
+    let base = world.spawn_empty().id();
+    world.add_id(base, Id::pair(rel, tgt));
+    let inst = world.spawn(IsA.pair(base)).id();
+    assert_eq!(target_id(&world, base, rel, 0), Some(tgt));
+    assert_eq!(target_id(&world, inst, rel, 0), Some(tgt));
+}
+
+#[test]
+// Flecs: Pairs.c, Pairs_get_target_from_2nd_base
+fn get_target_from_2nd_base() {
+    let mut world = World::new();
+    let [rel, tgt, base_1] = empties(&mut world);
+    let base_2 = world.spawn_empty().id();
+    world.add_id(base_2, Id::pair(rel, tgt));
+    let inst = world.spawn(IsA.pair(base_1)).id();
+    world.add_pair::<IsA>(inst, base_2);
+    assert_eq!(target_id(&world, base_1, rel, 0), None);
+    assert_eq!(target_id(&world, base_2, rel, 0), Some(tgt));
+    assert_eq!(target_id(&world, inst, rel, 0), Some(tgt));
+}
+
+#[test]
+// Flecs: Pairs.c, Pairs_get_target_from_base_w_pair_on_instance
+fn get_target_from_base_w_pair_on_instance() {
+    let mut world = World::new();
+    let [rel, tgt_a, tgt_b] = empties(&mut world);
+    let base = world.spawn_empty().id();
+    world.add_id(base, Id::pair(rel, tgt_b));
+    let inst = world.spawn(IsA.pair(base)).id();
+    world.add_id(inst, Id::pair(rel, tgt_a));
+    assert_eq!(target_id(&world, base, rel, 0), Some(tgt_b));
+    assert_eq!(target_id(&world, inst, rel, 0), Some(tgt_a));
+    assert_eq!(target_id(&world, inst, rel, 1), Some(tgt_b));
+}
+
+#[test]
+// Flecs: Pairs.c, Pairs_inherit_exclusive
+fn inherit_exclusive() {
+    let mut world = World::new();
+    let [obj_a, obj_b] = empties(&mut world);
+    let base = world.spawn(ExclusiveRel.pair(obj_a)).id();
+    let inst = world.spawn(IsA.pair(base)).id();
+    assert!(world.has_pair::<ExclusiveRel>(inst, obj_a));
+    world.add_pair::<ExclusiveRel>(inst, obj_b);
+    assert!(world.has_pair::<ExclusiveRel>(inst, obj_b));
+    assert!(!world.has_pair::<ExclusiveRel>(inst, obj_a));
 }
 
 #[test]

@@ -33,12 +33,12 @@
 //! * `clone_after_inherit_in_on_add`, `match_table_created_in_progress`,
 //!   `get_ptr_from_prefab_from_new_table_in_progress`, `*_first_instance_in_progress`:
 //!   Flecs table/clone internals with nothing observable here beyond what is ported.
-//! * `prefab_child_override_w_exclusive_pair`, `override_exclusive*`: pairs on
-//!   prefabs are not inherited (a known gap).
 //!
-//! Differences this port found and left (not ported as tests): pairs on a
-//! prefab other than union pairs are not inherited (`get_component_pair_from_base`);
-//! union pairs are copied into instances as Flecs copies `DontFragment` pairs
+//! Differences this port found and left (not ported as tests): a value pair
+//! of an `inherit` relationship on a prefab is not inherited
+//! (`get_component_pair_from_base`); tag pairs and `override` pairs are copied
+//! into instances, as Flecs 4 copies pairs by default (`prefab_child_override_w_exclusive_pair`,
+//! `override_exclusive*`, ported below with the copies' meaning); union pairs are copied into instances as Flecs copies `DontFragment` pairs
 //! (`prefab_w_union`, `prefab_child_w_union`, `prefab_w_union_and_component`:
 //! ported below, fixed later); `World::has_pair::<IsA>` sees
 //! direct bases only (Flecs' `ecs_has_pair(IsA)` is transitive; the runtime
@@ -1555,4 +1555,56 @@ fn prefab_w_union_and_component() {
     let inst = world.spawn_empty().add_pair::<IsA>(base).id();
     assert!(world.has_id(inst, ecs::entity::Id::pair(rel, tgt)));
     assert_eq!(world.get::<Position>(inst), Some(&Position(10.0, 20.0)));
+}
+
+/// Prefab.c `prefab_child_override_w_exclusive_pair`: a prefab variant's child
+/// replaces the exclusive pair its copy of the base's child got; instances'
+/// children copy the variant's.
+#[test]
+fn prefab_child_override_w_exclusive_pair() {
+    let mut world = World::new();
+    let (obj_a, obj_b) = (world.spawn_empty().id(), world.spawn_empty().id());
+    let turret = world.spawn((Prefab, Name::new("Turret"))).id();
+    let turret_head = world.spawn((Prefab, Name::new("Head"), Rel.pair(obj_a))).id();
+    world.add_pair::<ChildOf>(turret_head, turret);
+    assert!(world.has_pair::<Rel>(turret_head, obj_a));
+    let railgun = world.spawn((Prefab, Name::new("Railgun"))).id();
+    world.add_pair::<IsA>(railgun, turret);
+    // Flecs' `ecs_entity(.name = "Railgun.Head")` finds the child the base gave.
+    let railgun_head = world.lookup("Railgun::Head").expect("instantiated from Turret's child");
+    world.add_pair::<Rel>(railgun_head, obj_b);
+    assert!(!world.has_pair::<Rel>(railgun_head, obj_a) && world.has_pair::<Rel>(railgun_head, obj_b));
+    let inst = world.spawn(Name::new("inst")).id();
+    world.add_pair::<IsA>(inst, railgun);
+    let head = world.lookup_child(inst, "Head").expect("the instance's Head");
+    assert!(!world.has_pair::<Rel>(head, obj_a));
+    assert!(world.has_pair::<Rel>(head, obj_b));
+}
+
+/// Prefab.c `override_exclusive`: an instance's own exclusive pair is kept.
+#[test]
+fn override_exclusive() {
+    let mut world = World::new();
+    let (t1, t2) = (world.spawn_empty().id(), world.spawn_empty().id());
+    let e = world.spawn(Rel.pair(t1)).id();
+    let p = world.spawn(Rel.pair(t2)).id();
+    world.add_pair::<IsA>(e, p);
+    assert!(!world.has_pair::<Rel>(e, t2));
+    assert!(world.has_pair::<Rel>(e, t1));
+}
+
+/// Prefab.c `override_exclusive_2_lvls`.
+#[test]
+fn override_exclusive_2_lvls() {
+    let mut world = World::new();
+    let [t1, t2, t3] = std::array::from_fn(|_| world.spawn_empty().id());
+    let e = world.spawn(Rel.pair(t1)).id();
+    let p = world.spawn(Rel.pair(t2)).id();
+    let p2 = world.spawn(Rel.pair(t3)).id();
+    world.add_pair::<IsA>(p2, p);
+    assert!(world.has_pair::<Rel>(p2, t3) && !world.has_pair::<Rel>(p2, t2));
+    world.add_pair::<IsA>(e, p2);
+    assert!(world.has_pair::<Rel>(e, t1));
+    assert!(!world.has_pair::<Rel>(e, t2));
+    assert!(!world.has_pair::<Rel>(e, t3));
 }

@@ -868,3 +868,129 @@ fn the_same_is_a_requirement_twice_keeps_the_base() {
     rows.sort();
     assert_eq!(rows, vec![base, inst]);
 }
+
+// ------------------------------------------------- pairs of a prefab (copied)
+
+#[derive(Relationship)]
+struct Likes;
+
+#[derive(Relationship)]
+#[relationship(exclusive)]
+struct Eats;
+
+#[derive(Relationship, Clone, Debug, PartialEq)]
+#[component(on_instantiate = "override")]
+struct Owes(u32);
+
+#[derive(Relationship, Debug, PartialEq)]
+struct Grudge(u32);
+
+#[derive(Relationship)]
+#[component(on_instantiate = "dont_inherit")]
+struct Private;
+
+#[derive(Relationship)]
+#[relationship(acyclic)]
+struct Follows;
+
+/// Flecs 4 copies a prefab's pairs into instances by default (`auto_override_pair`):
+/// a tag pair is the instance's own, and later edits of the prefab do not reach it.
+#[test]
+fn tag_pairs_of_a_prefab_are_copied_into_instances() {
+    let mut world = World::new();
+    let (bob, carol) = (world.spawn_empty().id(), world.spawn_empty().id());
+    let ship = world.spawn((Prefab, Likes.pair(bob))).id();
+    world.add_pair::<Likes>(ship, carol);
+    let inst = world.instantiate(ship);
+    assert!(world.has_pair::<Likes>(inst, bob) && world.has_pair::<Likes>(inst, carol));
+    let mut liking: Vec<Entity> = world.query_filtered::<Entity, WithPair<Likes>>().iter(&world).collect();
+    liking.sort();
+    assert_eq!(liking, vec![inst], "the prefab is skipped, the instance matches on its own pairs");
+    world.remove_pair::<Likes>(ship, bob);
+    assert!(world.has_pair::<Likes>(inst, bob), "the copy is the instance's");
+    world.remove_pair::<Likes>(inst, carol);
+    assert!(world.has_pair::<Likes>(ship, carol) && !world.has_pair::<Likes>(inst, carol));
+}
+
+#[test]
+fn an_exclusive_pair_given_in_the_spawn_wins_over_the_prefabs() {
+    let mut world = World::new();
+    let (apples, pears) = (world.spawn_empty().id(), world.spawn_empty().id());
+    let ship = world.spawn((Prefab, Eats.pair(apples))).id();
+    let own = world.spawn((Eats.pair(pears), IsA.pair(ship))).id();
+    assert!(world.has_pair::<Eats>(own, pears) && !world.has_pair::<Eats>(own, apples));
+    let copied = world.instantiate(ship);
+    assert!(world.has_pair::<Eats>(copied, apples));
+}
+
+#[test]
+fn override_pair_values_are_cloned_and_inherit_values_are_not_copied() {
+    let mut world = World::new();
+    let bob = world.spawn_empty().id();
+    let ship = world.spawn(Prefab).id();
+    world.insert_pair(ship, Owes(5), bob);
+    world.insert_pair(ship, Grudge(9), bob);
+    let inst = world.instantiate(ship);
+    assert_eq!(world.get_pair::<Owes>(inst, bob), Some(&Owes(5)));
+    world.get_pair_mut::<Owes>(inst, bob).unwrap().0 = 6;
+    assert_eq!(world.get_pair::<Owes>(ship, bob), Some(&Owes(5)), "the prefab keeps its value");
+    assert!(!world.has_pair::<Grudge>(inst, bob), "an inherit relationship's value needs no Clone: not copied");
+}
+
+#[test]
+fn dont_inherit_child_of_and_is_a_pairs_are_not_copied() {
+    let mut world = World::new();
+    let (root, bob) = (world.spawn_empty().id(), world.spawn_empty().id());
+    let base = world.spawn(Prefab).id();
+    let ship = world.spawn((Prefab, Private.pair(bob), IsA.pair(base))).id();
+    world.add_pair::<ChildOf>(ship, root);
+    let inst = world.instantiate(ship);
+    assert!(!world.has_pair::<Private>(inst, bob));
+    assert_eq!(world.parent(inst), None, "an instance is not a child of the prefab's parent");
+    assert!(world.has_pair::<IsA>(inst, ship) && !world.has_pair::<IsA>(inst, base));
+}
+
+#[test]
+fn pairs_pass_down_a_prefab_chain_and_reach_instantiated_children() {
+    let mut world = World::new();
+    let bob = world.spawn_empty().id();
+    let root = world.spawn((Prefab, Likes.pair(bob))).id();
+    let middle = world.spawn((Prefab, IsA.pair(root))).id();
+    let turret = world.spawn((Prefab, Turret, Likes.pair(bob))).id();
+    world.add_pair::<ChildOf>(turret, middle);
+    let inst = world.instantiate(middle);
+    assert!(world.has_pair::<Likes>(middle, bob) && world.has_pair::<Likes>(inst, bob));
+    let children: Vec<Entity> = world.children(inst).collect();
+    assert_eq!(children.len(), 1);
+    assert!(world.has_pair::<Likes>(children[0], bob));
+}
+
+#[test]
+fn a_copy_that_would_close_a_cycle_is_skipped() {
+    let mut world = World::new();
+    let e = world.spawn_empty().id();
+    let leader = world.spawn(Prefab).id();
+    world.add_pair::<Follows>(leader, e);
+    // `e` becoming an instance would follow itself.
+    world.entity_mut(e).add_pair::<IsA>(leader);
+    assert!(world.is_alive(e) && world.has_pair::<IsA>(e, leader));
+    assert!(!world.has_pair::<Follows>(e, e));
+}
+
+#[test]
+fn pairs_of_runtime_relationships_are_copied_and_observed() {
+    let mut world = World::new();
+    let (rel, bob) = (world.spawn_empty().id(), world.spawn_empty().id());
+    let ship = world.spawn(Prefab).id();
+    world.add_id(ship, Id::pair(rel, bob));
+    let added = Arc::new(AtomicUsize::new(0));
+    let seen = Arc::clone(&added);
+    world.add_observer(move |_: Trigger<OnAdd, Likes>| {
+        seen.fetch_add(1, Ordering::Relaxed);
+    });
+    world.add_pair::<Likes>(ship, bob);
+    assert_eq!(added.load(Ordering::Relaxed), 0, "observers skip prefabs");
+    let inst = world.instantiate(ship);
+    assert!(world.has_id(inst, Id::pair(rel, bob)) && world.has_pair::<Likes>(inst, bob));
+    assert_eq!(added.load(Ordering::Relaxed), 1, "the copy is an add");
+}

@@ -812,8 +812,9 @@ fn has_id_matches_has_and_queries_for_inherited_ids() {
     assert!(!world.has_id(inst, id(&world, world.component_id::<NoInherit>())));
     assert!(world.has_id(inst, id(&world, world.component_id::<Over>())));
     assert!(world.has_id(inst, runtime_tag.id()), "plain tag inherited");
-    assert!(!world.has_id(inst, Id::pair(rel, tgt)), "pairs not inherited");
-    assert!(!world.has_pair::<Likes>(inst, tgt));
+    // Tag pairs are copied into the instance (Flecs 4's default), not inherited.
+    assert!(world.has_id(inst, Id::pair(rel, tgt)), "tag pairs copied");
+    assert!(world.has_pair::<Likes>(inst, tgt));
     assert!(!world.has_id(inst, id(&world, world.component_id::<Prefab>())), "Prefab not inherited");
     // Sparse and toggle: has_id agrees with has::<T> and with a query.
     let sparse = id(&world, world.component_id::<Sparse>());

@@ -340,12 +340,10 @@ fn typed_up_with_a_prefab_holding_a_union_pair_matches_twin() {
     let prefab_f = world.spawn((Prefab, Marker)).add_pair::<FragParent>(top_f).id();
     let inst_u = world.instantiate(prefab_u);
     let inst_f = world.instantiate(prefab_f);
-    // A union pair of a prefab is copied into instances (Flecs copies
-    // `DontFragment` pairs); a fragmenting pair is not passed on: the twin
-    // gets its copy by hand.
+    // A prefab's pairs are copied into instances (Flecs 4 copies pairs by
+    // default), union and fragmenting alike.
     assert!(world.has_pair::<Parent>(inst_u, top_u), "the union pair is copied");
-    assert!(!world.has_pair::<FragParent>(inst_f, top_f), "a fragmenting pair is not passed on");
-    world.add_pair::<FragParent>(inst_f, top_f);
+    assert!(world.has_pair::<FragParent>(inst_f, top_f), "the fragmenting pair is copied");
     let twins: Twins = vec![(inst_u, inst_f), (top_u, top_f)];
     compare_up!(&mut world, &twins, Position, |p: &Position| p.0);
     // Runtime forms.

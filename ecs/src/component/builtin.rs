@@ -177,9 +177,10 @@ impl Component for Prefab {
 /// instance of `base` is one of `base`), traversable, acyclic, not exclusive
 /// (several bases: multiple inheritance). Adding it (or
 /// `World::instantiate`) applies each component's
-/// [`OnInstantiate`] policy and, for a [`Prefab`] base, instantiates its
-/// children; components with the default policy are then read through the
-/// pair. An entity cannot be an instance of one of its own `ChildOf`
+/// [`OnInstantiate`] policy, copies the base's pairs without a value (and
+/// those of `override` relationships, cloned; Flecs 4 copies pairs) and, for
+/// a [`Prefab`] base, instantiates its children; components with the default
+/// policy are then read through the pair. An entity cannot be an instance of one of its own `ChildOf`
 /// ancestors (`PairError::Cycle`).
 ///
 /// Values are read from prefabs only. A base without [`Prefab`] (a plain

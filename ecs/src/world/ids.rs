@@ -344,7 +344,7 @@ impl World {
     /// of targets...); `from == to` counts. An exclusive relationship is a chain
     /// (one target each), walked without allocating; otherwise a depth-first
     /// search with a visited set.
-    fn reaches(&self, relationship: u32, exclusive: bool, from: Entity, to: Entity) -> bool {
+    pub(super) fn reaches(&self, relationship: u32, exclusive: bool, from: Entity, to: Entity) -> bool {
         if exclusive {
             let mut current = from;
             // A chain longer than the number of entities loops: it cannot reach `to`.
@@ -908,7 +908,9 @@ impl World {
     /// Whether instances inherit the plain id `id` from their prefabs: a
     /// component with the `inherit` policy, or an entity that is not a
     /// component (a runtime tag: no value to copy, so it is shared, as the
-    /// default policy shares). Pairs are never inherited.
+    /// default policy shares). Pairs are never inherited (an instance gets
+    /// copies of its base's tag and `override` pairs instead, see
+    /// `World::instantiate`).
     pub(crate) fn is_inherited_id(&self, id: Id) -> bool {
         !id.is_pair()
             && id.entity().is_some_and(|entity| match self.components.info(entity) {

@@ -16,8 +16,14 @@
 //!
 //! A union pair of the base (`#[relationship(union)]`) is copied: the
 //! instance gets `(R, target)` with the base's target unless it holds a pair
-//! of `R` already (Flecs copies `DontFragment` pairs). Other pairs on a base
-//! are neither copied nor inherited.
+//! of `R` already (Flecs copies `DontFragment` pairs). Other pairs the base
+//! owns are copied too, as Flecs 4 copies pairs by default: a pair without a
+//! value (a tag relationship's) or of an `override` relationship (its value
+//! cloned), unless its relationship is `dont_inherit` or the copy would
+//! close a cycle of an acyclic relationship (see
+//! [`World::collect_pair_copies`]). A pair value of an `inherit` relationship
+//! is not copied (it needs no `Clone`) and not inherited either: pairs are
+//! never read through `IsA`.
 //!
 //! Then, if the base is a prefab, every child of the base (`(ChildOf, base)`)
 //! is instantiated as a child of the instance: a new entity with `(IsA, child)`, `(ChildOf, instance)` and
@@ -100,8 +106,9 @@ impl Drop for ClonedValue {
 
 impl World {
     /// Makes a new instance of `prefab`: an entity with `(IsA, prefab)`, its
-    /// `override` components copied, its children instantiated (see
-    /// [`IsA`](crate::component::IsA)). The same as `spawn_empty().add_pair::<IsA>(prefab)`.
+    /// `override` components and its tag pairs copied, its children
+    /// instantiated (see [`IsA`](crate::component::IsA) and the module docs).
+    /// The same as `spawn_empty().add_pair::<IsA>(prefab)`.
     ///
     /// # Panics
     /// Panics if `prefab` is not alive, or cannot be a base (a wildcard such
@@ -127,6 +134,12 @@ impl World {
     /// let turret = world.lookup_child(fighter, "turret").unwrap();
     /// assert!(world.get::<Turret>(turret).is_some());
     /// assert_eq!(world.query::<&Turret>().iter(&world).count(), 1); // the prefab's is hidden
+    /// # #[derive(Relationship)]
+    /// # struct Targets;
+    /// # let enemy = world.spawn_empty().id();
+    /// world.add_pair::<Targets>(ship, enemy);
+    /// let second = world.instantiate(ship);
+    /// assert!(world.has_pair::<Targets>(second, enemy)); // a copy of the prefab's pair
     /// ```
     #[track_caller]
     pub fn instantiate(&mut self, prefab: Entity) -> Entity {
@@ -255,6 +268,7 @@ impl World {
         copies.retain(|&mut (id, _)| {
             self.component_of_id(id).is_some_and(|info| info.on_instantiate() == OnInstantiate::Override)
         });
+        self.collect_pair_copies(instance, base, &mut copies);
         self.copy_overrides(instance, &copies);
         self.copy_sparse_overrides(instance, base);
         self.copy_union_pairs(instance, base);
@@ -295,6 +309,53 @@ impl World {
             {
                 self.entity_mut(copy).insert(name);
             }
+        }
+    }
+
+    /// Adds to `copies` the pairs of `base` that `instance` gets a copy of
+    /// (Flecs 4 copies pairs by default, `(OnInstantiate, Override)`): each
+    /// `(R, target)` the base owns whose relationship is not `dont_inherit`
+    /// (`IsA`, `ChildOf` and the internal ones are), carries no value or has
+    /// `on_instantiate = "override"` (a value is cloned, so it needs `Clone`;
+    /// a value of an `inherit` relationship stays the base's, unshared), is
+    /// not a union pair ([`World::copy_union_pairs`] gives those), and would
+    /// not close a cycle of an acyclic relationship. A pair of an exclusive
+    /// relationship is skipped when `instance` holds one of that relationship
+    /// already (one given in the same spawn wins). A base that is itself an
+    /// instance got its bases' pairs when it was made, so a chain of prefabs
+    /// passes them down.
+    fn collect_pair_copies(&self, instance: Entity, base: Entity, copies: &mut SmallVec<[(Id, Entity); 8]>) {
+        let (Some(base_location), Some(location)) = (self.entities.location(base), self.entities.location(instance))
+        else {
+            return;
+        };
+        let own = self.archetypes[location.archetype].ids();
+        for &id in self.archetypes[base_location.archetype].ids().iter().filter(|id| id.is_pair()) {
+            if crate::archetype::is_union_id(id) || own.contains(&id) {
+                continue;
+            }
+            let relationship = id.first_index();
+            let copied = match self.components.info_by_index(relationship) {
+                Some(info) => match info.on_instantiate() {
+                    OnInstantiate::DontInherit => false,
+                    OnInstantiate::Override => true,
+                    OnInstantiate::Inherit => !info.pair_needs_value(),
+                },
+                // A plain entity used as a relationship: a tag.
+                None => true,
+            };
+            if !copied {
+                continue;
+            }
+            let traits = self.components.relationship_traits(relationship);
+            if traits.exclusive && own.iter().any(|held| held.is_pair() && held.first_index() == relationship) {
+                continue;
+            }
+            let Some(target) = self.entity_at(id.second_index()) else { continue };
+            if traits.acyclic && self.reaches(relationship, traits.exclusive, target, instance) {
+                continue;
+            }
+            copies.push((id, base));
         }
     }
 
@@ -375,11 +436,21 @@ impl World {
         // Toggleable values copied disabled: their bit comes along.
         let mut disabled: SmallVec<[Id; 2]> = SmallVec::new();
         for &(id, holder) in copies {
-            let Some(info) = self.component_of_id(id) else { continue };
             if self.archetypes[location.archetype].contains(id) || values.iter().any(|(added, _)| *added == id) {
                 continue; // its own value wins (and the nearest holder's)
             }
+            // A pair's value is its relationship's.
+            let info =
+                if id.is_pair() { self.components.info_by_index(id.first_index()) } else { self.component_of_id(id) };
+            let Some(info) = info else {
+                // A pair of a plain entity used as a relationship: a tag.
+                if id.is_pair() {
+                    values.push((id, None));
+                }
+                continue;
+            };
             let (layout, drop) = (info.layout(), info.drop_fn());
+            let needs_value = if id.is_pair() { info.pair_needs_value() } else { info.needs_value() };
             match info.clone_fn() {
                 Some(clone) => {
                     // A zero-sized value may have no column: any aligned address is one.
@@ -388,7 +459,7 @@ impl World {
                         None if layout.size() == 0 => NonNull::dangling(),
                         None => continue,
                     };
-                    if info.is_toggle() && !self.own_value_enabled(holder, id) {
+                    if info.is_toggle() && !id.is_pair() && !self.own_value_enabled(holder, id) {
                         disabled.push(id);
                     }
                     // SAFETY: `source` points at `holder`'s value of the
@@ -396,7 +467,7 @@ impl World {
                     values.push((id, Some(unsafe { ClonedValue::new(source.as_ptr(), layout, clone, drop) })));
                 }
                 // A tag without a clone function: adding it is the copy.
-                None if layout.size() == 0 && !info.needs_value() => values.push((id, None)),
+                None if layout.size() == 0 && !needs_value => values.push((id, None)),
                 None => {}
             }
         }
