@@ -24,9 +24,11 @@
 //! index in it that was ever used, so every index in `[next, range.end)` is
 //! unused. Dead slots outside the active range stay dead (stale handles stay
 //! stale) until a range containing them is active again. Component entities
-//! prefer unused indices below [`EntityIndex::LOW_INDEX_LIMIT`] whatever the
+//! take the lowest unused index outside the range's fresh window, whatever the
 //! range ([`EntityIndex::alloc_low`]): tables indexed by component index stay small.
-//! [`EntityIndex::alloc_at`] makes one given id alive (it must lie in the range).
+//! [`EntityIndex::alloc_at`] makes one given id alive (it must lie in the range);
+//! the never-used indices its id skipped are kept (`gaps`) and handed out
+//! before fresh ones.
 //!
 //! Invariants (checked by [`EntityIndex::check_invariants`]):
 //! * for every `i < dense.len()`, `record(dense[i].index()).dense == i`;
@@ -244,6 +246,11 @@ pub struct EntityIndex {
     flushed: u32,
     /// [`EntityIndex::alloc_low`] looks for an unused index from here on.
     low_cursor: u32,
+    /// Never-used indices below `flushed` that [`EntityIndex::alloc_at`]
+    /// skipped (its id lay above them): [`EntityIndex::alloc`] hands them out
+    /// before fresh ones, those in the active range. Checked when taken: one
+    /// that `alloc_at` or `alloc_low` used since is passed over.
+    gaps: Vec<Range<u32>>,
 }
 
 impl Default for EntityIndex {
@@ -260,6 +267,7 @@ impl Default for EntityIndex {
             flushed: range.start,
             range,
             low_cursor: 1,
+            gaps: Vec::new(),
         }
     }
 }
@@ -342,7 +350,8 @@ impl EntityIndex {
     /// (the index of [`Entity::PLACEHOLDER`], never alive).
     pub const FULL_RANGE: Range<u32> = 1..u32::MAX;
 
-    /// Component entities ([`EntityIndex::alloc_low`]) prefer indices below this.
+    /// Component entities ([`EntityIndex::alloc_low`]) take the lowest unused
+    /// index: below this one while the first entities leave one free.
     pub const LOW_INDEX_LIMIT: u32 = 1024;
 
     /// How many entities are alive.
@@ -474,6 +483,40 @@ impl EntityIndex {
         index
     }
 
+    /// Takes a never-used index of the active range below `flushed` out of
+    /// [`EntityIndex::gaps`](EntityIndex), else claims a fresh one. (An index
+    /// at or above `flushed` belongs to the fresh counter's window, or to a
+    /// reservation pending in it, whatever a gap says: a range set since may
+    /// have moved the counter below it.)
+    #[cold]
+    #[track_caller]
+    fn claim_gap_or_fresh(&mut self) -> u32 {
+        let usable = self.range.start..self.range.end.min(self.flushed);
+        while let Some(position) =
+            self.gaps.iter().position(|gap| gap.start.max(usable.start) < gap.end.min(usable.end))
+        {
+            let gap = self.gaps[position].clone();
+            let index = gap.start.max(usable.start);
+            // What is left of the gap on either side of `index`.
+            let (below, above) = (gap.start..index, index + 1..gap.end);
+            match (below.is_empty(), above.is_empty()) {
+                (true, true) => {
+                    self.gaps.swap_remove(position);
+                }
+                (false, true) => self.gaps[position] = below,
+                (true, false) => self.gaps[position] = above,
+                (false, false) => {
+                    self.gaps[position] = below;
+                    self.gaps.push(above);
+                }
+            }
+            if !self.is_used(index) {
+                return index;
+            }
+        }
+        self.claim_fresh()
+    }
+
     /// Reserves an id through a shared borrow: the entity is not alive until the
     /// owner flushes ([`EntityIndex::flush`]), but the id is final and can be
     /// used in commands right away.
@@ -593,7 +636,8 @@ impl EntityIndex {
             self.recyclable -= 1;
             entity
         } else {
-            let entity = Entity::from_raw(self.claim_fresh(), 0);
+            let index = if self.gaps.is_empty() { self.claim_fresh() } else { self.claim_gap_or_fresh() };
+            let entity = Entity::from_raw(index, 0);
             if self.dense.len() == self.alive_count as usize {
                 // Nothing dead to keep apart (the common case): one page lookup.
                 let position = self.alive_count;
@@ -611,11 +655,12 @@ impl EntityIndex {
         entity
     }
 
-    /// Allocates an entity with an unused index below
-    /// [`EntityIndex::LOW_INDEX_LIMIT`] when one is free outside the active
-    /// range's fresh window, else as [`EntityIndex::alloc`]. Component entities
-    /// use it, so that component ids stay small whatever the range (Flecs does
-    /// the same).
+    /// Allocates an entity with the lowest unused index outside the active
+    /// range's fresh window (below [`EntityIndex::LOW_INDEX_LIMIT`] while one
+    /// is free there), else as [`EntityIndex::alloc`]. Component entities use
+    /// it, so that component ids stay small whatever the range (Flecs does the
+    /// same): a high range never gives a component one of its indices while a
+    /// lower one is unused.
     ///
     /// # Panics
     /// As [`EntityIndex::alloc`].
@@ -632,21 +677,31 @@ impl EntityIndex {
     #[track_caller]
     pub fn alloc_low(&mut self) -> Entity {
         self.assert_no_local_reservations("alloc_low");
-        while self.low_cursor < EntityIndex::LOW_INDEX_LIMIT {
-            let index = self.low_cursor;
+        let mut index = self.low_cursor;
+        // Past the limit too: under a high range, a component must not take an
+        // index of it (tables indexed by component index would grow to it).
+        // `low_cursor` only moves past used indices, so the scan is amortized.
+        while index < u32::MAX {
             if self.is_used(index) {
                 // Used indices never become unused again.
-                self.low_cursor += 1;
+                if index == self.low_cursor {
+                    self.low_cursor += 1;
+                }
+                index += 1;
                 continue;
             }
             if self.range.contains(&index) && index >= self.flushed {
-                // The range's fresh window (or a reservation pending in it).
-                break;
+                // The range's fresh window (or a reservation pending in it):
+                // the range's own; look above it.
+                index = self.range.end;
+                continue;
             }
             let entity = Entity::from_raw(index, 0);
             self.push_alive(entity);
             self.write_alive_record(entity);
-            self.low_cursor += 1;
+            if index == self.low_cursor {
+                self.low_cursor += 1;
+            }
             return entity;
         }
         self.alloc()
@@ -674,7 +729,7 @@ impl EntityIndex {
     /// assert!(index.is_alive(wanted));
     /// let again = index.alloc_at(wanted, |_| EntityLocation::INVALID);
     /// assert_eq!(again, Err(SpawnError::Alive { entity: wanted, existing: wanted }));
-    /// assert_eq!(index.alloc().index(), 501); // fresh indices go on after it
+    /// assert_eq!(index.alloc().index(), 1); // the indices it skipped come first
     /// index.check_invariants();
     /// ```
     pub fn alloc_at(
@@ -710,8 +765,12 @@ impl EntityIndex {
                 Err(_) => return Err(SpawnError::Reserved { entity, reserved: Entity::from_raw(index, 0) }),
                 Ok(previous_next) => {
                     // Reservations claimed since the last flush, then the skipped
-                    // indices `previous_next..index`, now below `flushed` for good.
+                    // indices `previous_next..index`, below `flushed` now: kept
+                    // for later allocations.
                     self.sweep(self.flushed, previous_next, &mut place);
+                    if previous_next < index {
+                        self.gaps.push(previous_next..index);
+                    }
                     self.flushed = index + 1;
                     self.push_alive(entity);
                 }

@@ -484,7 +484,11 @@ impl World {
 
     /// Spawns an entity with no components under exactly the id `entity`
     /// (index and generation), which must lie in the active entity range.
-    /// Later spawns skip its index.
+    /// Later spawns skip its index; the never-used indices below it stay
+    /// spawnable (later spawns take them before fresh ones, as Bevy's).
+    /// Reservations ([`Commands::spawn`](crate::system::Commands::spawn),
+    /// [`RemoteEntities`]) take fresh indices only, above the highest id
+    /// `spawn_at` made alive: near the top of the range they run out first.
     ///
     /// # Errors
     /// [`SpawnError::Alive`] while an entity with that index is alive (any
