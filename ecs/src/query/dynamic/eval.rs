@@ -484,12 +484,41 @@ impl<'w> Evaluator<'w, '_> {
                 }
                 return;
             }
-            // A wildcard or unbound variable as the whole id: every plain id.
+            // A wildcard or unbound variable as the whole id: every plain id
+            // (Flecs' `ecs_id_match`: `*` alone matches no pair; a variable
+            // binds an entity, which a pair is not). `_` matches every entity
+            // once as a row of `$this`'s tables, one holding only pairs or
+            // nothing too (Flecs `this_src_w_any`; on a fixed source it finds
+            // plain ids only, `1_fact_w_any`).
+            let var = unbound_var(pattern.first);
+            let any = matches!(pattern.first, Half::Any) && place.entity.is_none();
+            if any && archetype.ids().is_empty() {
+                // `_` matches every entity once, an empty one too (Flecs
+                // `this_src_w_any`): a hit on no id.
+                let id = Entity::WILDCARD.id();
+                hits.push((
+                    Hit { id, source: place.entity, column: -1, sparse: None, union_row: None, row_entity: None },
+                    Bindings::new(),
+                ));
+                return;
+            }
             for (position, &id) in archetype.ids().iter().enumerate() {
-                let Some(entity) = id.entity() else { continue };
                 let mut bindings = Bindings::new();
-                if let Some(var) = unbound_var(pattern.first) {
-                    bindings.push((var, entity));
+                match (id.entity(), var) {
+                    (Some(entity), Some(var)) => bindings.push((var, entity)),
+                    (Some(_), None) => {}
+                    (None, _) if !any => continue,
+                    (None, _) if is_union_id(id) => {
+                        let before = hits.len();
+                        let halves = (Half::Wildcard, Half::Wildcard);
+                        self.union_hits(id, place, (None, None), halves, vars, hits);
+                        if once && hits.len() > before {
+                            hits.truncate(before + 1);
+                            return;
+                        }
+                        continue;
+                    }
+                    (None, _) => {}
                 }
                 let column = archetype.column_map()[position];
                 hits.push((

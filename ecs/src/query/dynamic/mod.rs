@@ -855,7 +855,9 @@ fn candidate_archetypes(world: &World, compiled: &Compiled, since: usize, non_em
         let pattern = compiled.terms[term].alternatives[0];
         let mut id = pattern.index_id(&no_vars);
         let sparse = eval::is_sparse(world, pattern);
-        let any_pair = pattern.second.is_some() && id == Id::pair(Entity::WILDCARD, Entity::WILDCARD);
+        // `(*, *)`, and `_` alone (it matches empty entities too): no record.
+        let any_pair = (pattern.second.is_some() && id == Id::pair(Entity::WILDCARD, Entity::WILDCARD))
+            || (pattern.second.is_none() && matches!(pattern.first, compile::Half::Any));
         let concrete_target = id.is_pair() && id.second_index() != wildcard;
         if concrete_target && id.first_index() != wildcard && world.is_union_relationship(id.first_index()) {
             id = Id::pair_from_indices(id.first_index(), Entity::UNION.index());
