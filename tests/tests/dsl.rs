@@ -57,8 +57,17 @@ fn fixture() -> (World, Ids) {
         located_in: world.register_component::<LocatedIn>(),
         child_of: world.register_component::<ChildOf>(),
     };
+    // The unnamed entities of `entity_pool`, alive: `#bits` of a dead entity
+    // is an error.
+    for unnamed in UNNAMED {
+        world.spawn_at(unnamed).expect("a free id");
+    }
     (world, ids)
 }
+
+/// Unnamed entities random terms use (written `#bits`).
+const UNNAMED: [Entity; 3] =
+    [Entity::from_raw(500, 0), Entity::from_raw(77, 3), Entity::from_raw(u32::MAX - 1, 0x7FFF_FFFF)];
 
 fn parse(world: &World, input: &str) -> Vec<Term> {
     parse_query(input, world).unwrap_or_else(|error| panic!("{input:?}: {error}"))
@@ -333,9 +342,9 @@ fn entity_pool(ids: &Ids) -> Vec<Entity> {
         ids.likes,
         ids.located_in,
         ids.child_of,
-        Entity::from_raw(500, 0),
-        Entity::from_raw(77, 3),
-        Entity::from_raw(u32::MAX, 0x7FFF_FFFF),
+        UNNAMED[0],
+        UNNAMED[1],
+        UNNAMED[2],
     ]
 }
 
@@ -507,4 +516,25 @@ fn check_any_text(world: &World, text: &str) -> Result<(), TestCaseError> {
         }
     }
     Ok(())
+}
+
+#[test]
+fn to_dsl_prints_bits_after_a_rename_and_the_new_name_after_the_next_use() {
+    let (mut world, ids) = fixture();
+    let target = world.spawn(Name::new("home")).id();
+    world.spawn(Name::new("other"));
+    let mut q = world.query_dsl("(Likes, home)").unwrap();
+    assert_eq!(q.to_dsl(), "(Likes, home)");
+    world.entity_mut(target).insert(Name::new("house"));
+    let printed = q.to_dsl();
+    assert_eq!(printed, format!("(#{}, #{})", ids.likes.to_bits(), target.to_bits()), "stale names are not printed");
+    assert_eq!(parse(&world, &printed), q.terms());
+    let _ = q.iter(&world).count();
+    assert_eq!(q.to_dsl(), "(Likes, house)");
+    // A named entity moved under a parent: its path changed.
+    let parent = world.spawn(Name::new("street")).id();
+    world.add_pair::<ChildOf>(target, parent);
+    assert!(q.to_dsl().contains('#'));
+    let _ = q.iter(&world).count();
+    assert_eq!(q.to_dsl(), "(Likes, street::house)");
 }

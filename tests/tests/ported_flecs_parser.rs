@@ -1192,11 +1192,9 @@ rejects! {
 }
 
 #[test]
-#[ignore = "finding: a `#bits` literal naming a dead entity is accepted (matches nothing) instead of being an error"]
 fn not_alive_pred() {
-    // Flecs: a query naming an entity that is not alive is an error. Here the
-    // parser accepts any `#bits` with a nonzero index; the query then silently
-    // matches nothing (DynQuery::names_a_dead_entity).
+    // Flecs: a query naming an entity that is not alive is an error. (Finding,
+    // fixed: the parser accepted any `#bits`, and the query matched nothing.)
     let mut world = fixture();
     let dead = spawn(&mut world);
     world.despawn(dead);
@@ -1204,7 +1202,6 @@ fn not_alive_pred() {
 }
 
 #[test]
-#[ignore = "finding: a `#bits` literal naming a dead entity is accepted (matches nothing) instead of being an error"]
 fn not_alive_subj() {
     let mut world = fixture();
     let dead = spawn(&mut world);
@@ -1213,7 +1210,6 @@ fn not_alive_subj() {
 }
 
 #[test]
-#[ignore = "finding: a `#bits` literal naming a dead entity is accepted (matches nothing) instead of being an error"]
 fn not_alive_obj() {
     let mut world = fixture();
     let dead = spawn(&mut world);
@@ -1808,13 +1804,11 @@ fn build_errors_point_at_their_term() {
 }
 
 #[test]
-#[ignore = "finding: to_dsl() prints the names an entity had when the query was first bound; after a rename it reads back as another entity"]
 fn to_dsl_after_a_rename_reads_back_as_the_same_query() {
-    // API.md: `q.to_dsl()` parses back to the same query. Expected: after Subj
-    // is renamed, to_dsl() prints `Pred(Renamed)` (or `#bits`); actual: it
-    // prints `Pred(Subj)`, which now names the impostor. The names are cached
-    // once in `DynQuery::bind` (ecs/src/query/dynamic/mod.rs) and printed
-    // through `KnownNames` without checking they still resolve.
+    // API.md: `q.to_dsl()` parses back to the same query. After Subj is
+    // renamed, to_dsl() prints `#bits` (or the new names once the query is
+    // used again). (Finding, fixed: it printed `Pred(Subj)`, which named the
+    // impostor.)
     let mut world = fixture();
     let (pred, subj) = (e(&world, "Pred"), e(&world, "Subj"));
     add(&mut world, subj, pred);

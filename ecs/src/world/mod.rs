@@ -187,6 +187,10 @@ pub struct World {
     /// `names`): lookups and sibling checks look at the few entities with
     /// one name instead of every named entity.
     name_index: crate::util::FxHashMap<Box<str>, smallvec::SmallVec<[Entity; 1]>>,
+    /// Bumped whenever a name or a named entity's parent changes (what
+    /// `World::path` and `lookup` give may change): shared with runtime
+    /// queries, which print names only while it has not moved.
+    name_epoch: std::sync::Arc<core::sync::atomic::AtomicU64>,
 }
 
 impl Default for World {
@@ -284,6 +288,7 @@ impl World {
             spawned_by_command: None,
             pairs_by_policy: false,
             name_index: crate::util::FxHashMap::default(),
+            name_epoch: std::sync::Arc::default(),
         };
         // The world relies on these: they are never despawned.
         for builtin in [builtin.component_info, builtin.name, builtin.internal, builtin.observer] {

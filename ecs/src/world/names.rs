@@ -44,6 +44,7 @@ pub(super) const NAME_HOOKS: ComponentHooks = ComponentHooks {
 /// A `Name` was written: index the entity under it.
 fn name_inserted(mut world: DeferredWorld, context: HookContext) {
     let world = world.world_mut_unchecked();
+    world.names_changed();
     let Some(name) = world.get::<Name>(context.entity).map(|name| Box::<str>::from(name.as_str())) else { return };
     let entities = world.name_index.entry(name).or_default();
     if !entities.contains(&context.entity) {
@@ -54,6 +55,7 @@ fn name_inserted(mut world: DeferredWorld, context: HookContext) {
 /// A `Name` is about to be overwritten or removed: unindex the old one.
 fn name_replaced(mut world: DeferredWorld, context: HookContext) {
     let world = world.world_mut_unchecked();
+    world.names_changed();
     let Some(name) = world.get::<Name>(context.entity).map(|name| name.as_str().to_owned()) else { return };
     if let Some(entities) = world.name_index.get_mut(name.as_str()) {
         entities.retain(|entity| *entity != context.entity);
@@ -107,6 +109,31 @@ impl fmt::Display for NameError {
 impl std::error::Error for NameError {}
 
 impl World {
+    /// Marks that names or paths may have changed (see `World::name_epoch`).
+    #[inline]
+    pub(super) fn names_changed(&self) {
+        self.name_epoch.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// A counter that moves whenever an entity's name or a named entity's
+    /// parent changes (what [`World::path`] and [`World::lookup`] give may
+    /// have changed since), shared: runtime queries hold it to know whether
+    /// the names they remembered still stand.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use std::sync::atomic::Ordering;
+    /// let mut world = World::new();
+    /// let epoch = world.name_epoch();
+    /// let before = epoch.load(Ordering::Relaxed);
+    /// world.spawn(Name::new("station"));
+    /// assert_ne!(epoch.load(Ordering::Relaxed), before);
+    /// ```
+    pub fn name_epoch(&self) -> std::sync::Arc<core::sync::atomic::AtomicU64> {
+        std::sync::Arc::clone(&self.name_epoch)
+    }
+
     /// Names `entity` (inserts [`Name`]), unless one of its siblings (the
     /// entities with its `ChildOf` parent, or the roots if it has none) has
     /// that name.
@@ -177,6 +204,8 @@ impl World {
         {
             return None;
         }
+        // A named entity gets a parent: its path changes.
+        self.names_changed();
         let name = self.get::<Name>(entity)?;
         let parent = self.entity_at(id.second_index())?;
         let sibling = self.named_sibling(Some(parent), name.as_str(), entity)?;
@@ -194,6 +223,8 @@ impl World {
         if !id.is_pair() || !self.is_named(entity) {
             return;
         }
+        // A named entity may lose its parent: its path changes.
+        self.names_changed();
         let Some(name) = self.get::<Name>(entity) else { return };
         let Some(child_of) = self.components.id_of::<ChildOf>() else { return };
         let Some(parent) = self.parent_of(entity) else { return };

@@ -17,7 +17,7 @@
 //! place       = traversal | reference [ "|" traversal ] ;         (* the source, then how to look *)
 //! traversal   = "self" [ "|" "up" [ entity ] ] | "up" [ entity ] ;
 //! reference   = entity | "*" | "_" | variable ;
-//! entity      = name | "#" decimal ;                              (* #bits: Entity::to_bits *)
+//! entity      = name | "#" decimal ;                              (* #bits: Entity::to_bits, alive *)
 //! variable    = "$" segment ;                                     (* "$this": the row's entity *)
 //! name        = segment { "::" segment } ;                        (* resolved whole: a::b::C *)
 //! segment     = ( letter | "_" ) { letter | digit | "_" } ;       (* ASCII; "_" alone is Any *)
@@ -114,6 +114,14 @@ pub trait DslNames {
 
     /// Whether `up relationship` may be walked.
     fn is_traversable(&self, relationship: Entity) -> bool;
+
+    /// Whether `entity`, written as `#bits`, may be named: a world refuses
+    /// an entity that is not alive (Flecs `not_alive_*`). Every entity by
+    /// default.
+    fn is_alive(&self, entity: Entity) -> bool {
+        let _ = entity;
+        true
+    }
 }
 
 /// Names of a world: [`World::lookup`] resolves (component short names and
@@ -150,6 +158,11 @@ impl DslNames for World {
 
     fn is_traversable(&self, relationship: Entity) -> bool {
         self.components().relationship_traits(relationship.index()).traversable
+    }
+
+    fn is_alive(&self, entity: Entity) -> bool {
+        // The reserved wildcards are never alive but always nameable.
+        World::is_alive(self, entity) || entity == Entity::WILDCARD || entity == Entity::ANY
     }
 }
 

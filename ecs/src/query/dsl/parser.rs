@@ -291,7 +291,10 @@ impl<'a, N: DslNames> Parser<'a, '_, N> {
     /// The entity a name or `#id` token stands for.
     fn entity(&self, token: &Token<'a>) -> Result<Entity, DslError> {
         match token.kind {
-            TokenKind::EntityLiteral(entity) => Ok(entity),
+            TokenKind::EntityLiteral(entity) if self.names.is_alive(entity) => Ok(entity),
+            TokenKind::EntityLiteral(entity) => {
+                Err(DslError::new(token.offset, format!("`{}` names {entity:?}, which is not alive", token.text)))
+            }
             _ => self
                 .names
                 .lookup_name(token.text)

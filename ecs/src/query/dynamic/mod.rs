@@ -197,6 +197,9 @@ pub struct DynQuery {
     last_run: LastRun,
     /// Names of the entities the terms mention, for [`DynQuery::to_dsl`].
     names: Vec<(Entity, String)>,
+    /// The world's name epoch ([`World::name_epoch`]) and its value when
+    /// `names` were read: stale names are never printed.
+    names_epoch: Option<(std::sync::Arc<core::sync::atomic::AtomicU64>, u64)>,
 }
 
 impl fmt::Debug for DynQuery {
@@ -240,6 +243,7 @@ impl DynQuery {
             solutions: Solutions::default(),
             last_run: LastRun::NEVER,
             names: Vec::new(),
+            names_epoch: None,
         })
     }
 
@@ -331,6 +335,9 @@ impl DynQuery {
         match self.world_id {
             Some(id) => {
                 assert!(id == world.id(), "DynQuery used with a world other than the one it was first used with");
+                if self.names_stale() {
+                    self.read_names(world);
+                }
             }
             None => {
                 if let Some(error) = self.prefab_write_error(world) {
@@ -344,12 +351,28 @@ impl DynQuery {
                     self.compiled = compiled;
                 }
                 self.allowed = self.lifted_flags(world);
-                self.names = mentioned_entities(&self.terms)
-                    .filter_map(|entity| Some((entity, world.name_of(entity)?)))
-                    .collect();
+                self.read_names(world);
                 self.world_id = Some(world.id());
             }
         }
+    }
+
+    /// Remembers the names (paths) of the entities the terms mention, and
+    /// the world's name epoch they are valid for.
+    fn read_names(&mut self, world: &World) {
+        let epoch = world.name_epoch();
+        let seen = epoch.load(core::sync::atomic::Ordering::Relaxed);
+        self.names =
+            mentioned_entities(&self.terms).filter_map(|entity| Some((entity, world.name_of(entity)?))).collect();
+        self.names_epoch = Some((epoch, seen));
+    }
+
+    /// Whether a name or a named entity's parent changed since the names
+    /// were read.
+    fn names_stale(&self) -> bool {
+        self.names_epoch
+            .as_ref()
+            .is_some_and(|(epoch, seen)| epoch.load(core::sync::atomic::Ordering::Relaxed) != *seen)
     }
 
     /// Matches archetypes created since the last call (cached queries).
@@ -730,8 +753,11 @@ impl DynQuery {
     }
 
     /// The query in the query DSL (see [`World::query_dsl`]); entities print
-    /// by name when they had one when the query was built or first used, else
-    /// as `#bits`. It parses back to the same terms.
+    /// by the names they had when the query was built or last used, else as
+    /// `#bits`, and every entity prints as `#bits` if a name or a named
+    /// entity's parent changed since (the names may resolve to other
+    /// entities now). It parses back to the same terms while the entities
+    /// it names are alive.
     ///
     /// # Examples
     /// ```
@@ -747,7 +773,8 @@ impl DynQuery {
     /// assert_eq!(q.to_dsl(), format!("[in] #{}", position.to_bits()));
     /// ```
     pub fn to_dsl(&self) -> String {
-        crate::query::dsl::print_query(&self.terms, &KnownNames(&self.names))
+        let names: &[(Entity, String)] = if self.names_stale() { &[] } else { &self.names };
+        crate::query::dsl::print_query(&self.terms, &KnownNames(names))
     }
 }
 
