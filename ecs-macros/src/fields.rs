@@ -53,6 +53,23 @@ pub(crate) fn reject_type_generics(input: &DeriveInput, derive: &str) -> syn::Re
 
 /// `tokens` with every lifetime replaced by `'static` (`&'w mut T` -> `&'static mut T`).
 pub(crate) fn with_static_lifetimes(tokens: TokenStream2) -> TokenStream2 {
+    map_lifetimes(tokens, &|_| Some("static"))
+}
+
+/// `tokens` with the lifetimes `'w` and `'s` renamed `'__w` and `'__s`
+/// (others, `'static` among them, kept): a struct's field types as the
+/// lifetimes of a method's own generics name them.
+pub(crate) fn with_method_lifetimes(tokens: TokenStream2) -> TokenStream2 {
+    map_lifetimes(tokens, &|name| match name {
+        "w" => Some("__w"),
+        "s" => Some("__s"),
+        _ => None,
+    })
+}
+
+/// `tokens` with each lifetime `'name` for which `rename` gives a new name
+/// renamed to it.
+fn map_lifetimes(tokens: TokenStream2, rename: &dyn Fn(&str) -> Option<&'static str>) -> TokenStream2 {
     let mut out = Vec::new();
     let mut after_quote = false;
     for tree in tokens {
@@ -62,11 +79,12 @@ pub(crate) fn with_static_lifetimes(tokens: TokenStream2) -> TokenStream2 {
                 out.push(TokenTree::Punct(punct));
                 continue;
             }
-            TokenTree::Ident(ident) if after_quote => {
-                out.push(TokenTree::Ident(Ident::new("static", ident.span())));
-            }
+            TokenTree::Ident(ident) if after_quote => match rename(&ident.to_string()) {
+                Some(name) => out.push(TokenTree::Ident(Ident::new(name, ident.span()))),
+                None => out.push(TokenTree::Ident(ident)),
+            },
             TokenTree::Group(group) => {
-                let mut replaced = proc_macro2::Group::new(group.delimiter(), with_static_lifetimes(group.stream()));
+                let mut replaced = proc_macro2::Group::new(group.delimiter(), map_lifetimes(group.stream(), rename));
                 replaced.set_span(group.span());
                 out.push(TokenTree::Group(replaced));
             }

@@ -35,7 +35,7 @@ use proc_macro2::TokenStream as TokenStream2;
 use quote::{format_ident, quote};
 use syn::DeriveInput;
 
-use crate::fields::{reject_type_generics, struct_members, with_static_lifetimes};
+use crate::fields::{reject_type_generics, struct_members, with_method_lifetimes, with_static_lifetimes};
 
 /// Builds the `SystemParam` impl for `input`.
 pub(crate) fn derive_system_param(input: DeriveInput) -> syn::Result<TokenStream2> {
@@ -71,6 +71,10 @@ pub(crate) fn derive_system_param(input: DeriveInput) -> syn::Result<TokenStream
     // The fields' state does not depend on the borrows' lifetimes: named with
     // `'static` ones, it needs no generics on the wrapper.
     let static_tuple = with_static_lifetimes(tuple.clone());
+    // The fields as `get_param`'s lifetimes name them: each field's value is
+    // its type's item for the run's borrows (a `PhantomData<&'w T>` field
+    // names them in a type that is its own item).
+    let item_tuple = with_method_lifetimes(tuple.clone());
     Ok(quote! {
         const _: () = {
             /// The state of the derived parameter: its fields' states.
@@ -124,7 +128,7 @@ pub(crate) fn derive_system_param(input: DeriveInput) -> syn::Result<TokenStream
                 ) -> Self::Item<'__w, '__s> {
                     // SAFETY: forwarded to the caller.
                     let (#(#bindings,)*) = unsafe {
-                        <#tuple as ::ecs::system::SystemParam>::get_param(&mut state.state, meta, world, this_run)
+                        <#item_tuple as ::ecs::system::SystemParam>::get_param(&mut state.state, meta, world, this_run)
                     };
                     #ident { #(#names: #values),* }
                 }

@@ -28,15 +28,9 @@
 //!    ran; both halves now run, then both buffers apply, as in a schedule, through
 //!    `World::run_system` and in Bevy (`pipe_first_half_commands_apply_after_the_pipe`).
 //!
-//! Left (differs from Bevy): system_param.rs `system_param_phantom_data` (Bevy
-//! issue 7447): a `PhantomData<&'w Marker>` field does not compile (our
-//! `PhantomData<T>` param needs `T: 'static`; Bevy's takes any `T: ?Sized`).
-//! Adapted below with `PhantomData<fn() -> u8>`. Bevy's form (with `Marker = ()`):
-//! ```text
-//! #[derive(SystemParam)]
-//! struct PhantomParam<'w> { _foo: Res<'w, R0>, marker: PhantomData<&'w ()> }
-//! // error: lifetime may not live long enough (requires that `'w` must outlive `'static`)
-//! ```
+//! Fixed later: system_param.rs `system_param_phantom_data` (Bevy issue 7447):
+//! a `PhantomData<&'w Marker>` field did not compile (our `PhantomData<T>`
+//! param needed `T: 'static`; like Bevy's it takes any `T: ?Sized` now).
 //!
 //! Compile errors here where Bevy panics at run time (API.md, "Compile-time
 //! safety"; each checked by hand, no trybuild case): system/mod.rs
@@ -292,20 +286,27 @@ fn system_param_flexibility() {
 #[test]
 fn system_param_phantom_data() {
     // Bevy's `PhantomParam<'w, T: Resource, Marker>` with `T = R0` and the marker
-    // fixed (no type generics); `PhantomData` is a parameter that borrows nothing.
+    // fixed (no type generics); `PhantomData` is a parameter that borrows nothing,
+    // also of a type naming the struct's lifetimes (Bevy issue 7447).
     #[derive(SystemParam)]
     struct PhantomParam<'w> {
         foo: Res<'w, R0>,
-        marker: PhantomData<fn() -> u8>,
+        marker: PhantomData<&'w ()>,
     }
-    fn my_system(p: PhantomParam) -> u32 {
-        let PhantomData = p.marker;
-        p.foo.0
+    #[derive(SystemParam)]
+    struct StateMarker<'w, 's> {
+        foo: Res<'w, R0>,
+        marker: PhantomData<(&'w (), &'s ())>,
+        other: PhantomData<fn() -> u8>,
+    }
+    fn my_system(p: PhantomParam, q: StateMarker) -> u32 {
+        let (PhantomData, PhantomData, PhantomData) = (p.marker, q.marker, q.other);
+        p.foo.0 + q.foo.0
     }
     assert_is_system(my_system);
     let mut world = World::new();
     world.insert_resource(R0(3));
-    assert_eq!(world.run_system_once(my_system), 3);
+    assert_eq!(world.run_system_once(my_system), 6);
 }
 
 // system/system_param.rs

@@ -531,7 +531,7 @@ unsafe impl SystemParam for Commands<'_, '_> {
 
 /// A marker parameter that borrows nothing (`PhantomData<T>`), handy in derived params.
 // SAFETY: borrows nothing.
-unsafe impl<T: ?Sized + 'static> SystemParam for PhantomData<T> {
+unsafe impl<T: ?Sized> SystemParam for PhantomData<T> {
     type State = ();
     type Item<'w, 's> = PhantomData<T>;
     const ACCESS: ParamAccess = ParamAccess::NONE;
