@@ -21,9 +21,9 @@
 //! sorted lists; table grouping is checked with `iter_tables` where Flecs
 //! checks it (`frame_offset`, `query_count_results`).
 //!
-//! # Findings (`#[ignore = "finding: .."]`)
+//! # Findings (fixed since; the tests pass)
 //!
-//! * `find_this_lowercase`: `row.var("this")` is `None` in a query written
+//! * `find_this_lowercase`: `row.var("this")` was `None` in a query written
 //!   with `$this`; Flecs finds `this` as variable 0, bound to the row's entity.
 //!
 //! # Documented differences (tests adapted)
@@ -1363,7 +1363,6 @@ fn nodata_term() {
 // ----- variables and terms of a query -------------------------------------------------------
 
 #[test]
-#[ignore = "finding: row.var(\"this\") is None for a query written with `$this`"]
 fn find_this_lowercase() {
     // Expected (Flecs: `ecs_query_find_var(q, "this") == 0`, its value the row's
     // entity): `row.var("this")` is the row's entity. Actual: `None`, as `this`

@@ -690,11 +690,18 @@ impl EntityIndex {
                 index += 1;
                 continue;
             }
-            if self.range.contains(&index) && index >= self.flushed {
-                // The range's fresh window (or a reservation pending in it):
-                // the range's own; look above it.
-                index = self.range.end;
-                continue;
+            if self.range.contains(&index) {
+                if index >= self.flushed {
+                    // The range's fresh window (or a reservation pending in
+                    // it): the range's own; look above it.
+                    index = self.range.end;
+                    continue;
+                }
+                if let Some(gap) = self.gaps.iter().find(|gap| gap.contains(&index)) {
+                    // Kept for the range's spawns (`alloc_at` skipped it).
+                    index = gap.end;
+                    continue;
+                }
             }
             let entity = Entity::from_raw(index, 0);
             self.push_alive(entity);

@@ -322,16 +322,48 @@ impl World {
     /// not close a cycle of an acyclic relationship. A pair of an exclusive
     /// relationship is skipped when `instance` holds one of that relationship
     /// already (one given in the same spawn wins). A base that is itself an
-    /// instance got its bases' pairs when it was made, so a chain of prefabs
-    /// passes them down.
+    /// instance got its bases' pairs when it was made; the pairs the base's
+    /// own prefab bases hold now are copied too (nearer bases first), so a
+    /// chain of prefabs passes them down as it passes `override` values.
     fn collect_pair_copies(&self, instance: Entity, base: Entity, copies: &mut SmallVec<[(Id, Entity); 8]>) {
-        let (Some(base_location), Some(location)) = (self.entities.location(base), self.entities.location(instance))
-        else {
-            return;
-        };
+        let Some(location) = self.entities.location(instance) else { return };
         let own = self.archetypes[location.archetype].ids();
-        for &id in self.archetypes[base_location.archetype].ids().iter().filter(|id| id.is_pair()) {
-            if crate::archetype::is_union_id(id) || own.contains(&id) {
+        // The base, then what its prefab bases give (depth-first in the
+        // order they were added, nearer first), as `override` components
+        // come from `Archetype::inherited`: a pair added to a prefab's
+        // base after the prefab was made reaches new instances too.
+        let is_a = self.builtin.is_a.index();
+        let mut holders: SmallVec<[Entity; 4]> = SmallVec::new();
+        let mut pending: SmallVec<[Entity; 4]> = smallvec::smallvec![base];
+        while let Some(holder) = pending.pop() {
+            if holders.contains(&holder) || holder == instance {
+                continue;
+            }
+            let Some(holder_location) = self.entities.location(holder) else { continue };
+            let archetype = &self.archetypes[holder_location.archetype];
+            if holder != base && !self.is_prefab(holder) {
+                continue;
+            }
+            holders.push(holder);
+            // Pushed in reverse: the first added base is visited first.
+            let bases: SmallVec<[Entity; 4]> = archetype
+                .ids()
+                .iter()
+                .filter(|id| id.is_pair() && id.first_index() == is_a)
+                .filter_map(|id| self.entity_at(id.second_index()))
+                .collect();
+            pending.extend(bases.into_iter().rev());
+        }
+        for holder in holders {
+            self.collect_pairs_of(instance, own, holder, copies);
+        }
+    }
+
+    /// [`World::collect_pair_copies`] for the pairs `holder` owns.
+    fn collect_pairs_of(&self, instance: Entity, own: &[Id], holder: Entity, copies: &mut SmallVec<[(Id, Entity); 8]>) {
+        let Some(holder_location) = self.entities.location(holder) else { return };
+        for &id in self.archetypes[holder_location.archetype].ids().iter().filter(|id| id.is_pair()) {
+            if crate::archetype::is_union_id(id) || own.contains(&id) || copies.iter().any(|(copy, _)| *copy == id) {
                 continue;
             }
             let relationship = id.first_index();
@@ -348,14 +380,17 @@ impl World {
                 continue;
             }
             let traits = self.components.relationship_traits(relationship);
-            if traits.exclusive && own.iter().any(|held| held.is_pair() && held.first_index() == relationship) {
+            let of_relationship = |held: &Id| held.is_pair() && held.first_index() == relationship;
+            if traits.exclusive
+                && (own.iter().any(of_relationship) || copies.iter().any(|(copy, _)| of_relationship(copy)))
+            {
                 continue;
             }
             let Some(target) = self.entity_at(id.second_index()) else { continue };
             if traits.acyclic && self.reaches(relationship, traits.exclusive, target, instance) {
                 continue;
             }
-            copies.push((id, base));
+            copies.push((id, holder));
         }
     }
 

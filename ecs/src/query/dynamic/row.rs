@@ -943,6 +943,10 @@ impl<'q> RowBase<'q> {
 
     fn var(&self, name: &str) -> Option<Entity> {
         let name = name.strip_prefix('$').unwrap_or(name);
+        if name == "this" {
+            // `$this` is variable 0 in Flecs: the row's entity.
+            return self.this();
+        }
         let index = self.var_names().iter().position(|known| known == name)?;
         self.solution().vars[index]
     }
@@ -1028,7 +1032,8 @@ macro_rules! row_readers {
         }
 
         /// The entity variable `name` (with or without `$`) is bound to; `None`
-        /// if unknown or unbound.
+        /// if unknown or unbound. `this` is the row's entity (`None` for a
+        /// query without `$this` terms).
         pub fn var(&self, name: &str) -> Option<Entity> {
             self.base.var(name)
         }
