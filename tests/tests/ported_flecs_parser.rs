@@ -29,16 +29,17 @@
 //! `TagA($this), *($this)`, `_`, Prefab/Disabled matching, an or-chain on
 //! variables in a join.
 //!
-//! # Findings (`#[ignore = "finding: .."]`)
+//! # Findings (fixed since; the tests pass)
 //!
 //! * `not_alive_pred`, `not_alive_subj`, `not_alive_obj`: a `#bits` literal
-//!   naming a dead entity parses (the query then matches nothing); Flecs
-//!   rejects the query.
-//! * `basic_this_src_w_any` (Basic.c): `_` / `*` alone never match pair ids, so
-//!   an entity holding only pairs is not a row of `_` and is a row of `!*`.
-//! * `to_dsl_after_a_rename_reads_back_as_the_same_query`: `to_dsl()` prints the
-//!   names cached when the query was first bound; after a rename it reads back
-//!   as a different entity.
+//!   naming a dead entity parsed (the query then matched nothing); Flecs
+//!   rejects the query, and so does ours now.
+//! * `basic_this_src_w_any` (Basic.c): `_` alone never matched pair-only or
+//!   empty entities. (`*` alone matches plain ids only, as Flecs'
+//!   `ecs_id_match`; the test was adapted to that.)
+//! * `to_dsl_after_a_rename_reads_back_as_the_same_query`: `to_dsl()` printed
+//!   the names cached when the query was first bound; after a rename it read
+//!   back as a different entity. It prints `#bits` while names are stale now.
 //!
 //! # Documented differences (tests adapted)
 //!
