@@ -202,7 +202,7 @@ impl World {
 
     /// Runs `kind`'s lifecycle for `id` of `entity`: the component's hook (for
     /// the id of a registered component with hooks) and the event's observers.
-    fn id_lifecycle(&mut self, kind: HookKind, entity: Entity, id: Id) {
+    pub(super) fn id_lifecycle(&mut self, kind: HookKind, entity: Entity, id: Id) {
         self.ids_lifecycle(kind, entity, &[id]);
     }
 

@@ -259,9 +259,7 @@ impl World {
                     let bundle_id = world.register_bundle::<Name>();
                     world.insert_bundle_values(entity, bundle_id, name);
                 }
-                None => {
-                    world.remove_bundle::<Name, true>(entity);
-                }
+                None => world.take_name_back(entity),
             }
             if world.parent_of(entity) != parent
                 && let Some(child_of) = world.components.id_of::<ChildOf>()
@@ -273,6 +271,27 @@ impl World {
             }
         });
         panic!("{error}");
+    }
+
+    /// Removes the `Name` a refused bundle gave `entity`, whatever its
+    /// hooks and observers do: a panic of one of them is kept and resumed
+    /// once the name is gone (stopping halfway would leave two siblings of
+    /// one name).
+    fn take_name_back(&mut self, entity: Entity) {
+        let name = self.builtin.name.id();
+        let mut panics = crate::util::PanicSlot::default();
+        panics.catch(|| {
+            self.id_lifecycle(super::hooks::HookKind::Replace, entity, name);
+            self.id_lifecycle(super::hooks::HookKind::Remove, entity, name);
+        });
+        if let Some(location) = self.entities.location(entity) {
+            let destination = self.archetypes.remove_edge(location.archetype, name, &self.components);
+            if destination != location.archetype {
+                self.move_entity(entity, location, destination, &mut panics);
+            }
+        }
+        panics.catch(|| self.flush_deferred());
+        panics.resume();
     }
 
     /// Runs `change` with `entity`'s sibling name check deferred (checked by
