@@ -994,3 +994,22 @@ fn pairs_of_runtime_relationships_are_copied_and_observed() {
     assert!(world.has_id(inst, Id::pair(rel, bob)) && world.has_pair::<Likes>(inst, bob));
     assert_eq!(added.load(Ordering::Relaxed), 1, "the copy is an add");
 }
+
+/// With two bases holding pairs of one exclusive relationship, the base
+/// added first wins, whatever the bases' ids (as for inherited values).
+#[test]
+fn an_exclusive_pair_comes_from_the_first_added_base_of_a_prefab() {
+    let mut world = World::new();
+    let (apples, pears) = (world.spawn_empty().id(), world.spawn_empty().id());
+    let low = world.spawn((Prefab, Eats.pair(apples))).id();
+    let high = world.spawn((Prefab, Eats.pair(pears))).id();
+    // `middle` holds no pair itself; its bases are added high first.
+    let middle = world.spawn(Prefab).id();
+    world.entity_mut(middle).add_pair::<IsA>(high);
+    world.entity_mut(middle).add_pair::<IsA>(low);
+    world.remove_pair::<Eats>(middle, pears);
+    assert!(!world.has_pair::<Eats>(middle, apples) && !world.has_pair::<Eats>(middle, pears));
+    let inst = world.instantiate(middle);
+    assert!(world.has_pair::<Eats>(inst, pears), "the base added first gives it");
+    assert!(!world.has_pair::<Eats>(inst, apples));
+}

@@ -345,13 +345,19 @@ impl World {
                 continue;
             }
             holders.push(holder);
-            // Pushed in reverse: the first added base is visited first.
-            let bases: SmallVec<[Entity; 4]> = archetype
-                .ids()
-                .iter()
-                .filter(|id| id.is_pair() && id.first_index() == is_a)
-                .filter_map(|id| self.entity_at(id.second_index()))
-                .collect();
+            // In the order they were added (the archetype records it unless
+            // it is the type order), pushed in reverse: the first added base
+            // is visited first.
+            let bases: SmallVec<[Entity; 4]> = if archetype.base_order().is_empty() {
+                archetype
+                    .ids()
+                    .iter()
+                    .filter(|id| id.is_pair() && id.first_index() == is_a)
+                    .filter_map(|id| self.entity_at(id.second_index()))
+                    .collect()
+            } else {
+                archetype.base_order().iter().filter_map(|&index| self.entity_at(index)).collect()
+            };
             pending.extend(bases.into_iter().rev());
         }
         for holder in holders {
