@@ -48,10 +48,10 @@
 //!   and `sparse_1_sparse_self` expect the instances too. A Flecs user will
 //!   trip over this; it is a deliberate, documented choice, not flagged here.
 //!
-//! # Findings (tests `#[ignore]`d, asserting the correct behaviour)
+//! # Findings (fixed since; the tests pass)
 //!
 //! * `sparse_1_sparse_self_up`: a `$this` term that reads a sparse component
-//!   inherited from a prefab reports the row itself as `source`, not the base
+//!   inherited from a prefab reported the row itself as `source`, not the base
 //!   whose value it reads (table components, fixed sources and `up IsA` report
 //!   the base).
 //!
@@ -1270,11 +1270,10 @@ fn sparse_1_sparse_up() {
 /// Flecs Sparse_1_sparse_self_up / 1_sparse_written_self_up:
 /// `Position(self|up IsA)`: owned values win; an inherited value's source is
 /// the base (as for table components, and as `SparsePosition(up IsA)` says).
-// Expected: e3, e4 report `source(0) == base`. Actual: `source(0)` is the row's
-// own entity (e3, e4) while the value read is the base's, for `$this` terms
-// on an inherited sparse component (`self|up IsA`, implicit, and `self`).
+// Finding (fixed): `source(0)` was the row's own entity (e3, e4) while the
+// value read was the base's, for `$this` terms on an inherited sparse
+// component (`self|up IsA`, implicit, and `self`).
 #[test]
-#[ignore = "finding: a $this term reading an inherited sparse value reports the row itself as source, not the prefab base"]
 fn sparse_1_sparse_self_up() {
     let (world, _, base, [e1, e2, e3, e4]) = sparse_inherit_world();
     let f = |term: usize| {

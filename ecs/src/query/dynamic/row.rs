@@ -929,6 +929,15 @@ impl<'q> RowBase<'q> {
 
     fn source(&self, term: usize) -> Entity {
         let slot = self.slot(term).unwrap_or_else(|error| panic!("{error}"));
+        // A sparse value the row inherits: its source is the base, unless
+        // the row holds its own.
+        if slot.source.is_none()
+            && let Data::Sparse(component, Some(base)) = slot.data
+            && let Some(this) = self.this()
+            && !self.world().sparse_sets().of(component).is_some_and(|set| set.contains(this))
+        {
+            return base;
+        }
         slot.source.or(self.this()).unwrap_or_else(|| panic!("term {term} has no source in this row"))
     }
 
