@@ -51,9 +51,12 @@ pub(crate) fn reject_type_generics(input: &DeriveInput, derive: &str) -> syn::Re
     Ok(())
 }
 
-/// `tokens` with every lifetime replaced by `'static` (`&'w mut T` -> `&'static mut T`).
+/// `tokens` with every lifetime replaced by `'static` (`&'w mut T` -> `&'static mut T`),
+/// but those a `for<'a>` binder in them introduces.
 pub(crate) fn with_static_lifetimes(tokens: TokenStream2) -> TokenStream2 {
-    map_lifetimes(tokens, &|_| Some("static"))
+    let mut bound = Vec::new();
+    binder_lifetimes(tokens.clone(), &mut bound);
+    map_lifetimes(tokens, &|name| (!bound.iter().any(|bound| bound == name)).then_some("static"))
 }
 
 /// `tokens` with the lifetimes `'w` and `'s` renamed `'__w` and `'__s`
@@ -65,6 +68,34 @@ pub(crate) fn with_method_lifetimes(tokens: TokenStream2) -> TokenStream2 {
         "s" => Some("__s"),
         _ => None,
     })
+}
+
+/// Collects into `bound` the names of the lifetimes `for<..>` binders in
+/// `tokens` introduce (`for<'a> fn(&'a u8)`: `a`).
+fn binder_lifetimes(tokens: TokenStream2, bound: &mut Vec<String>) {
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut at = 0;
+    while at < trees.len() {
+        match &trees[at] {
+            TokenTree::Ident(ident)
+                if ident == "for"
+                    && matches!(trees.get(at + 1), Some(TokenTree::Punct(open)) if open.as_char() == '<') =>
+            {
+                at += 2;
+                while at < trees.len() && !matches!(&trees[at], TokenTree::Punct(close) if close.as_char() == '>') {
+                    if let (TokenTree::Punct(quote), Some(TokenTree::Ident(name))) = (&trees[at], trees.get(at + 1))
+                        && quote.as_char() == '\''
+                    {
+                        bound.push(name.to_string());
+                    }
+                    at += 1;
+                }
+            }
+            TokenTree::Group(group) => binder_lifetimes(group.stream(), bound),
+            _ => {}
+        }
+        at += 1;
+    }
 }
 
 /// `tokens` with each lifetime `'name` for which `rename` gives a new name
@@ -104,5 +135,18 @@ mod tests {
     fn lifetimes_become_static() {
         let out = with_static_lifetimes(quote!(Query<'w, 's, (&'w mut A, Option<&'a B>)>));
         assert_eq!(out.to_string(), quote!(Query<'static, 'static, (&'static mut A, Option<&'static B>)>).to_string());
+    }
+
+    #[test]
+    fn lifetimes_a_binder_introduces_stay() {
+        let out = with_static_lifetimes(quote!((Res<'w, A>, PhantomData<for<'a, 'b> fn(&'a u8, &'b u8) -> &'w u8>)));
+        let expected = quote!((Res<'static, A>, PhantomData<for<'a, 'b> fn(&'a u8, &'b u8) -> &'static u8>));
+        assert_eq!(out.to_string(), expected.to_string());
+    }
+
+    #[test]
+    fn method_lifetimes_rename_w_and_s_only() {
+        let out = with_method_lifetimes(quote!(Query<'w, 's, &'static A>));
+        assert_eq!(out.to_string(), quote!(Query<'__w, '__s, &'static A>).to_string());
     }
 }

@@ -299,6 +299,16 @@ fn system_param_phantom_data() {
         marker: PhantomData<(&'w (), &'s ())>,
         other: PhantomData<fn() -> u8>,
     }
+    // A higher-ranked type's own lifetimes stay as written.
+    #[derive(SystemParam)]
+    struct HigherRanked {
+        marker: PhantomData<for<'a> fn(&'a u8) -> &'a u8>,
+    }
+    fn ranked(p: HigherRanked) -> bool {
+        let PhantomData = p.marker;
+        true
+    }
+    assert!(World::new().run_system_once(ranked));
     fn my_system(p: PhantomParam, q: StateMarker) -> u32 {
         let (PhantomData, PhantomData, PhantomData) = (p.marker, q.marker, q.other);
         p.foo.0 + q.foo.0

@@ -328,10 +328,17 @@ impl World {
     fn collect_pair_copies(&self, instance: Entity, base: Entity, copies: &mut SmallVec<[(Id, Entity); 8]>) {
         let Some(location) = self.entities.location(instance) else { return };
         let own = self.archetypes[location.archetype].ids();
-        // The base, then what its prefab bases give (depth-first in the
-        // order they were added, nearer first), as `override` components
-        // come from `Archetype::inherited`: a pair added to a prefab's
-        // base after the prefab was made reaches new instances too.
+        for holder in self.pair_sources(instance, base) {
+            self.collect_pairs_of(instance, own, holder, copies);
+        }
+    }
+
+    /// The entities whose pairs an instance of `base` copies: the base, then
+    /// its prefab bases (depth-first in the order they were added, nearer
+    /// first), as `override` components come from `Archetype::inherited`: a
+    /// pair added to a prefab's base after the prefab was made reaches new
+    /// instances too.
+    fn pair_sources(&self, instance: Entity, base: Entity) -> SmallVec<[Entity; 4]> {
         let is_a = self.builtin.is_a.index();
         let mut holders: SmallVec<[Entity; 4]> = SmallVec::new();
         let mut pending: SmallVec<[Entity; 4]> = smallvec::smallvec![base];
@@ -360,9 +367,7 @@ impl World {
             };
             pending.extend(bases.into_iter().rev());
         }
-        for holder in holders {
-            self.collect_pairs_of(instance, own, holder, copies);
-        }
+        holders
     }
 
     /// [`World::collect_pair_copies`] for the pairs `holder` owns.
@@ -441,23 +446,30 @@ impl World {
         }
     }
 
-    /// Gives `instance` each union pair `base` holds, `(R, target)` with the
-    /// base row's target, unless `instance` holds a pair of `R` already (one
-    /// given in the same spawn wins). A union pair's target lives in its
+    /// Gives `instance` each union pair `base` (or, nearer first, one of its
+    /// prefab bases) holds, `(R, target)` with the holder row's target, unless
+    /// `instance` holds a pair of `R` already (one given in the same spawn
+    /// wins). A union pair's target lives in its
     /// holder's row, so it is copied rather than shared: Flecs' default
     /// `(OnInstantiate, Override)` for `DontFragment` relationships
     /// (`prefab_w_union`). Later changes of the base's target do not reach
     /// the copy.
     fn copy_union_pairs(&mut self, instance: Entity, base: Entity) {
-        let Some(location) = self.entities.location(base) else { return };
-        let relationships: SmallVec<[u32; 2]> = self.archetypes[location.archetype]
-            .ids()
-            .iter()
-            .filter(|&&id| crate::archetype::is_union_id(id))
-            .map(|id| id.first_index())
-            .collect();
-        for relationship in relationships {
-            let Some(target) = self.union_target(base, relationship) else { continue };
+        // The base's own, then its prefab bases' (as other pairs).
+        let mut pairs: SmallVec<[(u32, Entity); 2]> = SmallVec::new();
+        for holder in self.pair_sources(instance, base) {
+            let Some(location) = self.entities.location(holder) else { continue };
+            for id in self.archetypes[location.archetype].ids().iter().filter(|&&id| crate::archetype::is_union_id(id))
+            {
+                let relationship = id.first_index();
+                if pairs.iter().all(|&(taken, _)| taken != relationship)
+                    && let Some(target) = self.union_target(holder, relationship)
+                {
+                    pairs.push((relationship, target));
+                }
+            }
+        }
+        for (relationship, target) in pairs {
             if !self.is_alive(instance) || self.union_target(instance, relationship).is_some() {
                 continue;
             }
