@@ -24,7 +24,7 @@
 //! overwrite, remove, take, archetype moves, `clear_entities` and the world's drop
 //! (dense and sparse); a dropped world's id not reused.
 //!
-//! Findings (tests kept asserting Bevy's behaviour, `#[ignore = "finding: .."]`):
+//! Findings (all fixed since; the tests pass):
 //! - `deferred_world_entities_and_commands_doc`: commands queued through a
 //!   `DeferredWorld::from(&mut world)` are not applied by `World::flush` (Bevy's doc
 //!   flushes and asserts they applied).
@@ -165,7 +165,6 @@ struct TargetedBy(Entity);
 /// `entities_and_commands` here: the targets are read first, then the commands are
 /// queued through `DeferredWorld::commands`.
 #[test]
-#[ignore = "finding: commands of a DeferredWorld::from(&mut World) are not applied by World::flush (Bevy's doc)"]
 fn deferred_world_entities_and_commands_doc() {
     let mut world = World::new();
     let e1 = world.spawn_empty().id();
@@ -193,7 +192,6 @@ fn deferred_world_entities_and_commands_doc() {
 /// Bevy every structural change flushes queued commands first, so the insert lands
 /// before the despawn and the despawn succeeds.
 #[test]
-#[ignore = "finding: a standalone DeferredWorld's commands wait for the next hooked change (a later spawn panics)"]
 fn deferred_world_commands_apply_at_the_next_structural_change() {
     let mut world = World::new();
     let e1 = world.spawn_empty().id();
@@ -557,7 +555,6 @@ fn name_doc_multiple_entities_can_have_the_same_name() {
 /// `set` here: the text is written through `Mut<Name>`; `World::lookup` and
 /// `World::path` must then find the entity by its new name, not its old one.
 #[test]
-#[ignore = "finding: writing a Name through Mut<Name> leaves World::lookup on the old name"]
 fn name_set_through_mut_is_seen_by_lookup() {
     let mut world = World::new();
     let e = world.spawn(Name::new("old")).id();
@@ -937,7 +934,6 @@ fn entity_debug() {
 /// bevy_ecs entity/mod.rs `entity_display` (the numeric half): `{index}v{generation}`,
 /// padded as `str` is by the width and alignment flags.
 #[test]
-#[ignore = "finding: Entity's Display ignores width/alignment (`{e:<5}` prints \"42v0\", not \"42v0 \")"]
 fn entity_display() {
     let entity = Entity::from_raw(42, 0);
     assert_eq!(format!("{entity}"), "42v0");
@@ -949,7 +945,6 @@ fn entity_display() {
 
 /// bevy_ecs entity/mod.rs `entity_debug` / `entity_display`, the `PLACEHOLDER` half.
 #[test]
-#[ignore = "finding: Entity::PLACEHOLDER prints as 4294967295v2147483647, Bevy prints PLACEHOLDER"]
 fn entity_debug_display_placeholder() {
     // Expected (Bevy): "PLACEHOLDER". Actual: the raw index and generation.
     assert_eq!(format!("{:?}", Entity::PLACEHOLDER), "PLACEHOLDER");

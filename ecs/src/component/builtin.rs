@@ -9,6 +9,11 @@ use crate::util::component_type_id;
 
 /// A human-readable name. Component entities carry their type's short name.
 ///
+/// Names are unique among siblings: inserting a clashing one (or
+/// `World::set_name`) is refused. A name written in place (`Mut<Name>`,
+/// `Query<&mut Name>`) is seen by `World::lookup` and `World::path` at once,
+/// but runs no hook, so it is not checked against the siblings.
+///
 /// # Examples
 /// ```
 /// use ecs::prelude::*;

@@ -171,15 +171,43 @@ impl Entity {
     }
 }
 
+/// `{index}v{generation}`, or `PLACEHOLDER` for [`Entity::PLACEHOLDER`] (as Bevy).
+///
+/// # Examples
+/// ```
+/// use ecs::entity::Entity;
+/// assert_eq!(format!("{:?}", Entity::from_raw(42, 1)), "42v1");
+/// assert_eq!(format!("{:?}", Entity::PLACEHOLDER), "PLACEHOLDER");
+/// ```
 impl fmt::Debug for Entity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}v{}", self.index(), self.generation())
+        if *self == Entity::PLACEHOLDER {
+            f.write_str("PLACEHOLDER")
+        } else {
+            write!(f, "{}v{}", self.index(), self.generation())
+        }
     }
 }
 
+/// As [`Debug`](fmt::Debug), honouring width and alignment (`{e:>6}`).
+///
+/// # Examples
+/// ```
+/// use ecs::entity::Entity;
+/// assert_eq!(format!("{:>6}|", Entity::from_raw(42, 0)), "  42v0|");
+/// ```
 impl fmt::Display for Entity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self, f)
+        if *self == Entity::PLACEHOLDER {
+            return f.pad("PLACEHOLDER");
+        }
+        // `u32::MAX` and a 31-bit generation: at most 21 bytes.
+        let mut buffer = [0u8; 24];
+        let mut cursor = std::io::Cursor::new(&mut buffer[..]);
+        std::io::Write::write_fmt(&mut cursor, format_args!("{}v{}", self.index(), self.generation()))
+            .map_err(|_| fmt::Error)?;
+        let written = cursor.position() as usize;
+        f.pad(core::str::from_utf8(&buffer[..written]).map_err(|_| fmt::Error)?)
     }
 }
 

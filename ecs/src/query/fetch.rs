@@ -558,6 +558,7 @@ unsafe impl<T: Component> WorldQuery for &mut T {
     }
     #[inline]
     fn init_fetch<'w>(world: &'w World, state: &Entity, last_run: Tick, this_run: Tick) -> WriteFetch<'w, T> {
+        world.note_write::<T>();
         let sparse = if is_table::<T>() { None } else { sparse_set_of(world, *state) };
         WriteFetch {
             column: NonNull::dangling(),

@@ -5,7 +5,9 @@
 //! directly: structural changes go through `DeferredWorld::commands`, whose queue
 //! is handed to the world when the `DeferredWorld` is dropped and applied before
 //! the triggering call (`spawn`, `insert`, `remove`, `despawn`...) returns. If
-//! the hook panics, its commands are dropped instead.
+//! the hook panics, its commands are dropped instead. A `DeferredWorld` made
+//! by the user (`DeferredWorld::from(&mut world)`) applies its commands when
+//! it is dropped.
 
 use super::change_detection::Mut;
 use super::{CommandQueue, World};
@@ -34,11 +36,32 @@ use crate::world::Resource;
 pub struct DeferredWorld<'w> {
     world: &'w mut World,
     queue: CommandQueue,
+    /// Made by the user from a `&mut World` (not handed to a hook): its
+    /// commands are applied when it is dropped, as no structural change is
+    /// under way that would apply them.
+    applies_on_drop: bool,
 }
 
+/// A `DeferredWorld` of the user's own: its commands are applied when it is
+/// dropped (Bevy applies them at the world's next flush, which every
+/// structural change does first: nothing can tell the two apart).
+///
+/// # Examples
+/// ```
+/// use ecs::prelude::*;
+/// #[derive(Component, Debug, PartialEq)]
+/// struct Marked;
+/// let mut world = World::new();
+/// let e = world.spawn_empty().id();
+/// {
+///     let mut deferred = DeferredWorld::from(&mut world);
+///     deferred.commands().entity(e).insert(Marked);
+/// }
+/// assert_eq!(world.get::<Marked>(e), Some(&Marked));
+/// ```
 impl<'w> From<&'w mut World> for DeferredWorld<'w> {
     fn from(world: &'w mut World) -> Self {
-        DeferredWorld { world, queue: CommandQueue::default() }
+        DeferredWorld { world, queue: CommandQueue::default(), applies_on_drop: true }
     }
 }
 
@@ -48,7 +71,19 @@ impl Drop for DeferredWorld<'_> {
         // system's are), never applied by a later structural change.
         if !self.queue.is_empty() && !std::thread::panicking() {
             self.world.deferred.append(&mut self.queue);
+            if self.applies_on_drop {
+                self.world.flush_deferred();
+            }
         }
+    }
+}
+
+impl<'w> DeferredWorld<'w> {
+    /// The world as a hook sees it: its commands go to the world's deferred
+    /// queue, applied before the structural change that ran the hook returns.
+    #[inline]
+    pub(crate) fn for_hook(world: &'w mut World) -> Self {
+        DeferredWorld { world, queue: CommandQueue::default(), applies_on_drop: false }
     }
 }
 

@@ -177,7 +177,7 @@ impl World {
         for &component in components {
             let hook = self.components.info(component).and_then(|info| kind.slot(info.hooks()));
             if let Some(hook) = hook {
-                hook.call(DeferredWorld::from(&mut *self), HookContext { entity, component_id: component });
+                hook.call(DeferredWorld::for_hook(&mut *self), HookContext { entity, component_id: component });
             }
         }
     }

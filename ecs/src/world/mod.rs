@@ -191,6 +191,10 @@ pub struct World {
     /// `World::path` and `lookup` give may change): shared with runtime
     /// queries, which print names only while it has not moved.
     name_epoch: std::sync::Arc<core::sync::atomic::AtomicU64>,
+    /// A `Name` may have been written in place (through `Mut<Name>`, which
+    /// runs no hook) since `name_index` was last complete: lookups read the
+    /// names themselves until the next flush rebuilds the index.
+    names_dirty: core::sync::atomic::AtomicBool,
 }
 
 impl Default for World {
@@ -289,6 +293,7 @@ impl World {
             pairs_by_policy: false,
             name_index: crate::util::FxHashMap::default(),
             name_epoch: std::sync::Arc::default(),
+            names_dirty: core::sync::atomic::AtomicBool::new(false),
         };
         // The world relies on these: they are never despawned.
         for builtin in [builtin.component_info, builtin.name, builtin.internal, builtin.observer] {
@@ -366,6 +371,9 @@ impl World {
         if self.entities.has_reserved() {
             self.flush_entities_slow();
         }
+        if *self.names_dirty.get_mut() {
+            self.rebuild_name_index();
+        }
     }
 
     #[cold]
@@ -402,8 +410,9 @@ impl World {
 
     /// Makes every reserved id alive now, with no components: those of
     /// [`World::reserve_entity`] (`Commands`) and of [`RemoteEntities`] handles
-    /// ([`World::remote_entities`]). Spawn, insert, remove, despawn and command
-    /// application flush first, so this is needed only to see remote
+    /// ([`World::remote_entities`]); and applies the commands hooks and
+    /// observers left queued, if any. Spawn, insert, remove, despawn and
+    /// command application flush first, so this is needed only to see remote
     /// reservations alive before any of those.
     ///
     /// # Examples
@@ -417,7 +426,7 @@ impl World {
     /// assert_eq!(world.entity_count(), 1);
     /// ```
     pub fn flush(&mut self) {
-        self.flush_entities();
+        self.flush_deferred();
     }
 
     /// A handle that reserves entity ids from any thread, lock-free, while this
@@ -1353,7 +1362,12 @@ impl World {
         except: Option<Entity>,
     ) -> Option<Entity> {
         let mut found: Option<Entity> = None;
-        for &entity in self.name_index.get(name).into_iter().flatten() {
+        let dirty = self.names_dirty.load(core::sync::atomic::Ordering::Relaxed);
+        // While names may have been written in place, the index may be stale:
+        // every holder's name is read instead.
+        let scanned: Vec<Entity> = if dirty { self.entities_named(name) } else { Vec::new() };
+        let indexed = if dirty { None } else { self.name_index.get(name) };
+        for &entity in indexed.into_iter().flatten().chain(&scanned) {
             let Some(location) = self.entities.location(entity) else { continue };
             let archetype = &self.archetypes[location.archetype];
             if archetype.flags().contains(crate::archetype::ArchetypeFlags::INTERNAL)
@@ -2032,6 +2046,7 @@ impl World {
     /// if the entity is not alive or lacks `T`.
     #[inline]
     pub fn get_mut<T: Component>(&mut self, entity: Entity) -> Option<Mut<'_, T>> {
+        self.note_write::<T>();
         let this_run = self.change_tick();
         let last_run = self.last_change_tick;
         let (value, ticks) = self.get_with_ticks::<T>(entity)?;

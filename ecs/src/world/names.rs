@@ -115,6 +115,62 @@ impl World {
         self.name_epoch.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
     }
 
+    /// Notes that `T` values are handed out for writing in place: if `T` is
+    /// [`Name`], no hook will see what is written, so lookups read the names
+    /// themselves until the next flush rebuilds the index (one compile-time
+    /// comparison for any other `T`).
+    #[inline]
+    pub(crate) fn note_write<T: crate::component::Component>(&self) {
+        if T::ID == <Name as crate::component::Component>::ID {
+            self.note_name_write();
+        }
+    }
+
+    /// [`World::note_write`] for the component `component` (runtime queries).
+    #[inline]
+    pub(crate) fn note_write_of(&self, component: Entity) {
+        if component == self.builtin.name {
+            self.note_name_write();
+        }
+    }
+
+    #[cold]
+    fn note_name_write(&self) {
+        self.names_dirty.store(true, core::sync::atomic::Ordering::Relaxed);
+        self.names_changed();
+    }
+
+    /// The entities whose `Name` is `name`, read from their values (not the
+    /// index).
+    pub(super) fn entities_named(&self, name: &str) -> Vec<Entity> {
+        let Some(record) = self.archetypes.component_index().get(self.builtin.name.id()) else { return Vec::new() };
+        record
+            .non_empty()
+            .iter()
+            .flat_map(|entry| self.archetypes[entry.archetype].entities().iter().copied())
+            .filter(|&entity| self.get::<Name>(entity).is_some_and(|held| held.as_str() == name))
+            .collect()
+    }
+
+    /// Rebuilds the name index from every `Name` (after some were written in
+    /// place).
+    #[cold]
+    pub(super) fn rebuild_name_index(&mut self) {
+        *self.names_dirty.get_mut() = false;
+        self.name_index.clear();
+        let Some(record) = self.archetypes.component_index().get(self.builtin.name.id()) else { return };
+        let holders: Vec<Entity> = record
+            .non_empty()
+            .iter()
+            .flat_map(|entry| self.archetypes[entry.archetype].entities().iter().copied())
+            .collect();
+        for entity in holders {
+            let Some(name) = self.get::<Name>(entity).map(|name| Box::<str>::from(name.as_str())) else { continue };
+            self.name_index.entry(name).or_default().push(entity);
+        }
+        self.names_changed();
+    }
+
     /// A counter that moves whenever an entity's name or a named entity's
     /// parent changes (what [`World::path`] and [`World::lookup`] give may
     /// have changed since), shared: runtime queries hold it to know whether

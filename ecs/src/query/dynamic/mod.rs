@@ -273,6 +273,18 @@ impl DynQuery {
         })
     }
 
+    /// Tells `world` which components the query may write in place (see
+    /// `World::note_write`: a `Name` written so is not in the name index).
+    fn note_writes(&self, world: &World) {
+        for compiled in &self.compiled.terms {
+            if compiled.access == compile::DataAccess::Write
+                && let Some(component) = compiled.alternatives[0].concrete_first()
+            {
+                world.note_write_of(component);
+            }
+        }
+    }
+
     /// The hiding flags the query lifts (`Archetypes::lifted_flags`): as in
     /// Flecs, any term on `Disabled` or `Prefab` (`?Prefab` included) that
     /// searches its source itself (not `up` only) makes the query match the
@@ -632,6 +644,7 @@ impl DynQuery {
         self.collect_solutions(world);
         let now = world.increment_change_tick_wide();
         let last_run = core::mem::replace(&mut self.last_run, LastRun::at(now)).baseline(now);
+        self.note_writes(world);
         DynIterMut::new(world, &self.solutions, last_run, now.tick())
     }
 
@@ -657,6 +670,7 @@ impl DynQuery {
         self.collect_solutions(world);
         let now = world.increment_change_tick_wide();
         self.last_run = LastRun::at(now);
+        self.note_writes(world);
         DynTablesMut::new(world, &self.solutions, self.compiled.visible_variables(), now.tick())
     }
 
@@ -674,6 +688,7 @@ impl DynQuery {
         this_run: crate::storage::Tick,
     ) -> DynIterMut<'q> {
         self.collect_solutions(world);
+        self.note_writes(world);
         DynIterMut::new(world, &self.solutions, last_run, this_run)
     }
 
