@@ -63,7 +63,10 @@ pub(crate) fn with_static_lifetimes(tokens: TokenStream2) -> TokenStream2 {
 /// (others, `'static` among them, kept): a struct's field types as the
 /// lifetimes of a method's own generics name them.
 pub(crate) fn with_method_lifetimes(tokens: TokenStream2) -> TokenStream2 {
+    let mut bound = Vec::new();
+    binder_lifetimes(tokens.clone(), &mut bound);
     map_lifetimes(tokens, &|name| match name {
+        _ if bound.iter().any(|bound| bound == name) => None,
         "w" => Some("__w"),
         "s" => Some("__s"),
         _ => None,
@@ -141,6 +144,13 @@ mod tests {
     fn lifetimes_a_binder_introduces_stay() {
         let out = with_static_lifetimes(quote!((Res<'w, A>, PhantomData<for<'a, 'b> fn(&'a u8, &'b u8) -> &'w u8>)));
         let expected = quote!((Res<'static, A>, PhantomData<for<'a, 'b> fn(&'a u8, &'b u8) -> &'static u8>));
+        assert_eq!(out.to_string(), expected.to_string());
+    }
+
+    #[test]
+    fn method_lifetimes_keep_a_binders_w() {
+        let out = with_method_lifetimes(quote!((Res<'s, A>, PhantomData<for<'w> fn(&'w u8) -> &'w u8>)));
+        let expected = quote!((Res<'__s, A>, PhantomData<for<'w> fn(&'w u8) -> &'w u8>));
         assert_eq!(out.to_string(), expected.to_string());
     }
 

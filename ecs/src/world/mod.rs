@@ -186,15 +186,25 @@ pub struct World {
     /// Every entity carrying a `Name`, by name (kept by `Name`'s hooks; see
     /// `names`): lookups and sibling checks look at the few entities with
     /// one name instead of every named entity.
-    name_index: crate::util::FxHashMap<Box<str>, smallvec::SmallVec<[Entity; 1]>>,
+    name_index: NameIndex,
     /// Bumped whenever a name or a named entity's parent changes (what
     /// `World::path` and `lookup` give may change): shared with runtime
     /// queries, which print names only while it has not moved.
     name_epoch: std::sync::Arc<core::sync::atomic::AtomicU64>,
-    /// A `Name` may have been written in place (through `Mut<Name>`, which
-    /// runs no hook) since `name_index` was last complete: lookups read the
-    /// names themselves until the next flush rebuilds the index.
+    /// The key each named entity is filed under in `name_index` (its name
+    /// when last indexed; a name written in place differs until the next
+    /// flush re-files it).
+    indexed_names: crate::util::FxHashMap<Entity, Box<str>>,
+    /// Entities whose `Name` was handed out for writing in place
+    /// (`World::get_mut`) since the last flush.
+    names_written: Vec<Entity>,
+    /// Some query handed out `Name`s for writing in place (any entity's may
+    /// have changed) since the last flush.
     names_dirty: core::sync::atomic::AtomicBool,
+    /// While `names_dirty`: every holder filed by its current name, built by
+    /// the first lookup after the `name_epoch` it records moved (lookups are
+    /// `&self`; the index itself is repaired at the next flush).
+    names_by_value: std::sync::Mutex<(u64, NameIndex)>,
 }
 
 impl Default for World {
@@ -293,7 +303,10 @@ impl World {
             pairs_by_policy: false,
             name_index: crate::util::FxHashMap::default(),
             name_epoch: std::sync::Arc::default(),
+            indexed_names: crate::util::FxHashMap::default(),
+            names_written: Vec::new(),
             names_dirty: core::sync::atomic::AtomicBool::new(false),
+            names_by_value: std::sync::Mutex::new((u64::MAX, crate::util::FxHashMap::default())),
         };
         // The world relies on these: they are never despawned.
         for builtin in [builtin.component_info, builtin.name, builtin.internal, builtin.observer] {
@@ -371,8 +384,8 @@ impl World {
         if self.entities.has_reserved() {
             self.flush_entities_slow();
         }
-        if *self.names_dirty.get_mut() {
-            self.rebuild_name_index();
+        if !self.names_written.is_empty() || *self.names_dirty.get_mut() {
+            self.sync_written_names();
         }
     }
 
@@ -1362,12 +1375,7 @@ impl World {
         except: Option<Entity>,
     ) -> Option<Entity> {
         let mut found: Option<Entity> = None;
-        let dirty = self.names_dirty.load(core::sync::atomic::Ordering::Relaxed);
-        // While names may have been written in place, the index may be stale:
-        // every holder's name is read instead.
-        let scanned: Vec<Entity> = if dirty { self.entities_named(name) } else { Vec::new() };
-        let indexed = if dirty { None } else { self.name_index.get(name) };
-        for &entity in indexed.into_iter().flatten().chain(&scanned) {
+        for entity in self.entities_filed_as(name) {
             let Some(location) = self.entities.location(entity) else { continue };
             let archetype = &self.archetypes[location.archetype];
             if archetype.flags().contains(crate::archetype::ArchetypeFlags::INTERNAL)
@@ -2046,7 +2054,9 @@ impl World {
     /// if the entity is not alive or lacks `T`.
     #[inline]
     pub fn get_mut<T: Component>(&mut self, entity: Entity) -> Option<Mut<'_, T>> {
-        self.note_write::<T>();
+        if T::ID == <Name as Component>::ID {
+            self.note_name_write_of(entity);
+        }
         let this_run = self.change_tick();
         let last_run = self.last_change_tick;
         let (value, ticks) = self.get_with_ticks::<T>(entity)?;
@@ -2417,3 +2427,6 @@ fn place_empty(archetypes: &mut Archetypes) -> impl FnMut(Entity) -> EntityLocat
 fn missing_resource<R>() -> ! {
     panic!("resource {} does not exist; add it with World::insert_resource", type_name::<R>())
 }
+
+/// Names to the entities carrying them (the world's name index).
+type NameIndex = crate::util::FxHashMap<Box<str>, smallvec::SmallVec<[Entity; 1]>>;

@@ -27,6 +27,8 @@
 //! check looks at the entities with that one name.
 
 use std::borrow::Cow;
+
+use smallvec::SmallVec;
 use std::fmt;
 
 use super::{DeferredWorld, World};
@@ -46,23 +48,14 @@ fn name_inserted(mut world: DeferredWorld, context: HookContext) {
     let world = world.world_mut_unchecked();
     world.names_changed();
     let Some(name) = world.get::<Name>(context.entity).map(|name| Box::<str>::from(name.as_str())) else { return };
-    let entities = world.name_index.entry(name).or_default();
-    if !entities.contains(&context.entity) {
-        entities.push(context.entity);
-    }
+    world.file_name(context.entity, name);
 }
 
 /// A `Name` is about to be overwritten or removed: unindex the old one.
 fn name_replaced(mut world: DeferredWorld, context: HookContext) {
     let world = world.world_mut_unchecked();
     world.names_changed();
-    let Some(name) = world.get::<Name>(context.entity).map(|name| name.as_str().to_owned()) else { return };
-    if let Some(entities) = world.name_index.get_mut(name.as_str()) {
-        entities.retain(|entity| *entity != context.entity);
-        if entities.is_empty() {
-            world.name_index.remove(name.as_str());
-        }
-    }
+    world.unfile_name(context.entity);
 }
 
 /// Why an entity could not be given a name.
@@ -115,14 +108,33 @@ impl World {
         self.name_epoch.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
     }
 
-    /// Notes that `T` values are handed out for writing in place: if `T` is
-    /// [`Name`], no hook will see what is written, so lookups read the names
-    /// themselves until the next flush rebuilds the index (one compile-time
-    /// comparison for any other `T`).
+    /// Files `entity` under `name` in the name index (taking it out from
+    /// under the key it had, if any).
+    fn file_name(&mut self, entity: Entity, name: Box<str>) {
+        self.unfile_name(entity);
+        self.name_index.entry(name.clone()).or_default().push(entity);
+        self.indexed_names.insert(entity, name);
+    }
+
+    /// Takes `entity` out of the name index.
+    fn unfile_name(&mut self, entity: Entity) {
+        let Some(key) = self.indexed_names.remove(&entity) else { return };
+        if let Some(entities) = self.name_index.get_mut(&key) {
+            entities.retain(|filed| *filed != entity);
+            if entities.is_empty() {
+                self.name_index.remove(&key);
+            }
+        }
+    }
+
+    /// Notes that `T` values are handed out for writing in place by a query:
+    /// if `T` is [`Name`], no hook will see what is written, so lookups read
+    /// the names themselves until the next flush re-files them (one
+    /// compile-time comparison for any other `T`).
     #[inline]
     pub(crate) fn note_write<T: crate::component::Component>(&self) {
         if T::ID == <Name as crate::component::Component>::ID {
-            self.note_name_write();
+            self.note_names_written();
         }
     }
 
@@ -130,45 +142,121 @@ impl World {
     #[inline]
     pub(crate) fn note_write_of(&self, component: Entity) {
         if component == self.builtin.name {
-            self.note_name_write();
+            self.note_names_written();
         }
     }
 
     #[cold]
-    fn note_name_write(&self) {
+    fn note_names_written(&self) {
         self.names_dirty.store(true, core::sync::atomic::Ordering::Relaxed);
         self.names_changed();
     }
 
-    /// The entities whose `Name` is `name`, read from their values (not the
-    /// index).
-    pub(super) fn entities_named(&self, name: &str) -> Vec<Entity> {
+    /// `entity`'s `Name` is handed out for writing in place (`get_mut`).
+    #[cold]
+    pub(super) fn note_name_write_of(&mut self, entity: Entity) {
+        self.names_written.push(entity);
+        self.names_changed();
+    }
+
+    /// The entities named `name`, by the index, and while names written in
+    /// place are not re-filed yet, by their values: every holder's when a
+    /// query may have written any, else the index's entries that still hold
+    /// it and the entities written since.
+    pub(super) fn entities_filed_as(&self, name: &str) -> SmallVec<[Entity; 4]> {
+        let holds = |entity: &Entity| self.get::<Name>(*entity).is_some_and(|held| held.as_str() == name);
+        if self.names_dirty.load(core::sync::atomic::Ordering::Relaxed) {
+            return self.filed_by_value(name);
+        }
+        let filed = self.name_index.get(name).into_iter().flatten().copied();
+        if self.names_written.is_empty() {
+            return filed.collect();
+        }
+        let mut found: SmallVec<[Entity; 4]> = filed.filter(holds).collect();
+        for &entity in &self.names_written {
+            if holds(&entity) && !found.contains(&entity) {
+                found.push(entity);
+            }
+        }
+        found
+    }
+
+    /// The holders of `name` by their current values, from a map of every
+    /// holder built once per name epoch (see `World::names_by_value`).
+    fn filed_by_value(&self, name: &str) -> SmallVec<[Entity; 4]> {
+        let epoch = self.name_epoch.load(core::sync::atomic::Ordering::Relaxed);
+        let mut cache = self.names_by_value.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if cache.0 != epoch {
+            cache.1.clear();
+            for entity in self.name_holders() {
+                if let Some(held) = self.get::<Name>(entity) {
+                    cache.1.entry(Box::from(held.as_str())).or_default().push(entity);
+                }
+            }
+            cache.0 = epoch;
+        }
+        cache.1.get(name).into_iter().flatten().copied().collect()
+    }
+
+    /// Every entity holding a `Name`.
+    fn name_holders(&self) -> Vec<Entity> {
         let Some(record) = self.archetypes.component_index().get(self.builtin.name.id()) else { return Vec::new() };
         record
             .non_empty()
             .iter()
             .flat_map(|entry| self.archetypes[entry.archetype].entities().iter().copied())
-            .filter(|&entity| self.get::<Name>(entity).is_some_and(|held| held.as_str() == name))
             .collect()
     }
 
-    /// Rebuilds the name index from every `Name` (after some were written in
-    /// place).
+    /// Re-files the names written in place since the last flush (those
+    /// `get_mut` handed out, or every one after a query could write them).
+    /// A name that now clashes with a sibling's is taken back (the one it
+    /// was filed under is written again) and the flush panics naming both,
+    /// as an insert of it would have been refused.
+    ///
+    /// # Panics
+    /// Panics if a name written in place clashed with a sibling's (after
+    /// taking it back; the world is consistent).
     #[cold]
-    pub(super) fn rebuild_name_index(&mut self) {
-        *self.names_dirty.get_mut() = false;
-        self.name_index.clear();
-        let Some(record) = self.archetypes.component_index().get(self.builtin.name.id()) else { return };
-        let holders: Vec<Entity> = record
-            .non_empty()
-            .iter()
-            .flat_map(|entry| self.archetypes[entry.archetype].entities().iter().copied())
-            .collect();
-        for entity in holders {
+    #[track_caller]
+    pub(super) fn sync_written_names(&mut self) {
+        let mut written = core::mem::take(&mut self.names_written);
+        if core::mem::take(self.names_dirty.get_mut()) {
+            written = self.name_holders();
+            let cache = self.names_by_value.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner);
+            *cache = (u64::MAX, crate::util::FxHashMap::default());
+        }
+        written.sort_unstable();
+        written.dedup();
+        let mut clash = None;
+        for entity in written {
             let Some(name) = self.get::<Name>(entity).map(|name| Box::<str>::from(name.as_str())) else { continue };
-            self.name_index.entry(name).or_default().push(entity);
+            let filed = self.indexed_names.get(&entity);
+            if filed == Some(&name) {
+                continue;
+            }
+            if let Some(sibling) = self.named_sibling(self.parent_of(entity), &name, entity) {
+                clash.get_or_insert(NameError::Taken { entity, name: name.to_string(), sibling });
+                if let Some(filed) = filed.cloned() {
+                    self.restore_name(entity, Name::new(String::from(filed)));
+                }
+                continue;
+            }
+            self.file_name(entity, name);
         }
         self.names_changed();
+        if let Some(error) = clash {
+            panic!("a Name written in place (through Mut<Name>) was taken back: {error}");
+        }
+    }
+
+    /// Writes `name` back into `entity`'s `Name` in place (the name index's
+    /// own repair: the name it is filed under), noting no write.
+    fn restore_name(&mut self, entity: Entity, name: Name) {
+        if let Some(mut value) = self.get_mut::<Name>(entity) {
+            *value = name;
+        }
+        self.names_written.retain(|&written| written != entity);
     }
 
     /// A counter that moves whenever an entity's name or a named entity's
