@@ -579,7 +579,9 @@ fn direct_insert_panic_with_name_leaves_no_deferred_name_check() {
     let e = world.spawn_empty().id();
     let gone = dead(&mut world);
     assert!(quiet(|| world.insert(e, (Name::new("n"), Likes.pair(gone)))).is_err());
-    assert_eq!(world.get::<Name>(e).map(Name::as_str), Some("n"));
+    // A refused pair refuses the whole bundle: nothing landed.
+    assert_eq!(world.get::<Name>(e), None);
+    world.insert(e, Name::new("n"));
     let clash = quiet(|| {
         world.add_pair::<ChildOf>(e, parent);
     });

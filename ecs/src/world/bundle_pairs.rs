@@ -9,6 +9,9 @@
 //! every insert) writes its static part in one move, then adds each pair with
 //! the same checks as `insert_pair` (a dead or wildcard target, an acyclic
 //! relationship's cycle; exclusive relationships replace their old pair).
+//! Those checks run for every pair before anything of the bundle lands
+//! (`BundlePairs::refuse_invalid`, with the bundle's own `IsA` and `ChildOf`
+//! pairs taken together), so a refused bundle changes nothing.
 //! Bundles without pairs (`Bundle::HAS_PAIRS` is false, known at compile time)
 //! pay nothing.
 
@@ -82,6 +85,67 @@ impl BundlePairs {
             bundle.take_pairs(&mut pairs);
         }
         pairs
+    }
+
+    /// Panics, naming the pair and `entity` (`None`: an entity about to be
+    /// spawned), if a pair would be refused when the pairs are added: a dead
+    /// (unless `dead_by_policy`) or wildcard target, a cycle of an acyclic
+    /// relationship, or an instance of one of its own `ChildOf` ancestors
+    /// (also through the bundle's own `IsA` and `ChildOf` pairs together).
+    /// Called before anything of the bundle lands, so a refused bundle
+    /// changes nothing. Names are checked later, with the bundle in place.
+    ///
+    /// # Panics
+    /// As said.
+    #[track_caller]
+    pub(super) fn refuse_invalid(&self, world: &mut World, entity: Option<Entity>, dead_by_policy: bool) {
+        if self.0.is_empty() {
+            return;
+        }
+        let pairs: SmallVec<[(Entity, Entity); 2]> =
+            self.0.iter().map(|pair| ((pair.relationship)(world), pair.target)).collect();
+        let (is_a, child_of) = (world.builtin.is_a, world.builtin.child_of);
+        let record = entity.and_then(|entity| world.entities.get(entity));
+        let who = entity.map_or_else(|| "a new entity".to_owned(), |entity| format!("{entity:?}"));
+        for &(relationship, target) in &pairs {
+            let id = Id::pair(relationship, target);
+            // Named by its halves (a dead target's index may be another's now).
+            let refuse = |error: PairError| -> ! {
+                let relationship = world.index_name(relationship.index());
+                panic!("cannot add the pair ({relationship}, {target:?}) of a bundle to {who}: {error}")
+            };
+            if id.is_wildcard() || crate::archetype::is_union_id(id) {
+                refuse(PairError::Wildcard { id: world.id_name(id), entity: entity.unwrap_or(Entity::PLACEHOLDER) });
+            }
+            if !world.is_alive(target) {
+                if dead_by_policy {
+                    continue;
+                }
+                refuse(PairError::NotAlive(target));
+            }
+            if let (Some(entity), Some(record)) = (entity, record)
+                && let Err(error) = world.check_pair(entity, record, relationship, target, false)
+            {
+                refuse(error);
+            }
+            // The bundle's own bases and parents together.
+            let source = entity.unwrap_or(Entity::PLACEHOLDER);
+            let cycle = || PairError::Cycle { relationship: world.id_name(relationship.id()), source, target };
+            if relationship == child_of {
+                let bases: SmallVec<[Entity; 2]> =
+                    pairs.iter().filter(|(other, _)| *other == is_a).map(|&(_, base)| base).collect();
+                if !bases.is_empty() && world.line_holds_any(target, &bases) {
+                    refuse(cycle());
+                }
+            }
+            if relationship == is_a
+                && pairs.iter().any(|&(other, parent)| {
+                    other == child_of && world.is_alive(parent) && world.line_holds_any(parent, &[target])
+                })
+            {
+                refuse(cycle());
+            }
+        }
     }
 
     /// Adds the pairs to the alive `entity`, in order.

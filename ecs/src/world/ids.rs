@@ -259,31 +259,9 @@ impl World {
                 .entities
                 .alive_at(id.second_index())
                 .ok_or(PairError::NotAlive(Entity::from_raw(id.second_index().max(1), 0)))?;
-            let traits = self.components.relationship_traits(id.first_index());
-            // A chain of targets from `target` back to `entity` ends in a pair
-            // that targets `entity`, which flagged it `IS_TARGET` (the flag stays
-            // until it is despawned): a fresh child skips the walk up its
-            // parent's ancestors.
-            let may_close_cycle = target == entity || record.flags.contains(EntityFlags::IS_TARGET);
-            if traits.acyclic && may_close_cycle && self.reaches(id.first_index(), traits.exclusive, target, entity) {
-                return Err(PairError::Cycle { relationship: self.id_name(relationship.id()), source: entity, target });
-            }
-            if let Some(clash) = self.name_clash_under(entity, record.location, id) {
-                return Err(PairError::NameTaken(clash));
-            }
+            self.check_pair(entity, record, relationship, target, true)?;
             self.flag_pair_use(relationship, relationship_flags, target, target_flags);
             if relationship == self.builtin.is_a {
-                // An instance of one of its own ancestors would instantiate
-                // that ancestor's children, itself among them, under itself
-                // (Flecs refuses it as an `IsA` cycle).
-                if target.index() != entity.index() && self.reaches(self.builtin.child_of.index(), true, entity, target)
-                {
-                    return Err(PairError::Cycle {
-                        relationship: self.id_name(relationship.id()),
-                        source: entity,
-                        target,
-                    });
-                }
                 self.register_base(target);
             }
         } else if let Some((first, flags)) = first
@@ -292,6 +270,71 @@ impl World {
             self.flag(first, EntityFlags::IS_COMPONENT);
         }
         Ok(record.location)
+    }
+
+    /// Why the pair `(relationship, target)` may not be added to `entity`
+    /// (whose record is `record`), if it may not: it would close a cycle of an
+    /// acyclic relationship; `entity` would be an instance of one of its own
+    /// `ChildOf` ancestors (an `IsA` pair to an ancestor, or a parent whose
+    /// line holds one of its bases: Flecs refuses instantiating an ancestor,
+    /// whose children, `entity` among them, would be instantiated under
+    /// `entity`); or (with `names`) a sibling under the new parent has its
+    /// name. Adding a pair `entity` holds is never refused by the first two.
+    /// Changes nothing.
+    pub(super) fn check_pair(
+        &self,
+        entity: Entity,
+        record: crate::entity::EntityRecord,
+        relationship: Entity,
+        target: Entity,
+        names: bool,
+    ) -> Result<(), PairError> {
+        let id = Id::pair(relationship, target);
+        let traits = self.components.relationship_traits(relationship.index());
+        let cycle = || PairError::Cycle { relationship: self.id_name(relationship.id()), source: entity, target };
+        // A chain of targets from `target` back to `entity` ends in a pair
+        // that targets `entity`, which flagged it `IS_TARGET` (the flag stays
+        // until it is despawned): a fresh child skips the walk up its
+        // parent's ancestors.
+        let may_close_cycle = target == entity || record.flags.contains(EntityFlags::IS_TARGET);
+        if traits.acyclic && may_close_cycle && self.reaches(relationship.index(), traits.exclusive, target, entity) {
+            return Err(cycle());
+        }
+        if names && let Some(clash) = self.name_clash_under(entity, record.location, id) {
+            return Err(PairError::NameTaken(clash));
+        }
+        let archetype = &self.archetypes[record.location.archetype];
+        if relationship == self.builtin.is_a
+            && target.index() != entity.index()
+            && !archetype.contains(id)
+            && self.reaches(self.builtin.child_of.index(), true, entity, target)
+        {
+            return Err(cycle());
+        }
+        if relationship == self.builtin.child_of && !archetype.contains(id) {
+            let bases: SmallVec<[Entity; 2]> = archetype
+                .pair_positions(self.builtin.is_a.index())
+                .filter_map(|position| self.entity_at(archetype.ids()[position].second_index()))
+                .collect();
+            if !bases.is_empty() && self.line_holds_any(target, &bases) {
+                return Err(cycle());
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `start` or one of its `ChildOf` ancestors is one of `entities`.
+    pub(super) fn line_holds_any(&self, start: Entity, entities: &[Entity]) -> bool {
+        let mut current = Some(start);
+        // A chain longer than the number of entities loops.
+        for _ in 0..=self.entities.alive_count() {
+            let Some(ancestor) = current else { return false };
+            if entities.contains(&ancestor) {
+                return true;
+            }
+            current = self.targets_of(ancestor, Some(self.builtin.child_of.index())).next();
+        }
+        false
     }
 
     /// Flags the entities a pair names on its first use (the relationship as a

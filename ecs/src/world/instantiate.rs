@@ -234,7 +234,7 @@ impl World {
     /// Whether any entity holds [`Prefab`] (one component-index lookup): a
     /// world without prefabs skips the prefab checks of every `ChildOf` pair.
     #[inline]
-    fn any_prefab(&self) -> bool {
+    pub(super) fn any_prefab(&self) -> bool {
         self.archetypes
             .component_index()
             .get(self.builtin.prefab.id())

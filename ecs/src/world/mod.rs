@@ -670,6 +670,9 @@ impl World {
         let pairs = bundle_pairs::BundlePairs::take(&mut bundle);
         // Register first: a rejected bundle must not leave an entity behind.
         let bundle_id = self.register_bundle::<B>();
+        if B::HAS_PAIRS {
+            pairs.refuse_invalid(self, None, false);
+        }
         let entity = self.entities.alloc();
         if B::HAS_PAIRS
             && let Some((pair_ids, destination)) = self.one_move_spawn(&pairs, bundle_id)
@@ -1406,6 +1409,9 @@ impl World {
     /// [`Name`] that a sibling of `entity` has (same `ChildOf` parent, or both
     /// roots), the entity's name and parent go back to what they were and the
     /// panic names both entities ([`World::set_name`] returns an error instead).
+    /// If a pair of `bundle` would be refused (a dead or wildcard target, a
+    /// cycle of an acyclic relationship, an instance under one of its own
+    /// bases), it panics naming the pair before anything changes.
     ///
     /// # Examples
     /// ```
@@ -1614,7 +1620,7 @@ impl World {
     fn insert_bundle_named<B: Bundle>(&mut self, entity: Entity, bundle_id: BundleId, bundle: B) -> bool {
         if self.bundle_has_name(bundle_id) {
             // Sibling names are checked once the name (and pairs) landed.
-            let previous = (self.get::<Name>(entity).cloned(), self.parent_of(entity));
+            let previous = self.name_insert_undo(entity, B::HAS_PAIRS);
             let inserted = self
                 .with_name_check_deferred(entity, |world| world.insert_bundle_registered(entity, bundle_id, bundle));
             if inserted {
@@ -1640,6 +1646,10 @@ impl World {
         let by_policy = core::mem::take(&mut self.pairs_by_policy);
         if B::HAS_PAIRS {
             let pairs = bundle_pairs::BundlePairs::take(&mut bundle);
+            // A refused pair refuses the whole bundle before anything lands.
+            if self.entities.is_alive(entity) {
+                pairs.refuse_invalid(self, Some(entity), by_policy);
+            }
             let inserted = self.insert_bundle_values(entity, bundle_id, bundle);
             if inserted && by_policy {
                 pairs.add_to_by_policy(self, entity);

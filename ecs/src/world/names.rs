@@ -32,7 +32,7 @@ use smallvec::SmallVec;
 use std::fmt;
 
 use super::{DeferredWorld, World};
-use crate::component::{ChildOf, ComponentHooks, Hook, HookContext, Name};
+use crate::component::{ChildOf, ComponentHooks, Hook, HookContext, Name, Prefab};
 use crate::entity::{Entity, EntityLocation, Id};
 
 /// `Name`'s hooks, set by `World::new`: they keep the name index.
@@ -56,6 +56,14 @@ fn name_replaced(mut world: DeferredWorld, context: HookContext) {
     let world = world.world_mut_unchecked();
     world.names_changed();
     world.unfile_name(context.entity);
+}
+
+/// What [`World::refuse_inserted_name_clash`] puts back
+/// ([`World::name_insert_undo`]).
+pub(super) struct NameInsertUndo {
+    name: Option<Name>,
+    parent: Option<Entity>,
+    not_prefabs: Vec<Entity>,
 }
 
 /// Why an entity could not be given a name.
@@ -385,17 +393,36 @@ impl World {
         }
     }
 
-    /// After a bundle with a `Name` landed on `entity` (`previous` its name and
-    /// parent before): if a sibling has the name, restores both (or removes the
-    /// name) and panics naming both entities.
+    /// What a named insert into `entity` may have to put back: its name, its
+    /// parent and (when it is not a prefab while prefabs exist) the entities
+    /// of its subtree that are not prefabs (a new parent that is a prefab
+    /// makes them prefabs).
+    pub(super) fn name_insert_undo(&self, entity: Entity, may_reparent: bool) -> NameInsertUndo {
+        let mut not_prefabs = Vec::new();
+        if may_reparent && self.any_prefab() && !self.is_prefab(entity) {
+            let mut pending = vec![entity];
+            while let Some(next) = pending.pop() {
+                if !self.is_prefab(next) {
+                    not_prefabs.push(next);
+                    pending.extend(self.children_by_index(next));
+                }
+            }
+        }
+        NameInsertUndo { name: self.get::<Name>(entity).cloned(), parent: self.parent_of(entity), not_prefabs }
+    }
+
+    /// After a bundle with a `Name` landed on `entity` (`previous` what it
+    /// was before): if a sibling has the name, restores the name and parent
+    /// (or removes the name), takes back the `Prefab` a prefab parent gave
+    /// the subtree, and panics naming both entities.
     #[track_caller]
-    pub(super) fn refuse_inserted_name_clash(&mut self, entity: Entity, previous: (Option<Name>, Option<Entity>)) {
+    pub(super) fn refuse_inserted_name_clash(&mut self, entity: Entity, previous: NameInsertUndo) {
         let Some(error) = self.inserted_name_clash(entity) else { return };
         if self.spawned_by_command == Some(entity) {
             self.despawn(entity);
             panic!("{error}");
         }
-        let (name, parent) = previous;
+        let NameInsertUndo { name, parent, not_prefabs } = previous;
         // The old name and parent were unique together: no check on the way back.
         self.with_name_check_deferred(entity, |world| {
             match name {
@@ -412,6 +439,11 @@ impl World {
                     Some(parent) => world.add_id(entity, Id::pair(child_of, parent)),
                     None => world.remove_id(entity, Id::pair(child_of, Entity::WILDCARD)),
                 };
+            }
+            for was_not_prefab in not_prefabs {
+                if world.is_prefab(was_not_prefab) {
+                    world.remove_bundle::<Prefab, true>(was_not_prefab);
+                }
             }
         });
         panic!("{error}");
