@@ -281,6 +281,7 @@ impl World {
     /// `entity`); or (with `names`) a sibling under the new parent has its
     /// name. Adding a pair `entity` holds is never refused by the first two.
     /// Changes nothing.
+    #[inline]
     pub(super) fn check_pair(
         &self,
         entity: Entity,
@@ -303,21 +304,24 @@ impl World {
         if names && let Some(clash) = self.name_clash_under(entity, record.location, id) {
             return Err(PairError::NameTaken(clash));
         }
-        let archetype = &self.archetypes[record.location.archetype];
-        if relationship == self.builtin.is_a
-            && target.index() != entity.index()
-            && !archetype.contains(id)
-            && self.reaches(self.builtin.child_of.index(), true, entity, target)
-        {
-            return Err(cycle());
-        }
-        if relationship == self.builtin.child_of && !archetype.contains(id) {
-            let bases: SmallVec<[Entity; 2]> = archetype
-                .pair_positions(self.builtin.is_a.index())
-                .filter_map(|position| self.entity_at(archetype.ids()[position].second_index()))
-                .collect();
-            if !bases.is_empty() && self.line_holds_any(target, &bases) {
+        if relationship == self.builtin.is_a {
+            let archetype = &self.archetypes[record.location.archetype];
+            if target.index() != entity.index()
+                && !archetype.contains(id)
+                && self.reaches(self.builtin.child_of.index(), true, entity, target)
+            {
                 return Err(cycle());
+            }
+        } else if relationship == self.builtin.child_of && self.archetypes.has_bases() {
+            // Only an entity with bases can become an instance of an ancestor.
+            let archetype = &self.archetypes[record.location.archetype];
+            let bases = archetype.pair_positions(self.builtin.is_a.index());
+            if !bases.is_empty() && !archetype.contains(id) {
+                let bases: SmallVec<[Entity; 2]> =
+                    bases.filter_map(|position| self.entity_at(archetype.ids()[position].second_index())).collect();
+                if self.line_holds_any(target, &bases) {
+                    return Err(cycle());
+                }
             }
         }
         Ok(())

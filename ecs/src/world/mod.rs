@@ -200,8 +200,12 @@ pub struct World {
     names_written: Vec<Entity>,
     /// Some query handed out `Name`s for writing in place (any entity's may
     /// have changed) since the last flush.
-    names_dirty: core::sync::atomic::AtomicBool,
-    /// While `names_dirty`: every holder filed by its current name, built by
+    /// [`NAMES_ALL_WRITTEN`] if some query handed out `Name`s for writing in
+    /// place (any entity's may have changed), [`NAMES_LISTED`] if
+    /// `names_written` lists entities, since the last flush (one load tells
+    /// the flush whether it has anything to re-file).
+    names_dirty: core::sync::atomic::AtomicU8,
+    /// While [`NAMES_ALL_WRITTEN`]: every holder filed by its current name, built by
     /// the first lookup after the `name_epoch` it records moved (lookups are
     /// `&self`; the index itself is repaired at the next flush).
     names_by_value: std::sync::Mutex<(u64, NameIndex)>,
@@ -305,7 +309,7 @@ impl World {
             name_epoch: std::sync::Arc::default(),
             indexed_names: crate::util::FxHashMap::default(),
             names_written: Vec::new(),
-            names_dirty: core::sync::atomic::AtomicBool::new(false),
+            names_dirty: core::sync::atomic::AtomicU8::new(0),
             names_by_value: std::sync::Mutex::new((u64::MAX, crate::util::FxHashMap::default())),
         };
         // The world relies on these: they are never despawned.
@@ -384,7 +388,7 @@ impl World {
         if self.entities.has_reserved() {
             self.flush_entities_slow();
         }
-        if !self.names_written.is_empty() || *self.names_dirty.get_mut() {
+        if *self.names_dirty.get_mut() != 0 {
             self.sync_written_names();
         }
     }
@@ -2440,3 +2444,8 @@ fn missing_resource<R>() -> ! {
 
 /// Names to the entities carrying them (the world's name index).
 type NameIndex = crate::util::FxHashMap<Box<str>, smallvec::SmallVec<[Entity; 1]>>;
+
+/// `World::names_dirty`: a query may have written any `Name` in place.
+const NAMES_ALL_WRITTEN: u8 = 1;
+/// `World::names_dirty`: `World::names_written` lists entities.
+const NAMES_LISTED: u8 = 2;

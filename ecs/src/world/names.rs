@@ -156,7 +156,7 @@ impl World {
 
     #[cold]
     fn note_names_written(&self) {
-        self.names_dirty.store(true, core::sync::atomic::Ordering::Relaxed);
+        self.names_dirty.fetch_or(super::NAMES_ALL_WRITTEN, core::sync::atomic::Ordering::Relaxed);
         self.names_changed();
     }
 
@@ -164,6 +164,7 @@ impl World {
     #[cold]
     pub(super) fn note_name_write_of(&mut self, entity: Entity) {
         self.names_written.push(entity);
+        *self.names_dirty.get_mut() |= super::NAMES_LISTED;
         self.names_changed();
     }
 
@@ -173,7 +174,7 @@ impl World {
     /// it and the entities written since.
     pub(super) fn entities_filed_as(&self, name: &str) -> SmallVec<[Entity; 4]> {
         let holds = |entity: &Entity| self.get::<Name>(*entity).is_some_and(|held| held.as_str() == name);
-        if self.names_dirty.load(core::sync::atomic::Ordering::Relaxed) {
+        if self.names_dirty.load(core::sync::atomic::Ordering::Relaxed) & super::NAMES_ALL_WRITTEN != 0 {
             return self.filed_by_value(name);
         }
         let filed = self.name_index.get(name).into_iter().flatten().copied();
@@ -229,7 +230,7 @@ impl World {
     #[track_caller]
     pub(super) fn sync_written_names(&mut self) {
         let mut written = core::mem::take(&mut self.names_written);
-        if core::mem::take(self.names_dirty.get_mut()) {
+        if core::mem::take(self.names_dirty.get_mut()) & super::NAMES_ALL_WRITTEN != 0 {
             written = self.name_holders();
             let cache = self.names_by_value.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner);
             *cache = (u64::MAX, crate::util::FxHashMap::default());
@@ -265,6 +266,9 @@ impl World {
             *value = name;
         }
         self.names_written.retain(|&written| written != entity);
+        if self.names_written.is_empty() {
+            *self.names_dirty.get_mut() &= !super::NAMES_LISTED;
+        }
     }
 
     /// A counter that moves whenever an entity's name or a named entity's
