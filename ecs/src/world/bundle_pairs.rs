@@ -106,25 +106,40 @@ impl BundlePairs {
             self.0.iter().map(|pair| ((pair.relationship)(world), pair.target)).collect();
         let (is_a, child_of) = (world.builtin.is_a, world.builtin.child_of);
         let record = entity.and_then(|entity| world.entities.get(entity));
-        let who = entity.map_or_else(|| "a new entity".to_owned(), |entity| format!("{entity:?}"));
         for &(relationship, target) in &pairs {
             let id = Id::pair(relationship, target);
             // Named by its halves (a dead target's index may be another's now).
             let refuse = |error: PairError| -> ! {
                 let relationship = world.index_name(relationship.index());
+                let who = entity.map_or_else(|| "a new entity".to_owned(), |entity| format!("{entity:?}"));
                 panic!("cannot add the pair ({relationship}, {target:?}) of a bundle to {who}: {error}")
             };
             if id.is_wildcard() || crate::archetype::is_union_id(id) {
                 refuse(PairError::Wildcard { id: world.id_name(id), entity: entity.unwrap_or(Entity::PLACEHOLDER) });
             }
             if !world.is_alive(target) {
+                let panics = world.components.relationship_traits(relationship.index()).on_delete_target
+                    == crate::component::CleanupPolicy::Panic;
+                if dead_by_policy && !panics {
+                    continue; // `remove` leaves it out, `delete` despawns the entity
+                }
                 if dead_by_policy {
-                    continue;
+                    // `panic`: the policy's message, before anything lands.
+                    let relationship = world.index_name(relationship.index());
+                    let who = entity.map_or_else(|| "a new entity".to_owned(), |entity| format!("{entity:?}"));
+                    panic!(
+                        "cannot add the pair ({relationship}, {target:?}) of a bundle to {who}: the target was \
+                         despawned and {relationship} has on_delete_target = \"panic\""
+                    );
                 }
                 refuse(PairError::NotAlive(target));
             }
+            // An `IsA` pair is checked against the parent the bundle gives,
+            // if it gives one (below), not the entity's current one.
+            let new_parent = pairs.iter().any(|&(other, _)| other == child_of);
+            let check_ancestors = !(relationship == is_a && new_parent);
             if let (Some(entity), Some(record)) = (entity, record)
-                && let Err(error) = world.check_pair(entity, record, relationship, target, false)
+                && let Err(error) = world.check_pair(entity, record, relationship, target, false, check_ancestors)
             {
                 refuse(error);
             }
@@ -156,11 +171,24 @@ impl BundlePairs {
     /// pairs before it stay added.
     #[track_caller]
     pub(super) fn add_to(self, world: &mut World, entity: Entity) {
+        // Checked alive before the bundle landed (`refuse_invalid`): a target
+        // that is dead now was despawned by a hook or observer of this very
+        // insert, and gets its policy as if despawned after it.
+        self.add_to_by_policy(world, entity);
+    }
+
+    /// [`BundlePairs::add_to_by_policy`] for `insert_if_new`: only the pairs
+    /// `entity` does not own are added (the others' values are dropped).
+    #[track_caller]
+    pub(super) fn add_new_to(self, world: &mut World, entity: Entity) {
+        let mut new = BundlePairs::default();
         for pair in self.0 {
-            if let Err((pair, error)) = (pair.apply)(PairUse::Add(world, entity)) {
-                panic!("cannot add the pair {pair} of a bundle to {entity:?}: {error}");
+            let relationship = (pair.relationship)(world);
+            if !world.owns_id(entity, Id::pair(relationship, pair.target)) {
+                new.0.push(pair);
             }
         }
+        new.add_to_by_policy(world, entity);
     }
 
     /// [`BundlePairs::add_to`] for a bundle a command inserts: a pair whose

@@ -259,7 +259,7 @@ impl World {
                 .entities
                 .alive_at(id.second_index())
                 .ok_or(PairError::NotAlive(Entity::from_raw(id.second_index().max(1), 0)))?;
-            self.check_pair(entity, record, relationship, target, true)?;
+            self.check_pair(entity, record, relationship, target, true, true)?;
             self.flag_pair_use(relationship, relationship_flags, target, target_flags);
             if relationship == self.builtin.is_a {
                 self.register_base(target);
@@ -274,13 +274,15 @@ impl World {
 
     /// Why the pair `(relationship, target)` may not be added to `entity`
     /// (whose record is `record`), if it may not: it would close a cycle of an
-    /// acyclic relationship; `entity` would be an instance of one of its own
-    /// `ChildOf` ancestors (an `IsA` pair to an ancestor, or a parent whose
-    /// line holds one of its bases: Flecs refuses instantiating an ancestor,
-    /// whose children, `entity` among them, would be instantiated under
-    /// `entity`); or (with `names`) a sibling under the new parent has its
-    /// name. Adding a pair `entity` holds is never refused by the first two.
-    /// Changes nothing.
+    /// acyclic relationship; `entity` would be a direct instance of one of
+    /// its own `ChildOf` ancestors (an `IsA` pair to an ancestor, unless
+    /// `ancestors` is false, or a parent whose line holds one of its bases:
+    /// Flecs refuses instantiating an ancestor, whose children, `entity`
+    /// among them, would be instantiated under `entity`; a base's own bases
+    /// are not looked at, as instantiating a base never instantiates its
+    /// bases' children); or (with `names`) a sibling under the new parent has
+    /// its name. Adding a pair `entity` holds is never refused by the first
+    /// two. Changes nothing.
     #[inline]
     pub(super) fn check_pair(
         &self,
@@ -289,6 +291,7 @@ impl World {
         relationship: Entity,
         target: Entity,
         names: bool,
+        ancestors: bool,
     ) -> Result<(), PairError> {
         let id = Id::pair(relationship, target);
         let traits = self.components.relationship_traits(relationship.index());
@@ -306,9 +309,11 @@ impl World {
         }
         if relationship == self.builtin.is_a {
             let archetype = &self.archetypes[record.location.archetype];
-            if target.index() != entity.index()
+            if ancestors
+                && target.index() != entity.index()
                 && !archetype.contains(id)
-                && self.reaches(self.builtin.child_of.index(), true, entity, target)
+                && let Some(parent) = self.targets_of(entity, Some(self.builtin.child_of.index())).next()
+                && self.line_holds_any(parent, &[target])
             {
                 return Err(cycle());
             }

@@ -1465,41 +1465,6 @@ impl World {
         if !self.is_alive(entity) {
             return false;
         }
-        /// Adds the pairs the entity lacks.
-        struct NewPairs<'w> {
-            world: &'w mut World,
-            entity: Entity,
-            by_policy: bool,
-        }
-        impl crate::bundle::PairSink for NewPairs<'_> {
-            #[track_caller]
-            fn pair<C: Component>(&mut self, value: C, target: Entity) {
-                if !self.world.is_alive(self.entity) {
-                    return; // a `delete` policy despawned it: the rest is dropped
-                }
-                let relationship = self.world.register_component::<C>();
-                if !self.world.is_alive(target) {
-                    if self.by_policy {
-                        self.world.apply_dead_target_policy(self.entity, relationship, target);
-                        return;
-                    }
-                    // As `insert`: a stale handle must not reach the entity
-                    // that has its index now.
-                    panic!(
-                        "cannot add the pair ({}, {target:?}) of a bundle to {:?}: {}",
-                        C::NAME,
-                        self.entity,
-                        PairError::NotAlive(target)
-                    );
-                }
-                let id = crate::entity::Id::pair(relationship, target);
-                if !self.world.owns_id(self.entity, id)
-                    && let Err(error) = self.world.insert_id_value(self.entity, id, value)
-                {
-                    panic!("{error}");
-                }
-            }
-        }
         /// Inserts the values the entity does not own.
         struct NewValues<'w> {
             world: &'w mut World,
@@ -1515,7 +1480,10 @@ impl World {
         }
         let by_policy = core::mem::take(&mut self.pairs_by_policy);
         if B::HAS_PAIRS {
-            bundle.take_pairs(&mut NewPairs { world: self, entity, by_policy });
+            // Checked whole first: a refused pair changes nothing.
+            let pairs = bundle_pairs::BundlePairs::take(&mut bundle);
+            pairs.refuse_invalid(self, Some(entity), by_policy);
+            pairs.add_new_to(self, entity);
         }
         bundle.write_components(&mut NewValues { world: self, entity });
         true
@@ -1543,7 +1511,16 @@ impl World {
         );
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| insert(self)));
         (self.spawned_by_command, self.pairs_by_policy) = outer;
-        result.unwrap_or_else(|payload| std::panic::resume_unwind(payload))
+        result.unwrap_or_else(|payload| {
+            // A `Commands::spawn` whose bundle was refused: nothing landed,
+            // and no entity is left behind (as `World::spawn`).
+            if let Some(spawned) = spawned
+                && self.ids_of(spawned).is_some_and(<[crate::entity::Id]>::is_empty)
+            {
+                self.despawn(spawned);
+            }
+            std::panic::resume_unwind(payload)
+        })
     }
 
     /// For a pair `(relationship, target)` of a command's bundle whose target

@@ -237,17 +237,25 @@ impl World {
         }
         written.sort_unstable();
         written.dedup();
-        let mut clash = None;
+        // First every changed name leaves its old key (a swap a <-> b frees
+        // both), then each is filed under its new one, unless a sibling has
+        // it by then.
+        let mut renamed: Vec<(Entity, Box<str>, Option<Box<str>>)> = Vec::new();
         for entity in written {
             let Some(name) = self.get::<Name>(entity).map(|name| Box::<str>::from(name.as_str())) else { continue };
-            let filed = self.indexed_names.get(&entity);
-            if filed == Some(&name) {
-                continue;
+            let filed = self.indexed_names.get(&entity).cloned();
+            if filed.as_ref() != Some(&name) {
+                self.unfile_name(entity);
+                renamed.push((entity, name, filed));
             }
+        }
+        let mut clash = None;
+        for (entity, name, filed) in renamed {
             if let Some(sibling) = self.named_sibling(self.parent_of(entity), &name, entity) {
                 clash.get_or_insert(NameError::Taken { entity, name: name.to_string(), sibling });
-                if let Some(filed) = filed.cloned() {
-                    self.restore_name(entity, Name::new(String::from(filed)));
+                if let Some(filed) = filed {
+                    self.restore_name(entity, Name::new(String::from(filed.clone())));
+                    self.file_name(entity, filed);
                 }
                 continue;
             }
