@@ -11,7 +11,11 @@
 //!   ([`PairError::NameTaken`](super::PairError::NameTaken); the typed
 //!   `add_pair` panics with it);
 //! * removing a named entity's `ChildOf` pair, which makes it a root, panics
-//!   beforehand if a root has its name.
+//!   beforehand if a root has its name;
+//! * a name written in place (`Mut<Name>`, which runs no hook) is checked at
+//!   the next flush (the start of the next structural change): a clash is
+//!   taken back (the name it was filed under is written again) and the flush
+//!   panics naming both entities.
 //!
 //! Paths join names with `::`. A name may hold `::` itself: [`World::path`]
 //! escapes a colon that touches another colon or an end of the name as `\:`
@@ -23,8 +27,12 @@
 //! Internal entities (components, wildcards) are outside the rule, as they are
 //! outside `World::lookup`'s paths: an entity may be named like a component.
 //! Siblings are found through the world's name index (name -> the entities
-//! carrying it), which `Name`'s `on_insert` and `on_replace` hooks keep: a
-//! check looks at the entities with that one name.
+//! carrying it, with the key each is filed under), which `Name`'s
+//! `on_insert` and `on_replace` hooks keep: a check looks at the entities
+//! with that one name. Names written in place are noted (`get_mut` lists the
+//! entity; a query that may write `Name` marks every name) and re-filed at
+//! the next flush; until then lookups also read the noted entities' names,
+//! or, after a query, a map of every name built once per name epoch.
 
 use std::borrow::Cow;
 
