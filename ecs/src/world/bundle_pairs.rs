@@ -106,13 +106,16 @@ impl BundlePairs {
             self.0.iter().map(|pair| ((pair.relationship)(world), pair.target)).collect();
         let (is_a, child_of) = (world.builtin.is_a, world.builtin.child_of);
         let record = entity.and_then(|entity| world.entities.get(entity));
+        let who = || entity.map_or_else(|| "a new entity".to_owned(), |entity| format!("{entity:?}"));
+        // An `IsA` pair is checked against the parent the bundle gives, if it
+        // gives one (below), not the entity's current one.
+        let new_parent = pairs.iter().any(|&(other, _)| other == child_of);
         for &(relationship, target) in &pairs {
             let id = Id::pair(relationship, target);
             // Named by its halves (a dead target's index may be another's now).
             let refuse = |error: PairError| -> ! {
                 let relationship = world.index_name(relationship.index());
-                let who = entity.map_or_else(|| "a new entity".to_owned(), |entity| format!("{entity:?}"));
-                panic!("cannot add the pair ({relationship}, {target:?}) of a bundle to {who}: {error}")
+                panic!("cannot add the pair ({relationship}, {target:?}) of a bundle to {}: {error}", who())
             };
             if id.is_wildcard() || crate::archetype::is_union_id(id) {
                 refuse(PairError::Wildcard { id: world.id_name(id), entity: entity.unwrap_or(Entity::PLACEHOLDER) });
@@ -125,18 +128,10 @@ impl BundlePairs {
                 }
                 if dead_by_policy {
                     // `panic`: the policy's message, before anything lands.
-                    let relationship = world.index_name(relationship.index());
-                    let who = entity.map_or_else(|| "a new entity".to_owned(), |entity| format!("{entity:?}"));
-                    panic!(
-                        "cannot add the pair ({relationship}, {target:?}) of a bundle to {who}: the target was \
-                         despawned and {relationship} has on_delete_target = \"panic\""
-                    );
+                    panic!("{}", world.dead_target_refusal(relationship, target, &who()));
                 }
                 refuse(PairError::NotAlive(target));
             }
-            // An `IsA` pair is checked against the parent the bundle gives,
-            // if it gives one (below), not the entity's current one.
-            let new_parent = pairs.iter().any(|&(other, _)| other == child_of);
             let check_ancestors = !(relationship == is_a && new_parent);
             if let (Some(entity), Some(record)) = (entity, record)
                 && let Err(error) = world.check_pair(entity, record, relationship, target, false, check_ancestors)
@@ -163,20 +158,6 @@ impl BundlePairs {
         }
     }
 
-    /// Adds the pairs to the alive `entity`, in order.
-    ///
-    /// # Panics
-    /// If a pair is refused (its target is dead or a wildcard, or it would close
-    /// a cycle of an acyclic relationship), naming the entity and the pair; the
-    /// pairs before it stay added.
-    #[track_caller]
-    pub(super) fn add_to(self, world: &mut World, entity: Entity) {
-        // Checked alive before the bundle landed (`refuse_invalid`): a target
-        // that is dead now was despawned by a hook or observer of this very
-        // insert, and gets its policy as if despawned after it.
-        self.add_to_by_policy(world, entity);
-    }
-
     /// [`BundlePairs::add_to_by_policy`] for `insert_if_new`: only the pairs
     /// `entity` does not own are added (the others' values are dropped).
     #[track_caller]
@@ -191,16 +172,18 @@ impl BundlePairs {
         new.add_to_by_policy(world, entity);
     }
 
-    /// [`BundlePairs::add_to`] for a bundle a command inserts: a pair whose
-    /// target is not alive (despawned before the command applied) gets its
-    /// relationship's `on_delete_target` policy, as if the pair had existed
-    /// when the target was despawned: `remove` leaves it out (its value is
-    /// dropped), `delete` despawns `entity` (the pairs after it are dropped),
-    /// `panic` panics naming both.
+    /// Adds the pairs to the alive `entity`, in order, once
+    /// [`BundlePairs::refuse_invalid`] accepted them. A pair whose target is
+    /// not alive now (despawned before a command applied, or by a hook or
+    /// observer of this very insert) gets its relationship's
+    /// `on_delete_target` policy, as if the pair had existed when the target
+    /// was despawned: `remove` leaves it out (its value is dropped), `delete`
+    /// despawns `entity` (the pairs after it are dropped), `panic` panics
+    /// naming both.
     ///
     /// # Panics
-    /// As [`BundlePairs::add_to`] for a pair refused otherwise, and for a
-    /// dead target whose relationship has `on_delete_target = "panic"`.
+    /// For a dead target whose relationship has `on_delete_target = "panic"`,
+    /// and for a pair refused otherwise (naming the entity and the pair).
     #[track_caller]
     pub(super) fn add_to_by_policy(self, world: &mut World, entity: Entity) {
         for pair in self.0 {

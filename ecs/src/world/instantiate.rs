@@ -268,10 +268,11 @@ impl World {
         copies.retain(|&mut (id, _)| {
             self.component_of_id(id).is_some_and(|info| info.on_instantiate() == OnInstantiate::Override)
         });
-        self.collect_pair_copies(instance, base, &mut copies);
+        let pair_sources = self.pair_sources(instance, base);
+        self.collect_pair_copies(instance, &pair_sources, &mut copies);
         self.copy_overrides(instance, &copies);
         self.copy_sparse_overrides(instance, base);
-        self.copy_union_pairs(instance, base);
+        self.copy_union_pairs(instance, &pair_sources);
         // Only a prefab's children are instantiated (Flecs: a plain base
         // passes on no children).
         if !self.is_prefab(base) {
@@ -325,10 +326,11 @@ impl World {
     /// instance got its bases' pairs when it was made; the pairs the base's
     /// own prefab bases hold now are copied too (nearer bases first), so a
     /// chain of prefabs passes them down as it passes `override` values.
-    fn collect_pair_copies(&self, instance: Entity, base: Entity, copies: &mut SmallVec<[(Id, Entity); 8]>) {
+    /// `sources` are [`World::pair_sources`] of the base.
+    fn collect_pair_copies(&self, instance: Entity, sources: &[Entity], copies: &mut SmallVec<[(Id, Entity); 8]>) {
         let Some(location) = self.entities.location(instance) else { return };
         let own = self.archetypes[location.archetype].ids();
-        for holder in self.pair_sources(instance, base) {
+        for &holder in sources {
             self.collect_pairs_of(instance, own, holder, copies);
         }
     }
@@ -454,10 +456,10 @@ impl World {
     /// `(OnInstantiate, Override)` for `DontFragment` relationships
     /// (`prefab_w_union`). Later changes of the base's target do not reach
     /// the copy.
-    fn copy_union_pairs(&mut self, instance: Entity, base: Entity) {
-        // The base's own, then its prefab bases' (as other pairs).
+    fn copy_union_pairs(&mut self, instance: Entity, sources: &[Entity]) {
+        // The base's own, then its prefab bases' (`sources`, as other pairs).
         let mut pairs: SmallVec<[(u32, Entity); 2]> = SmallVec::new();
-        for holder in self.pair_sources(instance, base) {
+        for &holder in sources {
             let Some(location) = self.entities.location(holder) else { continue };
             for id in self.archetypes[location.archetype].ids().iter().filter(|&&id| crate::archetype::is_union_id(id))
             {

@@ -691,14 +691,14 @@ impl World {
             // The name is checked once the pairs (a parent) landed too.
             self.with_name_check_deferred(entity, |world| {
                 world.place_spawned(entity, bundle_id, bundle);
-                pairs.add_to(world, entity);
+                pairs.add_to_by_policy(world, entity);
             });
             self.refuse_spawned_name_clash(entity);
             return EntityWorldMut::new(self, entity);
         }
         self.place_spawned(entity, bundle_id, bundle);
         if B::HAS_PAIRS {
-            pairs.add_to(self, entity);
+            pairs.add_to_by_policy(self, entity);
         }
         if self.bundle_has_name(bundle_id) {
             self.refuse_spawned_name_clash(entity);
@@ -1532,12 +1532,19 @@ impl World {
     pub(super) fn apply_dead_target_policy(&mut self, entity: Entity, relationship: Entity, target: Entity) {
         let policy = self.components.relationship_traits(relationship.index()).on_delete_target;
         self.apply_dead_pair_policy(entity, policy, |world| {
-            let relationship = world.index_name(relationship.index());
-            format!(
-                "cannot add the pair ({relationship}, {target:?}) of a bundle to {entity:?}: the target was despawned \
-                 and {relationship} has on_delete_target = \"panic\""
-            )
+            world.dead_target_refusal(relationship, target, &format!("{entity:?}"))
         });
+    }
+
+    /// The refusal of a bundle's pair `(relationship, target)` for `who`
+    /// whose target is dead and whose relationship has
+    /// `on_delete_target = "panic"`.
+    pub(super) fn dead_target_refusal(&self, relationship: Entity, target: Entity, who: &str) -> String {
+        let relationship = self.index_name(relationship.index());
+        format!(
+            "cannot add the pair ({relationship}, {target:?}) of a bundle to {who}: the target was despawned \
+             and {relationship} has on_delete_target = \"panic\""
+        )
     }
 
     /// Applies `policy` to `entity` for a pair that a command adds after one
@@ -1632,10 +1639,8 @@ impl World {
                 pairs.refuse_invalid(self, Some(entity), by_policy);
             }
             let inserted = self.insert_bundle_values(entity, bundle_id, bundle);
-            if inserted && by_policy {
+            if inserted {
                 pairs.add_to_by_policy(self, entity);
-            } else if inserted {
-                pairs.add_to(self, entity);
             }
             return inserted;
         }
