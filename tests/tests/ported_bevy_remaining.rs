@@ -69,17 +69,17 @@
 //! other `QueryState` methods and a few condition-doc variants (each names the
 //! doc it extends).
 //!
-//! Findings (tests marked `#[ignore = "finding: .."]`):
+//! Findings (all fixed since; the tests pass):
 //! - `condition_with_single_param`, `condition_combinators_true_and_vacant`,
 //!   `condition_combinators_vacant_or_true`, `condition_combinators_vacant_and_true`
 //!   (schedule/condition.rs `combinators_with_maybe_failing_condition`): a run
 //!   condition whose `Single` matches no entity must count as `false` (Bevy
 //!   validates condition params and treats a skipped one as false, also inside
-//!   `and`/`or`); here the executor never validates conditions and the run panics
+//!   `and`/`or`); the executor never validated conditions and the run panicked
 //!   in `Single::get_param`.
 //! - `schedule_explicit_sync_point_used_as_auto_sync_point` (schedule/schedule.rs):
 //!   Bevy reuses an explicit `ApplyDeferred` at the needed distance instead of
-//!   inserting an automatic one (5 nodes); ours inserts one more (6).
+//!   inserting an automatic one (5 nodes); ours inserted one more (6).
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -1223,7 +1223,7 @@ fn schedule_disable_auto_sync_points() {
 /// Ports schedule/schedule.rs `explicit_sync_point_used_as_auto_sync_point`: an
 /// explicit `ApplyDeferred` at the same distance serves as the automatic one.
 #[test]
-#[ignore = "finding: Bevy reuses the explicit ApplyDeferred at distance 1 (5 nodes); ours inserts an extra automatic sync point (6)"]
+
 fn schedule_explicit_sync_point_used_as_auto_sync_point() {
     for kind in EXECUTORS {
         let mut schedule = schedule_with(kind);
@@ -1574,7 +1574,6 @@ fn lib_multiple_worlds_same_query_iter_peek() {
 /// counts as false (Bevy skips a system whose condition's params are invalid),
 /// and is true once exactly one matches.
 #[test]
-#[ignore = "finding: a run condition whose Single matches nothing should count as false (Bevy skips the system); ours panics in Single::get_param"]
 fn condition_with_single_param() {
     for kind in EXECUTORS {
         let mut world = World::new();
@@ -1654,7 +1653,6 @@ fn condition_combinators_true_or_vacant() {
 /// Ports `combinators_with_maybe_failing_condition`: `is_true_inc.and_then(vacant)`
 /// is `true && false`: does not run, one call.
 #[test]
-#[ignore = "finding: a run condition whose Single matches nothing should count as false (Bevy skips); ours panics in Single::get_param"]
 fn condition_combinators_true_and_vacant() {
     for r in run_guarded(|s| {
         s.add_systems(guarded.run_if(is_true_inc.and(vacant)));
@@ -1666,7 +1664,6 @@ fn condition_combinators_true_and_vacant() {
 /// Ports `combinators_with_maybe_failing_condition`: `vacant.or_else(is_true_inc)`
 /// is `false || true`: runs, one call.
 #[test]
-#[ignore = "finding: a run condition whose Single matches nothing should count as false (Bevy skips); ours panics in Single::get_param"]
 fn condition_combinators_vacant_or_true() {
     for r in run_guarded(|s| {
         s.add_systems(guarded.run_if(vacant.or(is_true_inc)));
@@ -1678,7 +1675,6 @@ fn condition_combinators_vacant_or_true() {
 /// Ports `combinators_with_maybe_failing_condition`: `vacant.and_then(is_true_inc)`
 /// is `false && ..`: does not run, no call.
 #[test]
-#[ignore = "finding: a run condition whose Single matches nothing should count as false (Bevy skips); ours panics in Single::get_param"]
 fn condition_combinators_vacant_and_true() {
     for r in run_guarded(|s| {
         s.add_systems(guarded.run_if(vacant.and(is_true_inc)));

@@ -91,11 +91,11 @@
 //!   the first call after the archetypes empty (Flecs' `delete_generation = 1`
 //!   at the second); the two calls are summed.
 //!
-//! Findings (ignored tests): the built-ins `ChildOf`, `IsA`, `Prefab` and
-//! `Disabled` are not permanent (only `ComponentInfo`, `Name`, `Internal`,
-//! `ObserverMarker` and the wildcards are): `despawn` of their component
-//! entity succeeds (Flecs aborts; `world::cleanup` says built-ins are never
-//! despawned) and leaves the world broken (`world_delete_builtin_childof`,
+//! Findings (fixed since; the tests pass): the built-ins `ChildOf`, `IsA`, `Prefab` and
+//! `Disabled` were not permanent (only `ComponentInfo`, `Name`, `Internal`,
+//! `ObserverMarker` and the wildcards were): `despawn` of their component
+//! entity succeeded (Flecs aborts; `world::cleanup` says built-ins are never
+//! despawned) and left the world broken (`world_delete_builtin_childof`,
 //! `_isa`, `_prefab`, `_disabled`, `world_reparent_builtin_childof`).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -1377,7 +1377,6 @@ fn world_delete_builtin() {
 }
 
 #[test]
-#[ignore = "finding: despawn(ChildOf's id) should be refused (built-in, permanent per world::cleanup docs); it returns true and children lose their (ChildOf, parent) pair"]
 // Flecs: World.c, World_delete_builtin (ChildOf)
 fn world_delete_builtin_childof() {
     let mut world = World::new();
@@ -1392,7 +1391,6 @@ fn world_delete_builtin_childof() {
 }
 
 #[test]
-#[ignore = "finding: despawn(IsA's id) should be refused; it returns true, instances lose their bases, and every later instantiate panics 'entity .. is not alive'"]
 // Flecs: World.c, World_delete_builtin (IsA)
 fn world_delete_builtin_isa() {
     let mut world = World::new();
@@ -1407,7 +1405,6 @@ fn world_delete_builtin_isa() {
 }
 
 #[test]
-#[ignore = "finding: despawn(Prefab's id) should be refused; it returns true, and later prefabs are matched by queries and give instances nothing"]
 // Flecs: World.c, World_delete_builtin (Prefab)
 fn world_delete_builtin_prefab() {
     let mut world = World::new();
@@ -1423,7 +1420,6 @@ fn world_delete_builtin_prefab() {
 }
 
 #[test]
-#[ignore = "finding: despawn(Disabled's id) should be refused (API.md lists Disabled as built in); it returns true and later Disabled entities are matched by every query"]
 // Flecs: World.c, World_delete_builtin (Disabled)
 fn world_delete_builtin_disabled() {
     let mut world = World::new();
@@ -1506,7 +1502,6 @@ fn world_reparent_builtin() {
 }
 
 #[test]
-#[ignore = "finding: a built-in (ChildOf) made a child of a parent should survive the parent's despawn (permanent); the cascade despawns ChildOf itself"]
 // Flecs: World.c, World_reparent_builtin (ChildOf under a parent that is then despawned)
 fn world_reparent_builtin_childof() {
     let mut world = World::new();

@@ -154,17 +154,17 @@ impl System for CombinedCondition {
 
     unsafe fn run_unsafe(&mut self, _input: (), world: &World) -> bool {
         // SAFETY: forwarded to the caller; the access is the union of both.
-        let first = unsafe { self.first.run_unsafe((), world) };
+        let first = unsafe { evaluate_unsafe(self.first.as_mut(), world) };
         // SAFETY: as above; the first condition's borrows ended.
-        self.decided(first).unwrap_or_else(|| unsafe { self.second.run_unsafe((), world) })
+        self.decided(first).unwrap_or_else(|| unsafe { evaluate_unsafe(self.second.as_mut(), world) })
     }
 
     fn run(&mut self, _input: (), world: &mut World) -> bool {
         if !self.is_initialized() {
             self.initialize(world);
         }
-        let first = self.first.run((), world);
-        self.decided(first).unwrap_or_else(|| self.second.run((), world))
+        let first = evaluate(self.first.as_mut(), world);
+        self.decided(first).unwrap_or_else(|| evaluate(self.second.as_mut(), world))
     }
 
     fn apply_deferred(&mut self, world: &mut World) {
@@ -181,14 +181,40 @@ impl System for CombinedCondition {
         self.first.has_deferred() || self.second.has_deferred()
     }
 
-    unsafe fn validate_param_unsafe(&mut self, world: &World) -> bool {
-        // SAFETY: forwarded to the caller.
-        unsafe { self.first.validate_param_unsafe(world) && self.second.validate_param_unsafe(world) }
+    /// Always true: each half is validated when it is evaluated, and one
+    /// whose parameters cannot be built counts as false (Bevy), so
+    /// `vacant.or(other)` still asks `other`.
+    unsafe fn validate_param_unsafe(&mut self, _world: &World) -> bool {
+        true
     }
 
     fn is_exclusive(&self) -> bool {
         self.first.is_exclusive() || self.second.is_exclusive()
     }
+}
+
+/// A condition's verdict: `false`, without running it, when its parameters
+/// cannot be built (a `Single` that matches no entity or several), as in
+/// Bevy; else what it returns.
+///
+/// # Safety
+/// As [`System::run_unsafe`]: `world` is the world `condition` was
+/// initialized with, and nothing conflicting with its access is borrowed.
+pub(crate) unsafe fn evaluate_unsafe(condition: &mut dyn System<In = (), Out = bool>, world: &World) -> bool {
+    // SAFETY: forwarded to the caller.
+    unsafe { condition.validate_param_unsafe(world) && condition.run_unsafe((), world) }
+}
+
+/// [`evaluate_unsafe`] with the world to itself: the condition runs with
+/// [`System::run`] (initialized first if it was not).
+fn evaluate(condition: &mut dyn System<In = (), Out = bool>, world: &mut World) -> bool {
+    if !condition.is_initialized() {
+        condition.initialize(world);
+    }
+    // SAFETY: `&mut World` excludes every other borrow; the condition was
+    // initialized with this world above or by its owner.
+    let valid = unsafe { condition.validate_param_unsafe(world) };
+    valid && condition.run((), world)
 }
 
 impl<Marker, S> IntoCondition<Marker> for S

@@ -234,7 +234,10 @@ impl<'a> Run<'a> {
                     // SAFETY: conditions only read; the graph orders the systems a
                     // condition guards against every writer of what it reads, and
                     // those guarded systems are ready, so no conflicting system runs.
-                    let outcome = catch_unwind(AssertUnwindSafe(|| unsafe { system.run_unsafe((), world) }));
+                    // A condition whose parameters cannot be built is false.
+                    let outcome = catch_unwind(AssertUnwindSafe(|| unsafe {
+                        super::condition::evaluate_unsafe(system.as_mut(), world)
+                    }));
                     let result = outcome.unwrap_or_else(|payload| {
                         panic.get_or_insert(payload);
                         false

@@ -369,23 +369,31 @@ pub(crate) struct AutoSyncPlan {
     pub(crate) levels_of: Vec<u32>,
 }
 
-/// Plans automatic sync points (Bevy's auto-insert pass): walking the
+/// Plans automatic sync points (Bevy's auto-insert pass). Walking the
 /// constraint edges in topological order, a node's *distance* is the most
-/// deferred-work systems on any constraint path to it. Every edge `u -> v`
-/// where `u` has deferred work (commands) and `v` is not itself an
-/// `ApplyDeferred` becomes `u -> sync(distance(v)) -> v`: one sync point per
-/// distance, shared by every edge that needs one there. `None` when no edge
-/// needs one. New sync points get indices from `first_sync` on.
+/// sync points any constraint path to it needs: an edge `u -> v` adds one
+/// when `u` has deferred work (commands) or `v` is an explicit
+/// `ApplyDeferred` without conditions (which applies work itself, so the
+/// work of `u`s before it needs no other sync point). Then every edge
+/// `u -> v` whose ends lie at different distances, `v` not an
+/// `ApplyDeferred`, goes through the sync point of `v`'s distance: an
+/// explicit `ApplyDeferred` without conditions at that distance when there
+/// is one (the last in topological order), else a new sync point, one per
+/// distance, shared by every edge that needs one there. `None` when no new
+/// sync point is needed. New sync points get indices from `nodes.len()` on.
 pub(crate) fn plan_auto_sync(
     nodes: &[SystemNode],
+    sets: &[SetNode],
     edges: &[(usize, usize)],
 ) -> Result<Option<AutoSyncPlan>, ScheduleBuildError> {
     let count = nodes.len();
     let deferred: Vec<bool> = nodes.iter().map(|node| !node.sync_point && node.system.has_deferred()).collect();
-    let needs_sync = |&(from, to): &(usize, usize)| deferred[from] && !nodes[to].sync_point;
-    if !edges.iter().any(needs_sync) {
+    if !edges.iter().any(|&(from, _)| deferred[from]) {
         return Ok(None);
     }
+    // A sync point with a run condition may be skipped: it serves no one.
+    let explicit: Vec<bool> =
+        nodes.iter().map(|node| node.sync_point && node_conditions(node, sets).is_empty()).collect();
     let mut successors: Vec<Vec<usize>> = vec![Vec::new(); count];
     for &(from, to) in edges {
         successors[from].push(to);
@@ -394,21 +402,39 @@ pub(crate) fn plan_auto_sync(
         ScheduleBuildError::SystemCycle(cycle.into_iter().map(|node| nodes[node].system.name().to_owned()).collect())
     })?;
     let mut distance = vec![0u32; count];
+    let mut explicit_at: Vec<(u32, usize)> = Vec::new();
     for &from in &order {
+        if explicit[from] {
+            // Its distance is final: every edge into it came earlier.
+            explicit_at.retain(|&(level, _)| level != distance[from]);
+            explicit_at.push((distance[from], from));
+        }
         for &to in &successors[from] {
-            let step = u32::from(needs_sync(&(from, to)));
+            let step = u32::from(deferred[from] || explicit[to]);
             distance[to] = distance[to].max(distance[from] + step);
         }
     }
-    let mut levels: Vec<u32> = edges.iter().filter(|edge| needs_sync(edge)).map(|&(_, to)| distance[to]).collect();
+    let needs_sync = |&(from, to): &(usize, usize)| distance[from] != distance[to] && !nodes[to].sync_point;
+    let mut levels: Vec<u32> = edges
+        .iter()
+        .filter(|edge| needs_sync(edge))
+        .map(|&(_, to)| distance[to])
+        .filter(|level| !explicit_at.iter().any(|(explicit, _)| explicit == level))
+        .collect();
     levels.sort_unstable();
     levels.dedup();
-    let sync_of = |level: u32| count + levels.binary_search(&level).expect("a planned level");
+    if levels.is_empty() && !edges.iter().any(needs_sync) {
+        return Ok(None);
+    }
+    let sync_of = |level: u32| match explicit_at.iter().find(|(explicit, _)| *explicit == level) {
+        Some(&(_, node)) => node,
+        None => count + levels.binary_search(&level).expect("a planned level"),
+    };
     let mut sync_edges = Vec::new();
     for edge in edges.iter().filter(|edge| needs_sync(edge)) {
         let sync = sync_of(distance[edge.1]);
         for pair in [(edge.0, sync), (sync, edge.1)] {
-            if !sync_edges.contains(&pair) {
+            if pair.0 != pair.1 && !sync_edges.contains(&pair) {
                 sync_edges.push(pair);
             }
         }

@@ -350,7 +350,7 @@ impl Schedule {
         self.nodes.truncate(self.nodes.len() - self.auto_syncs);
         self.auto_syncs = 0;
         let mut edges = graph::constraint_edges(&self.nodes, &self.sets, &self.chain_edges)?;
-        let plan = if self.auto_sync_disabled { None } else { graph::plan_auto_sync(&self.nodes, &edges)? };
+        let plan = if self.auto_sync_disabled { None } else { graph::plan_auto_sync(&self.nodes, &self.sets, &edges)? };
         let first_sync = self.nodes.len();
         if let Some(plan) = &plan {
             for _ in 0..plan.levels {

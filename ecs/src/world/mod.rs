@@ -249,8 +249,9 @@ impl core::fmt::Debug for World {
 
 impl World {
     /// An empty world (with its built-in entities: the wildcards, the union marker and the
-    /// component entities of `ComponentInfo`, `Name`, `Internal` and
-    /// `ObserverMarker`, all permanent).
+    /// component entities of `ComponentInfo`, `Name`, `Internal`,
+    /// `ObserverMarker`, `ChildOf`, `IsA`, `Disabled` and `Prefab`, all
+    /// permanent: [`World::despawn`] of one returns `false` and changes nothing).
     ///
     /// # Panics
     /// Panics if more than `u32::MAX` worlds are created in one process.
@@ -333,6 +334,11 @@ impl World {
         world.builtin.prefab = prefab;
         world.archetypes.add_hiding_marker(disabled.id(), crate::archetype::ArchetypeFlags::DISABLED);
         world.archetypes.add_hiding_marker(prefab.id(), crate::archetype::ArchetypeFlags::PREFAB);
+        // Every other part relies on these too (Flecs refuses deleting a
+        // built-in): never despawned, also not by a cascade.
+        for builtin in [world.builtin.child_of, is_a, disabled, prefab] {
+            world.flag(builtin, EntityFlags::PERMANENT);
+        }
         // `flush_entities` relies on `()` being registered (it must not allocate).
         world.register_bundle::<()>();
         world
