@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 
 use ecs::entity::Id;
-use ecs::query::{DslError, DynQuery, QueryBuildError};
+use ecs::query::{DslError, DynQuery, QueryBuildError, Traversal};
 
 use ecs::prelude::*;
 
@@ -1524,10 +1524,17 @@ fn parser_valid_strings_from_flecs() {
     }
 }
 
+/// `self` written out is Flecs' explicit `self`: the same term on the row's
+/// own ids, without the implicit `up IsA` of an inheritable component (see
+/// `prefab.rs` `explicit_self_matches_owned_values_only`).
 #[test]
-fn parser_self_alone_is_the_default() {
+fn parser_self_alone_is_the_default_place_owned_only() {
     let world = new_world();
-    assert_eq!(dsl(&world, "Position(self)").terms(), dsl(&world, "Position").terms());
+    let (explicit, default) =
+        (dsl(&world, "Position(self)").terms().to_vec(), dsl(&world, "Position").terms().to_vec());
+    assert_eq!(explicit.len(), 1);
+    assert_eq!((&explicit[0].alternatives, &explicit[0].source), (&default[0].alternatives, &default[0].source));
+    assert_eq!((explicit[0].traversal.clone(), default[0].traversal.clone()), (Traversal::Owned, Traversal::SelfOnly));
 }
 
 #[test]

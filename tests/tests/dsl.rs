@@ -191,7 +191,10 @@ fn traversal() {
         parse(&world, "Position($p|up), Health($p)"),
         vec![up(Traversal::Up(ids.child_of)).with_source(var("p")), component(ids.health).with_source(var("p"))]
     );
-    assert_eq!(parse(&world, "Position(self)"), vec![component(ids.position)]);
+    // `self` written out: owned ids only (Flecs' explicit `self`).
+    let mut owned = component(ids.position);
+    owned.traversal = Traversal::Owned;
+    assert_eq!(parse(&world, "Position(self)"), vec![owned]);
 }
 
 #[test]
@@ -367,7 +370,7 @@ fn ref_seed() -> impl Strategy<Value = RefSeed> {
 }
 
 fn term_seed() -> impl Strategy<Value = TermSeed> {
-    (prop::collection::vec((ref_seed(), prop::option::of(ref_seed())), 1..4), ref_seed(), 0u8..3, 0u8..5, 0u8..5)
+    (prop::collection::vec((ref_seed(), prop::option::of(ref_seed())), 1..4), ref_seed(), 0u8..3, 0u8..5, 0u8..6)
         .prop_map(|(alternatives, source, oper, access, traversal)| TermSeed {
             alternatives,
             source,
@@ -424,6 +427,7 @@ fn build_terms(seeds: &[TermSeed], ids: &Ids) -> Vec<Term> {
                 2 => Traversal::SelfUp(ids.child_of),
                 3 => Traversal::Up(ids.located_in),
                 4 => Traversal::SelfUp(ids.located_in),
+                5 => Traversal::Owned,
                 _ => Traversal::SelfOnly,
             };
             term

@@ -1243,7 +1243,7 @@ fn this_and_sources(rows: &[Row]) -> Vec<(Entity, Option<Entity>)> {
 fn pred_implicit_subject_self() {
     let (world, [parent, _, _, base, _]) = traversal_world();
     assert_eq!(this_rows(&world, "Pred(self)"), sorted([parent, base]));
-    assert_eq!(to_dsl(&world, "Pred(self)"), "Pred");
+    assert_eq!(to_dsl(&world, "Pred(self)"), "Pred(self)");
 }
 
 #[test]
@@ -1305,7 +1305,7 @@ fn subj_entity_w_explicit_self() {
     add(&mut world, subj, pred);
     assert_eq!(rows(&world, "Pred(Subj|self)"), rows(&world, "Pred(Subj)"));
     assert_eq!(rows(&world, "Pred(Subj|self)").len(), 1);
-    assert_eq!(to_dsl(&world, "Pred(Subj|self)"), "Pred(Subj)");
+    assert_eq!(to_dsl(&world, "Pred(Subj|self)"), "Pred(Subj|self)");
 }
 
 #[test]
@@ -1825,7 +1825,7 @@ fn to_dsl_after_a_rename_reads_back_as_the_same_query() {
 #[test]
 fn whitespace_inside_operators() {
     let (world, [a, b, c, _]) = or_world();
-    for text in ["Pred_1 ||Pred_2", "Pred_1|| Pred_2", "Pred_1($this)||Pred_2", "Pred_1(self) || Pred_2( $this )"] {
+    for text in ["Pred_1 ||Pred_2", "Pred_1|| Pred_2", "Pred_1($this)||Pred_2", "Pred_1(self) || Pred_2( self )"] {
         assert_eq!(this_rows(&world, text), sorted([a, b, c]), "{text:?}");
         assert_eq!(term_count(&world, text), 1, "{text:?}");
     }

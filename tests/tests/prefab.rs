@@ -1013,3 +1013,95 @@ fn an_exclusive_pair_comes_from_the_first_added_base_of_a_prefab() {
     assert!(world.has_pair::<Eats>(inst, pears), "the base added first gives it");
     assert!(!world.has_pair::<Eats>(inst, apples));
 }
+
+// ------------------------------------------------ explicit `self`: owned only
+
+/// The ids of the rows of the DSL query `text`.
+fn dsl_rows(world: &mut World, text: &str) -> Vec<Entity> {
+    let mut query = world.query_dsl(text).unwrap_or_else(|error| panic!("{text}: {error}"));
+    let mut rows: Vec<Entity> = query.iter(world).map(|row| row.entity()).collect();
+    rows.sort();
+    rows
+}
+
+#[derive(Component, Clone, Debug, PartialEq)]
+#[component(storage = "sparse")]
+struct SparseSpeed(u32);
+
+#[derive(Component, Clone, Debug, PartialEq)]
+struct OwnedTag;
+
+/// Flecs: a term written `Name(self)` matches owned ids only; without it an
+/// inheritable component is matched `self|up IsA`.
+#[test]
+fn explicit_self_matches_owned_values_only() {
+    let mut world = World::new();
+    let base = world.spawn((Prefab, Position(1.0), Name::new("Base"))).id();
+    let instance = world.instantiate(base);
+    let owner = world.spawn(Position(2.0)).id();
+    let mut expected = vec![instance, owner];
+    expected.sort();
+    assert_eq!(dsl_rows(&mut world, "Position"), expected);
+    assert_eq!(dsl_rows(&mut world, "Position(self)"), vec![owner]);
+    assert_eq!(dsl_rows(&mut world, "Position($this|self)"), vec![owner]);
+    assert_eq!(dsl_rows(&mut world, "Position(self|up IsA)"), expected);
+    // Not: the instance does not own one.
+    world.entity_mut(instance).insert(OwnedTag);
+    world.entity_mut(owner).insert(OwnedTag);
+    assert_eq!(dsl_rows(&mut world, "OwnedTag, !Position(self)"), vec![instance]);
+    assert!(dsl_rows(&mut world, "OwnedTag, !Position").is_empty());
+    // Optional: set where owned.
+    let mut query = world.query_dsl("OwnedTag, ?Position(self)").unwrap();
+    let mut sets: Vec<(Entity, bool, Option<f32>)> =
+        query.iter(&world).map(|row| (row.entity(), row.is_set(1), row.get::<Position>(1).map(|p| p.0))).collect();
+    sets.sort_by_key(|(entity, ..)| *entity);
+    let mut want = vec![(instance, false, None), (owner, true, Some(2.0))];
+    want.sort_by_key(|(entity, ..)| *entity);
+    assert_eq!(sets, want);
+    // An override makes it owned.
+    world.entity_mut(instance).insert(Position(5.0));
+    assert_eq!(dsl_rows(&mut world, "Position(self)"), expected);
+    assert!(dsl_rows(&mut world, "OwnedTag, !Position(self)").is_empty());
+}
+
+#[test]
+fn explicit_self_on_a_sparse_inherited_value_and_a_fixed_source() {
+    let mut world = World::new();
+    let base = world.spawn((Prefab, SparseSpeed(7), Name::new("Base"))).id();
+    let instance = world.instantiate(base);
+    let owner = world.spawn(SparseSpeed(1)).id();
+    let mut both = vec![instance, owner];
+    both.sort();
+    assert_eq!(dsl_rows(&mut world, "SparseSpeed"), both);
+    assert_eq!(dsl_rows(&mut world, "SparseSpeed(self)"), vec![owner]);
+    world.entity_mut(instance).insert(Name::new("Inst"));
+    // A fixed source written with `|self`: the instance owns none.
+    let mut query = world.query_dsl("SparseSpeed(Inst|self)").unwrap();
+    assert_eq!(query.iter(&world).count(), 0);
+    let mut query = world.query_dsl("SparseSpeed(Inst)").unwrap();
+    assert_eq!(query.iter(&world).count(), 1);
+    world.entity_mut(instance).insert(SparseSpeed(9));
+    let mut query = world.query_dsl("SparseSpeed(Inst|self)").unwrap();
+    assert_eq!(
+        query.iter(&world).map(|row| row.get::<SparseSpeed>(0).cloned()).collect::<Vec<_>>(),
+        vec![Some(SparseSpeed(9))]
+    );
+}
+
+#[test]
+fn explicit_self_prints_and_parses_back() {
+    let mut world = World::new();
+    world.spawn((Position(0.0), Name::new("Thing")));
+    for text in ["Position(self)", "Position($x|self), Position($x)", "Position(Thing|self)", "ChildOf(self, *)"] {
+        let query = world.query_dsl(text).unwrap();
+        let printed = query.to_dsl();
+        let again = world.query_dsl(&printed).unwrap();
+        assert_eq!(again.to_dsl(), printed, "{text}");
+        assert!(printed.contains("self"), "{text} printed {printed}");
+    }
+    let position = world.register_component::<Position>();
+    let query = world.query_builder().read(position).owned().build().unwrap();
+    let printed = query.to_dsl();
+    assert!(printed.ends_with("(self)"), "{printed}");
+    assert!(world.query_dsl(&printed).unwrap().to_dsl().ends_with("(self)"));
+}

@@ -124,12 +124,20 @@ impl TermAccess {
 /// Where a term looks for its id besides (or instead of) its source.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Traversal {
-    /// On the source only (the default).
+    /// On the source only (the default): with `$this` as the source, a
+    /// component a prefab base gives through `IsA` counts too (its
+    /// `on_instantiate` policy is `inherit`), as in Flecs.
     #[default]
     SelfOnly,
+    /// On the source's own ids only (`Name(self)` written out, Flecs'
+    /// explicit `self`): nothing inherited through `IsA` counts.
+    Owned,
     /// On the source's ancestors along the relationship (`up Rel`), the source excluded.
     Up(Entity),
-    /// On the source, else on its ancestors along the relationship (`self|up Rel`).
+    /// On the source, else on its ancestors along the relationship
+    /// (`self|up Rel`). As with [`Traversal::Owned`], the source's own ids
+    /// only (traversal written out replaces the implicit `up IsA`, Flecs);
+    /// an ancestor counts the values it inherits.
     SelfUp(Entity),
 }
 

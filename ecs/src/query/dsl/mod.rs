@@ -39,8 +39,13 @@
 //! * Traversal: `Name(up Rel)`, `Name(self|up Rel)`; `up`/`self|up` without a
 //!   relationship mean `up ChildOf` (looked up by the name `ChildOf`). With a
 //!   source: `Name($x|up Rel)`, `Name($x|self|up Rel)`; with a pair:
-//!   `Rel(up, Tgt)`, `Rel($x|up Rel2, Tgt)`. `self` alone is the default. The
-//!   relationship must be traversable ([`DslNames::is_traversable`]).
+//!   `Rel(up, Tgt)`, `Rel($x|up Rel2, Tgt)`. The relationship must be
+//!   traversable ([`DslNames::is_traversable`]).
+//! * `self` written out (`Name(self)`, `Name($x|self)`, [`Traversal::Owned`](crate::query::Traversal::Owned))
+//!   and the `self` half of `self|up Rel` match the source's own ids only, as
+//!   Flecs' explicit `self`: traversal written out replaces the implicit
+//!   `up IsA` of an inheritable component. Without a place, a `$this` term
+//!   also sees values inherited from prefabs.
 //! * `up` and `self` are keywords only at the start of a place; elsewhere they
 //!   are names like any other.
 //!

@@ -255,7 +255,8 @@ impl<'a, N: DslNames> Parser<'a, '_, N> {
             return Err(DslError::new(token.offset, format!("expected `self` or `up`, found {}", token.describe())));
         }
         if self.accept(&TokenKind::Pipe)?.is_none() {
-            return Ok(Traversal::SelfOnly);
+            // `self` written out: owned ids only (Flecs).
+            return Ok(Traversal::Owned);
         }
         let up = self.advance()?;
         if !up.is_keyword("up") {

@@ -66,17 +66,19 @@ fn print_alternative(text: &mut String, alternative: &TermMatch, term: &Term, na
     }
 }
 
-/// The inside of a term's parentheses before any target: `src`, `up Rel`,
-/// `self|up Rel`, `src|up Rel` or `src|self|up Rel`.
+/// The inside of a term's parentheses before any target: `src`, `self`,
+/// `src|self`, `up Rel`, `self|up Rel`, `src|up Rel` or `src|self|up Rel`.
 fn print_place(text: &mut String, term: &Term, names: &impl DslNames) {
     let (flags, relationship) = match term.traversal {
         Traversal::SelfOnly => ("", None),
+        Traversal::Owned => ("self", None),
         Traversal::Up(relationship) => ("up ", Some(relationship)),
         Traversal::SelfUp(relationship) => ("self|up ", Some(relationship)),
     };
-    if term.source != TermRef::This || relationship.is_none() {
+    let flagged = !flags.is_empty();
+    if term.source != TermRef::This || !flagged {
         print_reference(text, &term.source, names);
-        if relationship.is_some() {
+        if flagged {
             text.push('|');
         }
     }

@@ -192,6 +192,31 @@ impl QueryBuilder {
         self.last(|term| term.traversal = Traversal::SelfUp(relationship))
     }
 
+    /// Makes the last term match only ids its source owns (`Name(self)`,
+    /// Flecs' explicit `self`): a value inherited from a prefab through
+    /// `IsA` does not count.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Component)]
+    /// struct Speed(f32);
+    /// let mut world = World::new();
+    /// let ship = world.spawn((Prefab, Speed(10.0))).id();
+    /// let instance = world.instantiate(ship);
+    /// let owner = world.spawn(Speed(3.0)).id();
+    /// let speed = world.register_component::<Speed>();
+    /// let mut inherited = world.query_builder().read(speed).build().unwrap();
+    /// let mut owned = world.query_builder().read(speed).owned().build().unwrap();
+    /// let rows = |q: &mut ecs::query::DynQuery, world: &World| q.iter(world).map(|row| row.entity()).collect::<Vec<_>>();
+    /// assert_eq!(rows(&mut inherited, &world).len(), 2); // the instance reads the prefab's
+    /// assert_eq!(rows(&mut owned, &world), vec![owner]);
+    /// assert!(owned.to_dsl().ends_with("(self)"));
+    /// ```
+    pub fn owned(self) -> Self {
+        self.last(|term| term.traversal = Traversal::Owned)
+    }
+
     /// Makes the last term look on `entity` instead of the row's entity.
     ///
     /// # Examples

@@ -115,6 +115,11 @@ pub(crate) struct CompiledTerm {
     pub(crate) up: Option<Entity>,
     /// Whether the source itself is searched (not for `up`).
     pub(crate) include_self: bool,
+    /// Only the source's own ids count on the source itself (`self` or
+    /// `self|up Rel` written out: Flecs' explicit traversal replaces the
+    /// implicit `up IsA`); an ancestor that `up` reaches still counts the
+    /// values it inherits.
+    pub(crate) owned: bool,
     pub(crate) access: DataAccess,
     /// A pair of a transitive relationship whose target is not a wildcard:
     /// matched along chains (so never table-level).
@@ -323,7 +328,7 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
             _ => return Err(invalid("a source is `$this`, an entity or a variable")),
         };
         let (up, include_self) = match term.traversal {
-            Traversal::SelfOnly => (None, true),
+            Traversal::SelfOnly | Traversal::Owned => (None, true),
             Traversal::Up(relationship) => (Some(relationship), false),
             Traversal::SelfUp(relationship) => (Some(relationship), true),
         };
@@ -367,6 +372,8 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
             oper: term.oper,
             up,
             include_self,
+            // Traversal written out replaces the implicit `up IsA` (Flecs).
+            owned: matches!(term.traversal, Traversal::Owned | Traversal::SelfUp(_)),
             access,
             transitive,
             conditional: SmallVec::new(),

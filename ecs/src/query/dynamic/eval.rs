@@ -349,7 +349,7 @@ impl<'w> Evaluator<'w, '_> {
         // own or not; `Compiled::row_mode`).
         let climber = place.entity.or_else(|| self.compiled.this_var.and_then(|var| vars[var]));
         if term.include_self {
-            self.self_hits(term, place, vars, hits);
+            self.self_hits(term, place, vars, hits, term.owned);
             // `self|up` of a sparse component on a row evaluated alone: a row
             // without its own value (nor one its table inherits) climbs.
             if term.up.is_some()
@@ -359,7 +359,7 @@ impl<'w> Evaluator<'w, '_> {
                 hits.retain(|(hit, _)| match hit.sparse {
                     Some(component) if hit.source.is_none() => {
                         self.world.sparse_sets().of(component).is_some_and(|set| set.contains(row_entity))
-                            || self.world.sparse_base_of(place.archetype, component).is_some()
+                            || (!term.owned && self.world.sparse_base_of(place.archetype, component).is_some())
                     }
                     _ => true,
                 });
@@ -377,7 +377,8 @@ impl<'w> Evaluator<'w, '_> {
         // Up along every target (`World::find_up`): the first ancestor with a hit.
         self.world.find_up(place.archetype, row, relationship, |ancestor| {
             let ancestor_place = self.entity_place(ancestor)?;
-            self.self_hits(term, ancestor_place, vars, hits);
+            // An ancestor's inherited values count (Flecs).
+            self.self_hits(term, ancestor_place, vars, hits, false);
             (!hits.is_empty()).then_some(())
         });
     }
@@ -391,13 +392,18 @@ impl<'w> Evaluator<'w, '_> {
         place: Place<'w>,
         vars: &[Option<Entity>],
         hits: &mut SmallVec<[(Hit, Bindings); 2]>,
+        owned: bool,
     ) {
         for &pattern in &term.alternatives {
             if term.transitive {
                 self.transitive_hits(pattern, place, vars, hits);
             } else {
                 self.pattern_hits(pattern, place, vars, hits);
-                if hits.is_empty() && term.access != DataAccess::Write {
+                if owned {
+                    // A sparse value read from a base is not the source's own.
+                    hits.retain(|(hit, _)| hit.source.is_none() || hit.source == place.entity);
+                }
+                if hits.is_empty() && term.access != DataAccess::Write && !owned {
                     self.inherited_hit(pattern, place, hits);
                 }
             }

@@ -862,7 +862,7 @@ fn mentioned_entities(terms: &[Term]) -> impl Iterator<Item = Entity> + '_ {
             core::iter::once(&alternative.first).chain(alternative.second.as_ref()).filter_map(TermRef::entity)
         });
         let traversal = match term.traversal {
-            super::term::Traversal::SelfOnly => None,
+            super::term::Traversal::SelfOnly | super::term::Traversal::Owned => None,
             super::term::Traversal::Up(relationship) | super::term::Traversal::SelfUp(relationship) => {
                 Some(relationship)
             }

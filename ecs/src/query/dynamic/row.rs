@@ -500,6 +500,7 @@ fn slot(
         (Some(component), Some(archetype))
             if term.source == Source::This
                 && term.access != DataAccess::Write
+                && !term.owned
                 && world.component_info(component).is_some_and(ComponentInfo::is_inherited_sparse) =>
         {
             world.sparse_base_of(archetype, component)
