@@ -60,13 +60,14 @@
 //!   target's (`wildcard_pair_w_obj_component`); inherited sparse values are
 //!   not reported, so `sparse_on_set_observer_w_override` copies.
 //!
-//! Findings (ignored tests, `finding:` reasons):
+//! Findings (fixed since; the tests pass):
 //! * `on_add_pair_wildcard`, `on_remove_pair_wildcard`: an observer of
-//!   `(*, *)` is accepted by `World::register_observer` and never fires
-//!   (dispatch looks an id up as `(R, T)`, `(R, *)` and `(*, T)` only);
-//! * `delete_observed_tgt`: an observer of `(Rel, Tgt)` fires for
-//!   `(Rel, New)` after `Tgt` is despawned and `New` reuses its index (pairs
-//!   drop generations; Flecs refuses the delete).
+//!   `(*, *)` was accepted by `World::register_observer` and never fired
+//!   (dispatch looked an id up as `(R, T)`, `(R, *)` and `(*, T)` only);
+//! * `delete_observed_tgt`: an observer of `(Rel, Tgt)` fired for
+//!   `(Rel, New)` after `Tgt` was despawned and `New` reused its index (pairs
+//!   drop generations; Flecs refuses the delete). Now such observers are
+//!   despawned with their target.
 //!
 //! Not ported (no counterpart here): `ecs_clone` (`clone_*`, `on_add_w_clone`,
 //! `clone_w_value`), ctx / binding ctx (`sys_context`,
@@ -690,7 +691,6 @@ fn on_add_pair_pred_wildcard() {
 /// Flecs `Trigger_on_add_pair_wildcard` (and `Observer_on_add_wildcard_wildcard_*_edge`):
 /// an observer of `(*, *)` hears a pair added, not a plain tag.
 #[test]
-#[ignore = "finding: an observer of (*, *) registered through World::register_observer is accepted but never fires; expected one OnAdd for (Rel, Obj)"]
 fn on_add_pair_wildcard() {
     let mut world = log_world();
     let pred = rel::<Rel>(&mut world);
@@ -705,7 +705,7 @@ fn on_add_pair_wildcard() {
 /// Flecs `Trigger_on_add_any`: an observer of any id hears a tag and a pair,
 /// each with its id. Adapted: Flecs' `*` observer (tags only, no pairs) has
 /// no counterpart (our global observer is Flecs' `_`); the `(*, *)` observer
-/// of the Flecs test is `on_add_pair_wildcard` (a finding). As in Flecs
+/// of the Flecs test is `on_add_pair_wildcard` (a finding, fixed). As in Flecs
 /// (which zeroes its probes after creating its observers), the "any"
 /// observer hears later observers' entities being made.
 #[test]
@@ -763,7 +763,6 @@ fn on_remove_pair_pred_wildcard() {
 /// Flecs `Trigger_on_remove_pair_wildcard` and `Trigger_un_set_pair_wildcard`:
 /// `(*, *)` hears a pair removed, not a tag.
 #[test]
-#[ignore = "finding: an observer of (*, *) registered through World::register_observer is accepted but never fires; expected one OnRemove for (Rel, Obj)"]
 fn on_remove_pair_wildcard() {
     let mut world = log_world();
     let pred = rel::<Rel>(&mut world);
@@ -1427,7 +1426,6 @@ fn two_terms_on_remove_on_clear() {
 /// observer of `(Rel, Tgt)` must then never fire for a pair with another
 /// entity that reuses the target's index (pairs drop generations).
 #[test]
-#[ignore = "finding: after despawning Tgt, an observer of (Rel, Tgt) fires for (Rel, NewTgt) where NewTgt recycles Tgt's index; expected no call (Flecs refuses the delete)"]
 fn delete_observed_tgt() {
     let mut world = log_world();
     let r = rel::<Rel>(&mut world);

@@ -4,7 +4,9 @@
 //! 1. Every constraint is expanded to edges between systems: a set stands for
 //!    its members, a system target for every instance of that function.
 //!    Automatic sync points ([`plan_auto_sync`]) add edges `u -> sync -> v`
-//!    where `u` has commands, one sync point per distance level.
+//!    where work `u` deferred (commands) must be applied before `v`, one sync
+//!    point per distance level; an explicit `ApplyDeferred` without conditions
+//!    at that level serves as it.
 //! 2. Ordering cycles are errors that name the systems (or sets) around the
 //!    cycle.
 //! 3. For every pair of systems, in insertion order, whose access conflicts
@@ -374,7 +376,9 @@ pub(crate) struct AutoSyncPlan {
 /// sync points any constraint path to it needs: an edge `u -> v` adds one
 /// when `u` has deferred work (commands) or `v` is an explicit
 /// `ApplyDeferred` without conditions (which applies work itself, so the
-/// work of `u`s before it needs no other sync point). Then every edge
+/// work of `u`s before it needs no other sync point). An `ApplyDeferred`
+/// with a condition may be skipped, so it passes the deferred work before
+/// it on to its own successors (unlike Bevy, which leaves them unsynced). Then every edge
 /// `u -> v` whose ends lie at different distances, `v` not an
 /// `ApplyDeferred`, goes through the sync point of `v`'s distance: an
 /// explicit `ApplyDeferred` without conditions at that distance when there
@@ -403,14 +407,22 @@ pub(crate) fn plan_auto_sync(
     })?;
     let mut distance = vec![0u32; count];
     let mut explicit_at: Vec<(u32, usize)> = Vec::new();
+    // A sync point with a condition may not run: the deferred work before it
+    // passes through to its successors, which get a sync point of their own.
+    let mut passed_on = vec![false; count];
     for &from in &order {
         if explicit[from] {
             // Its distance is final: every edge into it came earlier.
             explicit_at.retain(|&(level, _)| level != distance[from]);
             explicit_at.push((distance[from], from));
         }
+        let has_work = deferred[from] || passed_on[from];
         for &to in &successors[from] {
-            let step = u32::from(deferred[from] || explicit[to]);
+            let conditional = nodes[to].sync_point && !explicit[to];
+            if conditional && has_work {
+                passed_on[to] = true;
+            }
+            let step = u32::from((has_work && !conditional) || explicit[to]);
             distance[to] = distance[to].max(distance[from] + step);
         }
     }

@@ -1015,7 +1015,8 @@ impl World {
                 | EntityFlags::IS_TARGET
                 | EntityFlags::IS_COMPONENT
                 | EntityFlags::HAS_SPARSE
-                | EntityFlags::OBSERVED,
+                | EntityFlags::OBSERVED
+                | EntityFlags::OBSERVED_TARGET,
         ) || self.archetype_lifecycle(record.location.archetype, record.flags)
         {
             return self.despawn_slow(entity);
@@ -1155,10 +1156,17 @@ impl World {
         if record.flags.contains(EntityFlags::INTERNAL) {
             self.internal_count -= 1;
         }
-        if record.flags.contains(EntityFlags::OBSERVED) {
-            // Observers of this entity alone go with it (applied with the
-            // despawn's other deferred work).
-            for watcher in self.observers.watchers_of(entity) {
+        if record.flags.intersects(EntityFlags::OBSERVED | EntityFlags::OBSERVED_TARGET) {
+            // Observers of this entity alone, and those of a pair targeting
+            // it, go with it (applied with the despawn's other deferred work).
+            let mut watchers = SmallVec::<[Entity; 2]>::new();
+            if record.flags.contains(EntityFlags::OBSERVED) {
+                watchers.extend(self.observers.watchers_of(entity));
+            }
+            if record.flags.contains(EntityFlags::OBSERVED_TARGET) {
+                watchers.extend(self.observers.watching_target(entity));
+            }
+            for watcher in watchers {
                 self.deferred.push(move |world: &mut World| {
                     world.despawn(watcher);
                 });

@@ -19,6 +19,11 @@
 //! `Internal` and is flagged `INTERNAL`, so `World::entity_count` does not count
 //! it and only queries naming `ObserverMarker` (an internal marker, like
 //! `Internal`) match it. Despawning one (or removing its marker) unregisters it.
+//! An observer watching one entity (`EntityWorldMut::observe`) is despawned
+//! with that entity, and so is one watching a pair with a concrete target
+//! (`(R, e)`, `(*, e)`): a pair id holds no generation, so it would hear
+//! about the next entity given `e`'s index (Flecs refuses deleting `e`).
+//! A pair is heard under `(R, T)`, `(R, *)`, `(*, T)` and `(*, *)`.
 //!
 //! Invariant: `by_event` lists exactly the observers in `observers`.
 
@@ -93,14 +98,15 @@ fn unregister_observer(mut world: DeferredWorld<'_>, context: HookContext) {
 }
 
 /// The forms an observer may watch `id` under: the id, and for a pair
-/// `(R, T)` also `(R, *)` and `(*, T)`.
-fn id_forms(id: Id) -> SmallVec<[Id; 3]> {
+/// `(R, T)` also `(R, *)`, `(*, T)` and `(*, *)`.
+fn id_forms(id: Id) -> SmallVec<[Id; 4]> {
     if id.is_pair() {
         let wildcard = Entity::WILDCARD.index();
         SmallVec::from_slice(&[
             id,
             Id::pair_from_indices(id.first_index(), wildcard),
             Id::pair_from_indices(wildcard, id.second_index()),
+            Id::pair_from_indices(wildcard, wildcard),
         ])
     } else {
         SmallVec::from_slice(&[id])
@@ -321,6 +327,20 @@ impl Observers {
         watchers
     }
 
+    /// The observers watching a pair whose target is `entity` (`(R, e)`,
+    /// `(*, e)`; not wildcard targets).
+    pub(crate) fn watching_target(&self, entity: Entity) -> SmallVec<[Entity; 2]> {
+        let mut watchers: SmallVec<[(u64, Entity); 2]> = self
+            .observers
+            .iter()
+            .filter(|(_, entry)| entry.components.iter().any(|&id| id.is_pair() && id.second_index() == entity.index()))
+            .map(|(&observer, entry)| (entry.rank, observer))
+            .collect();
+        // Registration order, not the map's.
+        watchers.sort_unstable();
+        watchers.into_iter().map(|(_, observer)| observer).collect()
+    }
+
     /// Unregisters `observer`; `false` if it was none.
     pub(crate) fn remove(&mut self, observer: Entity) -> bool {
         let Some(entry) = self.observers.remove(&observer) else {
@@ -431,6 +451,15 @@ impl World {
         // Watching every component, or an inheritable one: it may hear about
         // components entities inherit (`world::inherited_events`).
         let hears_inherited = components.is_empty() || components.iter().any(|&id| self.is_inherited_id(id));
+        for &id in &components {
+            if id.is_pair()
+                && !crate::archetype::is_union_id(id)
+                && let Some(target) = self.entities.entity_at(id.second_index())
+                && target.index() > Entity::ANY.index()
+            {
+                self.flag(target, EntityFlags::OBSERVED_TARGET);
+            }
+        }
         self.observers.insert(observer, event, components, entities, runner, hears_inherited);
     }
 
