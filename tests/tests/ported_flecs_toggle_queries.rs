@@ -658,11 +658,10 @@ fn or_filter_of_toggled_tags_typed() {
 /// whose Foo is disabled but whose Bar is enabled should match through Bar, as
 /// the typed `Or<(With<Foo>, With<Bar>)>` does and as API.md says ("a disabled
 /// toggle component counts as absent for every term"; an or-chain takes the first
-/// alternative that matches). The chain picks Foo for the whole table and the
-/// disabled bit then drops the row. (No Flecs test covers a toggled alternative;
-/// the nearest is Toggle_this_toggle_after_or_chain.)
+/// alternative that matches). Finding (fixed): the chain picked Foo for the
+/// whole table and the disabled bit then dropped the row. (No Flecs test covers
+/// a toggled alternative; the nearest is Toggle_this_toggle_after_or_chain.)
 #[test]
-#[ignore = "finding: runtime or-chain `Foo || Bar` drops a row whose Foo is disabled and Bar enabled (expected: matched via Bar, as typed Or<(With<Foo>, With<Bar>)> does); also `Foo || Tag` drops a row with disabled Foo and Tag"]
 fn or_chain_of_toggled_tags_runtime() {
     let mut world = new_world();
     let cases = or_world(&mut world);

@@ -102,10 +102,10 @@ impl EntityFlags {
     /// world itself relies on): `despawn` returns `false`, and a cleanup that
     /// would delete it removes the dying ids from it instead.
     pub const PERMANENT: EntityFlags = EntityFlags(1 << 6);
-    /// An observer watches a pair with this entity as its target (`(R, e)`,
-    /// `(*, e)`): pairs hold no generation, so those observers are despawned
+    /// An observer watches a pair naming this entity (`(R, e)`, `(*, e)`,
+    /// `(e, *)`): pairs hold no generation, so those observers are despawned
     /// with it (else they would hear about the next entity with its index).
-    pub const OBSERVED_TARGET: EntityFlags = EntityFlags(1 << 7);
+    pub const PAIR_OBSERVED: EntityFlags = EntityFlags(1 << 7);
 
     /// Whether every flag of `other` is set.
     #[inline]

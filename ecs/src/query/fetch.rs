@@ -649,16 +649,25 @@ unsafe impl<'a, T: Component> QueryData for &'a mut T {
 
 // ----- Ref<T> --------------------------------------------------------------------------
 
-/// The fetch of `Ref<T>`: the current column and its ticks, or the sparse set.
+/// The fetch of `Ref<T>`: the current column and its ticks, or the sparse set
+/// (a value inherited from a prefab, with its ticks, as `&T` reads it).
 pub struct RefFetch<'w, T> {
     column: NonNull<T>,
     added: NonNull<TickCell>,
     changed: NonNull<TickCell>,
+    /// `usize::MAX` for a column, 0 for an inherited value (as `&T`'s).
+    row_mask: usize,
     sparse: Option<&'w SparseSet>,
+    world: &'w World,
+    component: Entity,
     last_run: Tick,
     this_run: Tick,
     /// The column's enabled bits (toggleable `T` only).
     disabled: Option<DisabledBits>,
+    /// A toggleable `T` inherited from a base that disabled it.
+    base_disabled: bool,
+    /// For a sparse `T`: the base the table's entities inherit a value from.
+    sparse_base: Option<Entity>,
 }
 
 impl<T> Clone for RefFetch<'_, T> {
@@ -698,7 +707,7 @@ unsafe impl<'a, T: Component> WorldQuery for Ref<'a, T> {
     }
     #[inline]
     fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<ColumnCache> {
-        match_component::<T>(*state, archetype)
+        match_read::<T>(*state, archetype)
     }
     #[inline]
     fn init_fetch<'w>(world: &'w World, state: &Entity, last_run: Tick, this_run: Tick) -> RefFetch<'w, T> {
@@ -707,10 +716,15 @@ unsafe impl<'a, T: Component> WorldQuery for Ref<'a, T> {
             column: NonNull::dangling(),
             added: NonNull::dangling(),
             changed: NonNull::dangling(),
+            row_mask: usize::MAX,
             sparse,
+            world,
+            component: *state,
             last_run,
             this_run,
             disabled: None,
+            base_disabled: false,
+            sparse_base: None,
         }
     }
     #[inline]
@@ -718,48 +732,68 @@ unsafe impl<'a, T: Component> WorldQuery for Ref<'a, T> {
         toggled_in::<T>(*state, archetype)
     }
     #[inline]
-    unsafe fn set_archetype<'w>(fetch: &mut RefFetch<'w, T>, cache: &ColumnCache, _archetype: &'w Archetype) {
+    unsafe fn set_archetype<'w>(fetch: &mut RefFetch<'w, T>, cache: &ColumnCache, archetype: &'w Archetype) {
+        if crate::component::is_inherited_sparse::<T>() {
+            fetch.sparse_base = fetch.world.sparse_base_of(archetype, fetch.component);
+        }
         if !is_table::<T>() {
             return;
         }
+        fetch.row_mask = usize::MAX;
         // SAFETY: as for `&T`.
         if let Some(column) = unsafe { cache.column::<'w>() } {
             fetch.disabled = disabled_bits_of::<T>(Some(column));
             fetch.column = column.data_ptr().cast();
             fetch.added = column.added_ptr();
             fetch.changed = column.changed_ptr();
+        } else if let Some(base) = cache.1 {
+            // Every row reads the base's value and ticks.
+            let (value, cells) = match fetch.world.id_value(base, fetch.component.id()) {
+                Some((value, Some(cells))) => (value, cells),
+                _ => panic!("base {base:?} of a matched table no longer holds component {:?}", fetch.component),
+            };
+            fetch.disabled = None;
+            fetch.column = value.cast();
+            fetch.added = NonNull::from(cells.0);
+            fetch.changed = NonNull::from(cells.1);
+            fetch.row_mask = 0;
         }
+        fetch.base_disabled = inherited_disabled::<T>(fetch.world, fetch.component, cache.1);
     }
     #[inline]
     unsafe fn matches_every_row(fetch: &RefFetch<'_, T>, len: usize) -> bool {
         // SAFETY: forwarded to the caller.
-        unsafe { all_enabled(fetch.disabled, len) }
+        !fetch.base_disabled && unsafe { all_enabled(fetch.disabled, len) }
     }
     #[inline]
     unsafe fn matches_row(fetch: &RefFetch<'_, T>, entity: Entity, row: usize) -> bool {
         if is_toggle::<T>() {
             // SAFETY: `row` is a row of the current table.
-            return unsafe { row_enabled(fetch.disabled, row) };
+            return !fetch.base_disabled && unsafe { row_enabled(fetch.disabled, row) };
         }
-        is_table::<T>() || fetch.sparse.is_some_and(|set| set.contains(entity))
+        is_table::<T>() || fetch.sparse.is_some_and(|set| set.contains(entity)) || fetch.sparse_base.is_some()
     }
     #[inline]
     unsafe fn fetch<'w>(fetch: &mut Self::Fetch<'w>, entity: Entity, row: usize) -> Self::Item<'w> {
         if is_table::<T>() {
             // SAFETY: `row` is a row of the current table, whose column stores `T`
-            // with one tick cell per row (sized, change-detected: checked above).
+            // with one tick cell per row (sized, change-detected: checked above);
+            // an inherited value (row mask 0) is the base's, with its cells.
             unsafe {
+                let row = if crate::component::is_inherited::<T>() { row & fetch.row_mask } else { row };
                 let value = fetch.column.add(row).as_ref();
                 let added = fetch.added.add(row).as_ref().get();
                 let changed = fetch.changed.add(row).as_ref().get();
                 Ref::new(value, added, changed, fetch.last_run, fetch.this_run)
             }
         } else {
-            // SAFETY: `matches_row` checked the entity has a value in this set of `T`s.
+            // SAFETY: `matches_row` checked the entity, or the base its table
+            // inherits from, has a value in this set of `T`s.
             unsafe {
                 let set = crate::util::debug_unwrap(fetch.sparse);
-                let value = crate::util::debug_unwrap(set.get(entity)).cast::<T>().as_ref();
-                let cells = crate::util::debug_unwrap(set.ticks(entity));
+                let holder = if set.contains(entity) { entity } else { crate::util::debug_unwrap(fetch.sparse_base) };
+                let value = crate::util::debug_unwrap(set.get(holder)).cast::<T>().as_ref();
+                let cells = crate::util::debug_unwrap(set.ticks(holder));
                 Ref::new(value, cells.added.get(), cells.changed.get(), fetch.last_run, fetch.this_run)
             }
         }

@@ -1016,7 +1016,7 @@ impl World {
                 | EntityFlags::IS_COMPONENT
                 | EntityFlags::HAS_SPARSE
                 | EntityFlags::OBSERVED
-                | EntityFlags::OBSERVED_TARGET,
+                | EntityFlags::PAIR_OBSERVED,
         ) || self.archetype_lifecycle(record.location.archetype, record.flags)
         {
             return self.despawn_slow(entity);
@@ -1076,9 +1076,15 @@ impl World {
             || (record.flags.contains(EntityFlags::HAS_SPARSE) && self.sparse_sets.iter().next().is_some())
         {
             let hooked = self.hooked_components(entity);
-            // Observers also hear about the entity's pairs.
+            // Observers also hear about the entity's pairs (a union pair as
+            // its row's concrete pair).
             let pairs: SmallVec<[crate::entity::Id; 4]> = if self.observers.has_lifecycle_observers() {
-                self.archetypes[record.location.archetype].ids().iter().copied().filter(|id| id.is_pair()).collect()
+                self.archetypes[record.location.archetype]
+                    .ids()
+                    .iter()
+                    .filter(|id| id.is_pair())
+                    .map(|&id| self.concrete_pair(entity, id))
+                    .collect()
             } else {
                 SmallVec::new()
             };
@@ -1156,15 +1162,15 @@ impl World {
         if record.flags.contains(EntityFlags::INTERNAL) {
             self.internal_count -= 1;
         }
-        if record.flags.intersects(EntityFlags::OBSERVED | EntityFlags::OBSERVED_TARGET) {
-            // Observers of this entity alone, and those of a pair targeting
-            // it, go with it (applied with the despawn's other deferred work).
+        if record.flags.intersects(EntityFlags::OBSERVED | EntityFlags::PAIR_OBSERVED) {
+            // Observers of this entity alone, and those of a pair naming it,
+            // go with it (applied with the despawn's other deferred work).
             let mut watchers = SmallVec::<[Entity; 2]>::new();
             if record.flags.contains(EntityFlags::OBSERVED) {
                 watchers.extend(self.observers.watchers_of(entity));
             }
-            if record.flags.contains(EntityFlags::OBSERVED_TARGET) {
-                watchers.extend(self.observers.watching_target(entity));
+            if record.flags.contains(EntityFlags::PAIR_OBSERVED) {
+                watchers.extend(self.observers.watching_pairs_of(entity));
             }
             for watcher in watchers {
                 self.deferred.push(move |world: &mut World| {

@@ -20,9 +20,10 @@
 //! it and only queries naming `ObserverMarker` (an internal marker, like
 //! `Internal`) match it. Despawning one (or removing its marker) unregisters it.
 //! An observer watching one entity (`EntityWorldMut::observe`) is despawned
-//! with that entity, and so is one watching a pair with a concrete target
-//! (`(R, e)`, `(*, e)`): a pair id holds no generation, so it would hear
-//! about the next entity given `e`'s index (Flecs refuses deleting `e`).
+//! with that entity, and so is one watching a pair that names an entity in
+//! either half (`(R, e)`, `(*, e)`, `(e, *)`): a pair id holds no
+//! generation, so it would hear about the next entity given `e`'s index
+//! (Flecs refuses deleting `e`).
 //! A pair is heard under `(R, T)`, `(R, *)`, `(*, T)` and `(*, *)`.
 //!
 //! Invariant: `by_event` lists exactly the observers in `observers`.
@@ -313,7 +314,17 @@ impl Observers {
         {
             return true;
         }
-        ids.into_iter().any(|id| id_forms(id).iter().any(|form| self.observed_ids.contains_key(form)))
+        ids.into_iter().any(|id| {
+            id_forms(id).iter().any(|form| self.observed_ids.contains_key(form))
+                // A union pair `(R, *union*)` is heard as its row's concrete
+                // pair `(R, t)`: any watched pair of `R` (or of `*`) may match.
+                || (crate::archetype::is_union_id(id)
+                    && self.observed_ids.keys().any(|watched| {
+                        watched.is_pair()
+                            && (watched.first_index() == id.first_index()
+                                || watched.first_index() == Entity::WILDCARD.index())
+                    }))
+        })
     }
 
     /// The observers that watch `entity` alone.
@@ -327,13 +338,15 @@ impl Observers {
         watchers
     }
 
-    /// The observers watching a pair whose target is `entity` (`(R, e)`,
-    /// `(*, e)`; not wildcard targets).
-    pub(crate) fn watching_target(&self, entity: Entity) -> SmallVec<[Entity; 2]> {
+    /// The observers watching a pair that names `entity` in either half
+    /// (`(R, e)`, `(*, e)`, `(e, *)`).
+    pub(crate) fn watching_pairs_of(&self, entity: Entity) -> SmallVec<[Entity; 2]> {
+        let names =
+            |id: &Id| id.is_pair() && (id.first_index() == entity.index() || id.second_index() == entity.index());
         let mut watchers: SmallVec<[(u64, Entity); 2]> = self
             .observers
             .iter()
-            .filter(|(_, entry)| entry.components.iter().any(|&id| id.is_pair() && id.second_index() == entity.index()))
+            .filter(|(_, entry)| entry.components.iter().any(names))
             .map(|(&observer, entry)| (entry.rank, observer))
             .collect();
         // Registration order, not the map's.
@@ -450,14 +463,28 @@ impl World {
     ) {
         // Watching every component, or an inheritable one: it may hear about
         // components entities inherit (`world::inherited_events`).
+        // `_` in a pair is heard as `*` (an observer runs once per event
+        // whatever the number of pairs it matches, as Flecs' `_` does).
+        let any = Entity::ANY.index();
+        let wildcard = Entity::WILDCARD.index();
+        let components: SmallVec<[Id; 2]> = components
+            .into_iter()
+            .map(|id| match id.is_pair() {
+                true if id.first_index() == any || id.second_index() == any => Id::pair_from_indices(
+                    if id.first_index() == any { wildcard } else { id.first_index() },
+                    if id.second_index() == any { wildcard } else { id.second_index() },
+                ),
+                _ => id,
+            })
+            .collect();
         let hears_inherited = components.is_empty() || components.iter().any(|&id| self.is_inherited_id(id));
-        for &id in &components {
-            if id.is_pair()
-                && !crate::archetype::is_union_id(id)
-                && let Some(target) = self.entities.entity_at(id.second_index())
-                && target.index() > Entity::ANY.index()
-            {
-                self.flag(target, EntityFlags::OBSERVED_TARGET);
+        for &id in components.iter().filter(|id| id.is_pair()) {
+            for index in [id.first_index(), id.second_index()] {
+                if index > Entity::UNION.index()
+                    && let Some(named) = self.entities.entity_at(index)
+                {
+                    self.flag(named, EntityFlags::PAIR_OBSERVED);
+                }
             }
         }
         self.observers.insert(observer, event, components, entities, runner, hears_inherited);

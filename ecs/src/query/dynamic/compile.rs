@@ -203,6 +203,11 @@ pub(crate) struct Compiled {
     /// whether a row has its own value (else climbs) is a per-row question,
     /// so tables are evaluated row by row.
     pub(crate) self_up_components: SmallVec<[Entity; 1]>,
+    /// The components of or-chains on `$this`: where a table has toggle bits
+    /// for one, a row whose alternative is disabled may match through the
+    /// next one (a disabled value counts as absent), so its rows are
+    /// evaluated one by one.
+    pub(crate) or_components: SmallVec<[Entity; 2]>,
 }
 
 impl Compiled {
@@ -243,10 +248,13 @@ impl Compiled {
         let sparse_self_up = self.self_up_components.iter().any(|&component| {
             world.component_info(component).is_some_and(|info| info.storage() == StorageKind::Sparse)
         });
+        let toggled_or = self.or_components.iter().any(|&component| {
+            archetype.column_of(component.id()).is_some_and(|column| archetype.table().column(column).has_toggle_bits())
+        });
         let mut unions =
             self.up_on_this.iter().filter(|relationship| world.holds_union_of(archetype, relationship.index()));
         match (unions.next(), unions.next()) {
-            _ if self.this_in_id || sparse_self_up => RowMode::EachRow,
+            _ if self.this_in_id || sparse_self_up || toggled_or => RowMode::EachRow,
             (Some(relationship), None) => RowMode::EachParent(relationship.index()),
             (Some(_), Some(_)) => RowMode::EachRow,
             (None, _) => RowMode::Table,
@@ -381,6 +389,13 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
     }
     let mut up_on_this: SmallVec<[Entity; 1]> = SmallVec::new();
     let mut self_up_components: SmallVec<[Entity; 1]> = SmallVec::new();
+    let mut or_components: SmallVec<[Entity; 2]> = SmallVec::new();
+    for term in compiled.iter().filter(|term| term.source == Source::This && term.alternatives.len() > 1) {
+        or_components.extend(term.alternatives.iter().filter_map(|pattern| match (pattern.first, pattern.second) {
+            (Half::Entity(component), None) => Some(component),
+            _ => None,
+        }));
+    }
     for term in &compiled {
         if let (Source::This, Some(relationship)) = (term.source, term.up) {
             if !up_on_this.contains(&relationship) {
@@ -397,8 +412,9 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
     }
     // A table holding a union pair of an `up` relationship is evaluated row
     // by row (each row climbs from its own target): the row's variable.
+    // So is one where an or-chain may take another alternative per row.
     let this_in_id = var_names.iter().any(|name| name == THIS_VAR);
-    if !up_on_this.is_empty() && !this_in_id {
+    if (!up_on_this.is_empty() || !or_components.is_empty()) && !this_in_id {
         var_names.push(THIS_VAR.to_owned());
     }
     let this_var = var_names.iter().position(|name| name == THIS_VAR);
@@ -433,6 +449,7 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
         up_on_this,
         user_variables,
         self_up_components,
+        or_components,
     })
 }
 
@@ -542,10 +559,13 @@ fn plan(terms: &[CompiledTerm], var_names: &[String], this_var: Option<usize>) -
     }
     let mut placed = vec![false; terms.len()];
     let mut plan = Plan { has_this, ..Plan::default() };
+    // An or-chain on `$this` may take another alternative per row (a
+    // disabled toggle counts as absent): never table-level.
     let table_level = |term: &CompiledTerm| {
         term.source == Source::This
             && term.is_self_only()
             && !term.transitive
+            && term.alternatives.len() == 1
             && !term.variables().any(|var| Some(var) == this_var)
     };
     // Required table terms bind the variables of their ids (not those that

@@ -407,8 +407,11 @@ impl<'w> Evaluator<'w, '_> {
                     self.inherited_hit(pattern, place, hits);
                 }
             }
-            if let Some(entity) = place.entity {
-                // Another entity's disabled toggleable value counts as absent.
+            // Another entity's disabled toggleable value counts as absent, and
+            // so does a row's own where rows are evaluated one by one (an
+            // or-chain then tries its next alternative).
+            let row = || self.compiled.this_var.and_then(|var| vars[var]).filter(|_| term.alternatives.len() > 1);
+            if let Some(entity) = place.entity.or_else(row) {
                 hits.retain(|(hit, _)| self.enabled_on(place.archetype, entity, hit));
             }
             if !hits.is_empty() {
