@@ -795,6 +795,7 @@ impl World {
             &self.sparse_sets,
         );
         let destination = one_move.as_ref().map_or(edge.destination, |&(_, _, destination)| destination);
+        let pair_ids: &[crate::entity::Id] = one_move.as_ref().map_or(&[], |&(_, pair_ids, _)| pair_ids);
         // SAFETY: a spawn edge starts from the empty archetype, so its slots cover
         // every column of its destination, all new: the writer initializes each
         // value and its ticks. A one-move `destination` starts with those columns,
@@ -822,6 +823,18 @@ impl World {
             }
         }
         self.mark_sparse(entity, bundle_id);
+        // A child of a prefab is a prefab before anyone hears of its values
+        // (as when `ChildOf` comes first): observers skip prefabs.
+        if !pair_ids.is_empty()
+            && self.any_prefab()
+            && let Some(parent) = pair_ids
+                .iter()
+                .find(|id| id.is_pair() && id.first_index() == self.builtin.child_of.index())
+                .and_then(|id| self.entity_at(id.second_index()))
+            && self.is_prefab(parent)
+        {
+            self.entity_mut(entity).insert(crate::component::Prefab);
+        }
         if hooks {
             self.after_insert_hooks(entity, bundle_id, &[]);
         }
