@@ -11,10 +11,10 @@
 //! Every typed `Ref<T>` result is compared with the `&T` rows of the same
 //! world.
 //!
-//! Findings (tests marked `#[ignore = "finding: ..."]`):
+//! Findings (all fixed since; the tests pass):
 //! - `added_filter_agrees_with_ref_is_added_for_inherited_values` and
 //!   `changed_filter_agrees_with_ref_is_changed_after_a_base_edit`:
-//!   `Added<T>`/`Changed<T>` never match an instance that only inherits `T`,
+//!   `Added<T>`/`Changed<T>` never matched an instance that only inherits `T`,
 //!   while `Ref<T>::is_added`/`is_changed` (now) report the base's ticks for
 //!   it: Bevy documents the filter as `Ref::is_added`/`is_changed` applied to
 //!   every row, so the two disagree.
@@ -387,7 +387,6 @@ fn ref_of_an_inherited_value_built_before_the_prefab_exists() {
 }
 
 #[test]
-#[ignore = "finding: Added<Position> should list an instance that only inherits Position on the first run as Ref<Position>::is_added() does (Bevy: the filter is is_added per row); expected [inst, owner], got [owner]"]
 fn added_filter_agrees_with_ref_is_added_for_inherited_values() {
     let mut world = world();
     let s = scene(&mut world);
@@ -399,7 +398,6 @@ fn added_filter_agrees_with_ref_is_added_for_inherited_values() {
 }
 
 #[test]
-#[ignore = "finding: Changed<Position> should list an instance after its base's Position is edited, as Ref<Position>::is_changed() does for that row; expected [inst], got []"]
 fn changed_filter_agrees_with_ref_is_changed_after_a_base_edit() {
     let mut world = world();
     let s = scene(&mut world);
@@ -810,7 +808,6 @@ fn or_chain_with_an_up_term() {
 }
 
 #[test]
-#[ignore = "finding: `Thrust || Velocity` should match an instance owning Velocity whose Thrust is inherited from a base that disabled it (via Velocity, as `Or<(With<Thrust>, With<Velocity>)>` and the per-row rule for owned toggles do); got no row for it"]
 fn or_chain_skips_an_alternative_inherited_disabled_from_a_base() {
     let mut world = world();
     let base = world.spawn((Prefab, Thrust(1))).id();
@@ -908,7 +905,6 @@ fn or_chain_builder_and_dsl_print_the_same_and_round_trip() {
 }
 
 #[test]
-#[ignore = "finding: `Tag, Sparse || Velocity` (Sparse a sparse component) should match the rows of a table that lack Sparse through Velocity, as `Or<(With<Sparse>, With<Velocity>)>` does; those rows are dropped (the chain is decided per table by its first alternative)"]
 fn or_chain_with_a_sparse_first_alternative_falls_through_per_row() {
     let mut world = world();
     let es: Vec<Entity> = (0..6).map(|i| world.spawn((Tag, Velocity(i))).id()).collect();
@@ -985,7 +981,6 @@ fn or_chain_of_pairs_with_a_variable_joined_to_a_toggle_on_the_variable() {
 }
 
 #[test]
-#[ignore = "finding: `Tag, (Movement, Walking) || (Movement, Running)` (Movement a union) should match rows whose union target is Running through the second alternative; only the Walking rows come (the chain is decided per table by its first alternative)"]
 fn or_chain_of_union_pairs_follows_target_changes_without_moves() {
     let mut world = world();
     let walking = world.spawn(Name::new("Walking")).id();
@@ -1023,7 +1018,6 @@ fn or_chain_of_union_pairs_follows_target_changes_without_moves() {
 }
 
 #[test]
-#[ignore = "finding: `Tag, (Movement, Walking) || Velocity` should match the rows whose union target is Running through Velocity (all rows have it); only the Walking rows come"]
 fn or_chain_of_a_union_pair_then_a_plain_component() {
     let mut world = world();
     let walking = world.spawn(Name::new("Walking")).id();

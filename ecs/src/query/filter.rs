@@ -17,8 +17,7 @@ use core::ptr::NonNull;
 use super::access::QueryAccess;
 use super::access_set::{AccessKind, AccessSet};
 use super::fetch::{
-    ColumnCache, WorldQuery, all_enabled, inherited_disabled, is_toggle, match_component, match_read, row_enabled,
-    toggled_in,
+    ColumnCache, WorldQuery, all_enabled, inherited_disabled, is_toggle, match_read, row_enabled, toggled_in,
 };
 use crate::archetype::Archetype;
 use crate::component::{Component, StorageKind};
@@ -213,19 +212,29 @@ pub struct Added<T>(PhantomData<T>);
 /// ```
 pub struct Changed<T>(PhantomData<T>);
 
-/// The fetch of `Added`/`Changed`: the current tick column or the sparse set.
+/// The fetch of `Added`/`Changed`: the current tick column or the sparse set
+/// (for a value inherited from a prefab, the base's ticks, as `Ref<T>` reads
+/// them).
 #[derive(Clone, Copy)]
 pub struct TickFetch<'w> {
     ticks: NonNull<TickCell>,
+    /// `usize::MAX` for a column, 0 for an inherited value's one cell.
+    row_mask: usize,
     sparse: Option<&'w SparseSet>,
+    world: &'w World,
+    component: Entity,
     last_run: Tick,
     this_run: Tick,
     /// The column's enabled bits (toggleable components only).
     disabled: Option<DisabledBits>,
+    /// A toggleable component inherited from a base that disabled it.
+    base_disabled: bool,
+    /// For a sparse component: the base the table's entities inherit from.
+    sparse_base: Option<Entity>,
 }
 
 macro_rules! impl_tick_filter {
-    ($name:ident, $column_ticks:ident, $pick:ident) => {
+    ($name:ident, $column_ticks:ident, $pick:ident, $cell:tt) => {
         // SAFETY: reads only `T`'s ticks (declared as a read of `T`).
         unsafe impl<T: Component> WorldQuery for $name<T> {
             type Item<'w> = ();
@@ -258,40 +267,76 @@ macro_rules! impl_tick_filter {
             }
             #[inline]
             fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<ColumnCache> {
-                match_component::<T>(*state, archetype)
+                match_read::<T>(*state, archetype)
             }
             #[inline]
             fn init_fetch<'w>(world: &'w World, state: &Entity, last_run: Tick, this_run: Tick) -> TickFetch<'w> {
                 let sparse = if is_table::<T>() { None } else { world.sparse_sets().of(*state) };
-                TickFetch { ticks: NonNull::dangling(), sparse, last_run, this_run, disabled: None }
+                TickFetch {
+                    ticks: NonNull::dangling(),
+                    row_mask: usize::MAX,
+                    sparse,
+                    world,
+                    component: *state,
+                    last_run,
+                    this_run,
+                    disabled: None,
+                    base_disabled: false,
+                    sparse_base: None,
+                }
             }
             #[inline]
             fn checks_toggles(state: &Entity, archetype: &Archetype) -> bool {
                 toggled_in::<T>(*state, archetype)
             }
             #[inline]
-            unsafe fn set_archetype<'w>(fetch: &mut TickFetch<'w>, cache: &ColumnCache, _archetype: &'w Archetype) {
+            unsafe fn set_archetype<'w>(fetch: &mut TickFetch<'w>, cache: &ColumnCache, archetype: &'w Archetype) {
+                if crate::component::is_inherited_sparse::<T>() {
+                    fetch.sparse_base = fetch.world.sparse_base_of(archetype, fetch.component);
+                }
+                if !is_table::<T>() {
+                    return;
+                }
+                fetch.row_mask = usize::MAX;
+                fetch.disabled = None;
                 // SAFETY: `match_archetype` made `cache` for this archetype, which the
                 // iteration's borrow of the world keeps alive.
-                if is_table::<T>() && let Some(column) = unsafe { cache.column::<'w>() } {
+                if let Some(column) = unsafe { cache.column::<'w>() } {
                     fetch.ticks = column.$column_ticks();
                     if is_toggle::<T>() {
                         fetch.disabled = column.disabled_bits();
                     }
+                } else if let Some(base) = cache.inherited_from() {
+                    // Every row reads the base's value's ticks.
+                    let cells = match fetch.world.id_value(base, fetch.component.id()) {
+                        Some((_, Some(cells))) => cells,
+                        _ => panic!("base {base:?} of a matched table no longer holds component {:?}", fetch.component),
+                    };
+                    fetch.ticks = NonNull::from(cells.$cell);
+                    fetch.row_mask = 0;
                 }
+                fetch.base_disabled = inherited_disabled::<T>(fetch.world, fetch.component, cache.inherited_from());
             }
             #[inline]
             unsafe fn matches_row(fetch: &TickFetch<'_>, entity: Entity, row: usize) -> bool {
                 // SAFETY: `row` is a row of the current table.
-                if is_toggle::<T>() && !unsafe { row_enabled(fetch.disabled, row) } {
+                if is_toggle::<T>() && (fetch.base_disabled || !unsafe { row_enabled(fetch.disabled, row) }) {
                     return false;
                 }
                 let tick = if is_table::<T>() {
                     // SAFETY: `row` is a row of the current table, whose tick column
-                    // has one cell per row.
-                    unsafe { fetch.ticks.add(row).as_ref().get() }
+                    // has one cell per row (an inherited value: row mask 0, the
+                    // base's one cell).
+                    unsafe { fetch.ticks.add(row & fetch.row_mask).as_ref().get() }
                 } else {
-                    match fetch.sparse.and_then(|set| set.ticks(entity)) {
+                    let holder = match fetch.sparse {
+                        Some(set) if set.contains(entity) => entity,
+                        _ => match fetch.sparse_base {
+                            Some(base) => base,
+                            None => return false,
+                        },
+                    };
+                    match fetch.sparse.and_then(|set| set.ticks(holder)) {
                         Some(cells) => cells.$pick.get(),
                         None => return false,
                     }
@@ -307,8 +352,8 @@ macro_rules! impl_tick_filter {
     };
 }
 
-impl_tick_filter!(Added, added_ptr, added);
-impl_tick_filter!(Changed, changed_ptr, changed);
+impl_tick_filter!(Added, added_ptr, added, 0);
+impl_tick_filter!(Changed, changed_ptr, changed, 1);
 
 /// Selects entities matching at least one of the filters of the tuple `F`.
 ///

@@ -208,6 +208,10 @@ pub(crate) struct Compiled {
     /// next one (a disabled value counts as absent), so its rows are
     /// evaluated one by one.
     pub(crate) or_components: SmallVec<[Entity; 2]>,
+    /// The relationships of pairs in or-chains on `$this`: where a table
+    /// holds a union pair of one, its rows' targets differ, so they are
+    /// evaluated one by one.
+    pub(crate) or_relationships: SmallVec<[Entity; 1]>,
 }
 
 impl Compiled {
@@ -248,9 +252,15 @@ impl Compiled {
         let sparse_self_up = self.self_up_components.iter().any(|&component| {
             world.component_info(component).is_some_and(|info| info.storage() == StorageKind::Sparse)
         });
+        // An or-chain alternative that may hold for some rows only: a
+        // toggleable column, a sparse component, a union pair.
         let toggled_or = self.or_components.iter().any(|&component| {
             archetype.column_of(component.id()).is_some_and(|column| archetype.table().column(column).has_toggle_bits())
-        });
+                || world.component_info(component).is_some_and(|info| info.storage() == StorageKind::Sparse)
+        }) || self
+            .or_relationships
+            .iter()
+            .any(|relationship| world.holds_union_of(archetype, relationship.index()));
         let mut unions =
             self.up_on_this.iter().filter(|relationship| world.holds_union_of(archetype, relationship.index()));
         match (unions.next(), unions.next()) {
@@ -390,12 +400,16 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
     let mut up_on_this: SmallVec<[Entity; 1]> = SmallVec::new();
     let mut self_up_components: SmallVec<[Entity; 1]> = SmallVec::new();
     let mut or_components: SmallVec<[Entity; 2]> = SmallVec::new();
-    for term in compiled.iter().filter(|term| term.source == Source::This && term.alternatives.len() > 1) {
-        or_components.extend(term.alternatives.iter().filter_map(|pattern| match (pattern.first, pattern.second) {
-            (Half::Entity(component), None) => Some(component),
-            _ => None,
-        }));
+    let mut or_relationships: SmallVec<[Entity; 1]> = SmallVec::new();
+    let or_chains = compiled.iter().filter(|term| term.source == Source::This && term.alternatives.len() > 1);
+    for pattern in or_chains.flat_map(|term| term.alternatives.iter()) {
+        match (pattern.first, pattern.second) {
+            (Half::Entity(component), None) => or_components.push(component),
+            (Half::Entity(relationship), Some(_)) => or_relationships.push(relationship),
+            _ => {}
+        }
     }
+    let has_or_chain = !or_components.is_empty() || !or_relationships.is_empty();
     for term in &compiled {
         if let (Source::This, Some(relationship)) = (term.source, term.up) {
             if !up_on_this.contains(&relationship) {
@@ -414,7 +428,7 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
     // by row (each row climbs from its own target): the row's variable.
     // So is one where an or-chain may take another alternative per row.
     let this_in_id = var_names.iter().any(|name| name == THIS_VAR);
-    if (!up_on_this.is_empty() || !or_components.is_empty()) && !this_in_id {
+    if (!up_on_this.is_empty() || has_or_chain) && !this_in_id {
         var_names.push(THIS_VAR.to_owned());
     }
     let this_var = var_names.iter().position(|name| name == THIS_VAR);
@@ -450,6 +464,7 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
         user_variables,
         self_up_components,
         or_components,
+        or_relationships,
     })
 }
 

@@ -410,9 +410,28 @@ impl<'w> Evaluator<'w, '_> {
             // Another entity's disabled toggleable value counts as absent, and
             // so does a row's own where rows are evaluated one by one (an
             // or-chain then tries its next alternative).
-            let row = || self.compiled.this_var.and_then(|var| vars[var]).filter(|_| term.alternatives.len() > 1);
-            if let Some(entity) = place.entity.or_else(row) {
+            let is_or = term.alternatives.len() > 1;
+            let row = || self.compiled.this_var.and_then(|var| vars[var]).filter(|_| is_or);
+            if let Some(entity) = place.entity {
                 hits.retain(|(hit, _)| self.enabled_on(place.archetype, entity, hit));
+            } else if let Some(entity) = row() {
+                // An or-chain on a row evaluated alone: an alternative that
+                // holds for other rows only (a sparse value, a union target,
+                // a disabled toggle) is absent here.
+                hits.retain(|(hit, _)| {
+                    let inherited_sparse = hit.sparse.is_some_and(|component| {
+                        !owned && self.world.sparse_base_of(place.archetype, component).is_some()
+                    });
+                    self.enabled_on(place.archetype, entity, hit)
+                        && (inherited_sparse || super::row::row_condition_holds(self.world, hit, entity))
+                });
+            } else if is_or {
+                // A table's value inherited from a base that disabled it is
+                // absent for every row: the chain goes on.
+                hits.retain(|(hit, _)| match hit.source {
+                    Some(base) if hit.column >= 0 => self.world.own_value_enabled(base, hit.id),
+                    _ => true,
+                });
             }
             if !hits.is_empty() {
                 return;
