@@ -80,6 +80,22 @@ impl Hit {
     pub(crate) fn checks_union_target(&self) -> bool {
         self.union_row.is_some_and(|target| target != Entity::WILDCARD)
     }
+
+    /// Whether the hit's per-row condition holds for `entity`: the reflexive
+    /// `(IsA, t)` entity, its own sparse value, its union pair's target (the
+    /// conditions `row::RowCheck` checks per row; no toggle bits read).
+    fn holds_for_row(&self, world: &World, entity: Entity) -> bool {
+        if let Some(wanted) = self.row_entity {
+            return entity == wanted;
+        }
+        match (self.sparse, self.union_row) {
+            (Some(component), _) => world.sparse_sets().of(component).is_some_and(|set| set.contains(entity)),
+            (None, Some(target)) if self.checks_union_target() => {
+                world.union_target(entity, self.id.first_index()) == Some(target)
+            }
+            _ => true,
+        }
+    }
 }
 
 impl Frame {
@@ -423,7 +439,7 @@ impl<'w> Evaluator<'w, '_> {
                         !owned && self.world.sparse_base_of(place.archetype, component).is_some()
                     });
                     self.enabled_on(place.archetype, entity, hit)
-                        && (inherited_sparse || super::row::row_condition_holds(self.world, hit, entity))
+                        && (inherited_sparse || hit.holds_for_row(self.world, entity))
                 });
             } else if is_or {
                 // A table's value inherited from a base that disabled it is

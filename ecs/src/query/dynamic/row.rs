@@ -285,17 +285,6 @@ pub(super) fn union_holder_rows(
 
 /// Whether `entity`, at `row`, passes the union-target check of `hit` (a
 /// hit whose target is checked per row; any other hit passes).
-/// Whether `hit`'s per-row condition holds for `entity`: its own sparse
-/// value, its union pair's target, the reflexive `(IsA, t)` entity (no
-/// toggle bits are read).
-pub(super) fn row_condition_holds(world: &World, hit: &Hit, entity: Entity) -> bool {
-    match RowCheck::of(hit) {
-        None | Some(RowCheck::Toggle(_)) => true,
-        // SAFETY: not a toggle check, so no table bits are read.
-        Some(check) => unsafe { check.holds(world, entity, 0) },
-    }
-}
-
 pub(super) fn union_check_holds(world: &World, hit: &Hit, entity: Entity, row: usize) -> bool {
     match RowCheck::of(hit) {
         // SAFETY: a union-target check reads no table bits.
