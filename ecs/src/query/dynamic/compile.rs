@@ -124,6 +124,10 @@ pub(crate) struct CompiledTerm {
     /// A pair of a transitive relationship whose target is not a wildcard:
     /// matched along chains (so never table-level).
     pub(crate) transitive: bool,
+    /// For an or-chain: which alternatives are pairs of a transitive
+    /// relationship (matched along chains, `IsA` reflexively too); empty
+    /// for a single alternative (see `transitive`).
+    pub(crate) transitive_alternatives: SmallVec<[bool; 2]>,
     /// The variables this term depends on that an earlier term binds only
     /// conditionally (an optional term, or an or-chain with an alternative
     /// that does not name it): where one is unbound the term is skipped and
@@ -208,9 +212,10 @@ pub(crate) struct Compiled {
     /// next one (a disabled value counts as absent), so its rows are
     /// evaluated one by one.
     pub(crate) or_components: SmallVec<[Entity; 2]>,
-    /// The relationships of pairs in or-chains on `$this`: where a table
-    /// holds a union pair of one, its rows' targets differ, so they are
-    /// evaluated one by one.
+    /// The relationships of pairs in or-chains on `$this` (`*` for a
+    /// wildcard or variable one): where a table holds a union pair of one,
+    /// its rows' targets differ, and a reflexive `(IsA, t)` holds on `t`'s
+    /// row only, so such rows are evaluated one by one.
     pub(crate) or_relationships: SmallVec<[Entity; 1]>,
 }
 
@@ -253,14 +258,19 @@ impl Compiled {
             world.component_info(component).is_some_and(|info| info.storage() == StorageKind::Sparse)
         });
         // An or-chain alternative that may hold for some rows only: a
-        // toggleable column, a sparse component, a union pair.
+        // toggleable column, a sparse component, a union pair, a reflexive
+        // `(IsA, t)`.
         let toggled_or = self.or_components.iter().any(|&component| {
             archetype.column_of(component.id()).is_some_and(|column| archetype.table().column(column).has_toggle_bits())
                 || world.component_info(component).is_some_and(|info| info.storage() == StorageKind::Sparse)
-        }) || self
-            .or_relationships
-            .iter()
-            .any(|relationship| world.holds_union_of(archetype, relationship.index()));
+        }) || self.or_relationships.iter().any(|&relationship| {
+            if relationship == Entity::WILDCARD {
+                archetype.flags().contains(crate::archetype::ArchetypeFlags::HAS_UNION)
+            } else {
+                world.holds_union_of(archetype, relationship.index())
+                    || world.components().id_of_component::<crate::component::IsA>() == Some(relationship)
+            }
+        });
         let mut unions =
             self.up_on_this.iter().filter(|relationship| world.holds_union_of(archetype, relationship.index()));
         match (unions.next(), unions.next()) {
@@ -379,11 +389,18 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
                 return Err(invalid("an or-chain cannot be written: its rows may hold different components"));
             }
         }
-        let transitive = alternatives.len() == 1
-            && match (alternatives[0].first, alternatives[0].second) {
-                (Half::Entity(relationship), Some(Half::Entity(_) | Half::Var(_))) => is_transitive(relationship),
-                _ => false,
-            };
+        let transitive_pattern = |pattern: &Pattern| match (pattern.first, pattern.second) {
+            (Half::Entity(relationship), Some(Half::Entity(_) | Half::Var(_))) => is_transitive(relationship),
+            _ => false,
+        };
+        let transitive = alternatives.len() == 1 && transitive_pattern(&alternatives[0]);
+        // An or-chain's alternatives, each matched along chains (and `IsA`
+        // reflexively) where its relationship is transitive.
+        let transitive_alternatives = if alternatives.len() > 1 {
+            alternatives.iter().map(transitive_pattern).collect()
+        } else {
+            SmallVec::new()
+        };
         compiled.push(CompiledTerm {
             alternatives,
             source,
@@ -394,6 +411,7 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
             owned: matches!(term.traversal, Traversal::Owned | Traversal::SelfUp(_)),
             access,
             transitive,
+            transitive_alternatives,
             conditional: SmallVec::new(),
         });
     }
@@ -406,6 +424,8 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
         match (pattern.first, pattern.second) {
             (Half::Entity(component), None) => or_components.push(component),
             (Half::Entity(relationship), Some(_)) => or_relationships.push(relationship),
+            // Any relationship: a union pair of the table may match it.
+            (_, Some(_)) => or_relationships.push(Entity::WILDCARD),
             _ => {}
         }
     }

@@ -410,8 +410,8 @@ impl<'w> Evaluator<'w, '_> {
         hits: &mut SmallVec<[(Hit, Bindings); 2]>,
         owned: bool,
     ) {
-        for &pattern in &term.alternatives {
-            if term.transitive {
+        for (alternative, &pattern) in term.alternatives.iter().enumerate() {
+            if term.transitive || term.transitive_alternatives.get(alternative).copied().unwrap_or(false) {
                 self.transitive_hits(pattern, place, vars, hits);
             } else {
                 self.pattern_hits(pattern, place, vars, hits);
