@@ -1074,7 +1074,6 @@ fn delete_in_dtor_other_type_on_fini() {
 #[test]
 // Flecs ComponentLifecycle.c: dtor_component_new_id_while_fini (a remove hook that spawns
 // while every entity is being despawned)
-#[ignore = "finding: clear_entities() should leave entity_count() == 0 (its doc example, Flecs fini); an entity spawned by an on_remove hook during it survives"]
 fn dtor_component_new_id_while_fini() {
     let mut world = fresh();
     world.spawn(Respawn(1));

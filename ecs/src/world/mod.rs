@@ -247,6 +247,9 @@ impl core::fmt::Debug for World {
     }
 }
 
+/// How many passes [`World::clear_entities`] makes at most.
+const CLEAR_PASSES: usize = 16;
+
 impl World {
     /// An empty world (with its built-in entities: the wildcards, the union marker and the
     /// component entities of `ComponentInfo`, `Name`, `Internal`,
@@ -617,7 +620,9 @@ impl World {
     ///
     /// Cleanup policies apply as for [`World::despawn`], except `panic`: every
     /// user entity goes (Flecs ignores the policy while a world is torn down),
-    /// so no despawn is refused halfway.
+    /// so no despawn is refused halfway. Entities that hooks or observers
+    /// spawn meanwhile go too (in further passes, at most 16: a hook that
+    /// spawns on every despawn leaves the last pass's entities alive).
     ///
     /// # Examples
     /// ```
@@ -636,17 +641,25 @@ impl World {
     /// assert!(world.has::<Enemy>(e));
     /// ```
     pub fn clear_entities(&mut self) {
-        self.flush_entities();
-        let users: Vec<Entity> = self
-            .entities
-            .alive()
-            .iter()
-            .copied()
-            .filter(|&entity| self.entities.get(entity).is_some_and(|r| !r.flags.contains(EntityFlags::INTERNAL)))
-            .collect();
-        for entity in users {
-            // Cleanup may already have despawned it (children of a parent).
-            let _ = self.despawn_refusing(entity, false);
+        // Hooks and observers may spawn entities while others go: passes
+        // until none is left (bounded, in case every pass spawns more).
+        for _ in 0..CLEAR_PASSES {
+            self.flush_entities();
+            let users: Vec<Entity> = self
+                .entities
+                .alive()
+                .iter()
+                .copied()
+                .filter(|&entity| self.entities.get(entity).is_some_and(|r| !r.flags.contains(EntityFlags::INTERNAL)))
+                .collect();
+            let mut despawned = false;
+            for entity in users {
+                // Cleanup may already have despawned it (children of a parent).
+                despawned |= self.despawn_refusing(entity, false).unwrap_or(false);
+            }
+            if !despawned {
+                return;
+            }
         }
     }
 
