@@ -384,8 +384,28 @@ fn inherited_value<T>(world: &World, id: Entity, base: Entity) -> NonNull<T> {
         Some((value, _)) => value.cast(),
         // A zero-sized value without a column: any aligned address is one.
         None if size_of::<T>() == 0 && world.owns_id(base, id.id()) => NonNull::dangling(),
-        None => panic!("base {base:?} of a matched table no longer holds component {id:?}"),
+        None => stale_base(base, id),
     }
+}
+
+/// The address of `base`'s own value of the change-detected component `id`
+/// and its two tick cells (added, changed), for a table inheriting it.
+///
+/// # Panics
+/// Panics if `base` is dead or lacks the component or its ticks, as
+/// [`inherited_value`].
+pub(super) fn inherited_cells(world: &World, id: Entity, base: Entity) -> (NonNull<u8>, [NonNull<TickCell>; 2]) {
+    match world.id_value(base, id.id()) {
+        Some((value, Some((added, changed)))) => (value, [NonNull::from(added), NonNull::from(changed)]),
+        _ => stale_base(base, id),
+    }
+}
+
+/// The panic of a matched table whose base no longer gives component `id`.
+#[cold]
+#[inline(never)]
+fn stale_base(base: Entity, id: Entity) -> ! {
+    panic!("base {base:?} of a matched table no longer holds component {id:?}")
 }
 
 /// The enabled bits of `column` when `T` is toggleable (`None` otherwise).
@@ -748,14 +768,11 @@ unsafe impl<'a, T: Component> WorldQuery for Ref<'a, T> {
             fetch.changed = column.changed_ptr();
         } else if let Some(base) = cache.1 {
             // Every row reads the base's value and ticks.
-            let (value, cells) = match fetch.world.id_value(base, fetch.component.id()) {
-                Some((value, Some(cells))) => (value, cells),
-                _ => panic!("base {base:?} of a matched table no longer holds component {:?}", fetch.component),
-            };
+            let (value, [added, changed]) = inherited_cells(fetch.world, fetch.component, base);
             fetch.disabled = None;
             fetch.column = value.cast();
-            fetch.added = NonNull::from(cells.0);
-            fetch.changed = NonNull::from(cells.1);
+            fetch.added = added;
+            fetch.changed = changed;
             fetch.row_mask = 0;
         }
         fetch.base_disabled = inherited_disabled::<T>(fetch.world, fetch.component, cache.1);

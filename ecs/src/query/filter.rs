@@ -17,7 +17,8 @@ use core::ptr::NonNull;
 use super::access::QueryAccess;
 use super::access_set::{AccessKind, AccessSet};
 use super::fetch::{
-    ColumnCache, WorldQuery, all_enabled, inherited_disabled, is_toggle, match_read, row_enabled, toggled_in,
+    ColumnCache, WorldQuery, all_enabled, inherited_cells, inherited_disabled, is_toggle, match_read, row_enabled,
+    toggled_in,
 };
 use crate::archetype::Archetype;
 use crate::component::{Component, StorageKind};
@@ -308,11 +309,8 @@ macro_rules! impl_tick_filter {
                     }
                 } else if let Some(base) = cache.inherited_from() {
                     // Every row reads the base's value's ticks.
-                    let cells = match fetch.world.id_value(base, fetch.component.id()) {
-                        Some((_, Some(cells))) => cells,
-                        _ => panic!("base {base:?} of a matched table no longer holds component {:?}", fetch.component),
-                    };
-                    fetch.ticks = NonNull::from(cells.$cell);
+                    let (_, cells) = inherited_cells(fetch.world, fetch.component, base);
+                    fetch.ticks = cells[$cell];
                     fetch.row_mask = 0;
                 }
                 fetch.base_disabled = inherited_disabled::<T>(fetch.world, fetch.component, cache.inherited_from());
