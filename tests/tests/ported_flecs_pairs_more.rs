@@ -89,7 +89,7 @@
 //!   (`PairError::NotAlive`), covered in `ported_flecs_core.rs`.
 //! - `get_target_for_id_from_stage`: no stages.
 //!
-//! Findings: one. `pairs_ignore_childof_from_base`: a runtime query term
+//! Findings (fixed since; the tests pass): one. `pairs_ignore_childof_from_base`: a runtime query term
 //! `(ChildOf, parent)` with source `e` and `self|up IsA` finds the pair on
 //! `e`'s base and reports the base as its source, though `ChildOf` is never
 //! inherited (`dont_inherit`; `has_pair::<ChildOf>(e, parent)` is false). Flecs'
@@ -454,7 +454,6 @@ fn pairs_get_target_for_wildcard_from_nested_base() {
 }
 
 #[test]
-#[ignore = "finding: self|up IsA finds the base's (ChildOf, parent) and reports the base; Flecs never finds a DontInherit id through IsA (returns 0)"]
 // Flecs: Pairs.c, Pairs_ignore_childof_from_base. `ChildOf` is never
 // inherited: no `self|up IsA` search finds the base's `(ChildOf, parent)`
 // (Flecs' query validator even refuses IsA traversal for such an id).

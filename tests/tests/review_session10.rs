@@ -1015,7 +1015,6 @@ fn an_instance_of_its_own_parent_is_refused() {
 /// "<base> already reaches <entity> along it", which is false (`base`
 /// reaches it along `ChildOf`; no `IsA` chain exists).
 #[test]
-#[ignore = "finding: an instance-under-its-base refusal is reported as a false IsA cycle (\"already reaches ... along it\")"]
 fn the_refusal_of_an_instance_under_its_base_names_the_real_reason() {
     let mut world = World::new();
     let base = world.spawn(Pos(1.0)).id();

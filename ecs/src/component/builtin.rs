@@ -186,7 +186,7 @@ impl Component for Prefab {
 /// those of `override` relationships, cloned; Flecs 4 copies pairs) and, for
 /// a [`Prefab`] base, instantiates its children; components with the default
 /// policy are then read through the pair. An entity cannot be an instance of one of its own `ChildOf`
-/// ancestors (`PairError::Cycle`).
+/// ancestors (`PairError::AncestorInstance`).
 ///
 /// Values are read from prefabs only. A base without [`Prefab`] (a plain
 /// entity, or an instance used as a base) passes none of its own values on,

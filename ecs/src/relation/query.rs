@@ -667,6 +667,9 @@ pub(super) fn find_up_with_source<T: Component>(
     archetype: &Archetype,
     row: Option<usize>,
 ) -> Option<(Entity, NonNull<T>)> {
+    if !world.found_up(relationship, component.id()) {
+        return None;
+    }
     world.find_up(archetype, row, relationship, |current| {
         component_of::<T>(world, component, current).map(|value| (current, value))
     })

@@ -140,20 +140,19 @@ impl BundlePairs {
             }
             // The bundle's own bases and parents together.
             let source = entity.unwrap_or(Entity::PLACEHOLDER);
-            let cycle = || PairError::Cycle { relationship: world.id_name(relationship.id()), source, target };
             if relationship == child_of {
                 let bases: SmallVec<[Entity; 2]> =
                     pairs.iter().filter(|(other, _)| *other == is_a).map(|&(_, base)| base).collect();
-                if !bases.is_empty() && world.line_holds_any(target, &bases) {
-                    refuse(cycle());
+                if let Some(base) = world.first_on_line(target, &bases) {
+                    refuse(world.ancestor_instance(relationship, source, target, base));
                 }
             }
             if relationship == is_a
                 && pairs.iter().any(|&(other, parent)| {
-                    other == child_of && world.is_alive(parent) && world.line_holds_any(parent, &[target])
+                    other == child_of && world.is_alive(parent) && world.first_on_line(parent, &[target]).is_some()
                 })
             {
-                refuse(cycle());
+                refuse(world.ancestor_instance(relationship, source, target, target));
             }
         }
     }

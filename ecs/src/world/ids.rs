@@ -35,7 +35,7 @@ use smallvec::SmallVec;
 
 use super::hooks::HookKind;
 use super::{TickCells, World};
-use crate::component::{Component, ComponentInfo, StorageKind};
+use crate::component::{Component, ComponentInfo, OnInstantiate, StorageKind};
 use crate::entity::{ArchetypeId, Entity, EntityFlags, EntityLocation, Id};
 use crate::storage::ComponentTicks;
 use crate::util::PanicSlot;
@@ -45,9 +45,7 @@ use crate::util::PanicSlot;
 pub enum PairError {
     /// The entity, the relationship or the target is not alive.
     NotAlive(Entity),
-    /// Adding the pair would close a cycle of an acyclic relationship, or
-    /// make an entity an instance (`IsA`) of one of its own `ChildOf`
-    /// ancestors.
+    /// Adding the pair would close a cycle of an acyclic relationship.
     Cycle {
         /// The relationship's name.
         relationship: String,
@@ -73,6 +71,20 @@ pub enum PairError {
         /// The entity it was to be added to.
         entity: Entity,
     },
+    /// Adding the pair would make an entity an instance (`IsA`) of one of its
+    /// own `ChildOf` ancestors (or of itself): instantiating that base would
+    /// instantiate its children, the entity among them, under the entity, with
+    /// no end (Flecs refuses it too).
+    AncestorInstance {
+        /// The relationship's name (`IsA` or `ChildOf`).
+        relationship: String,
+        /// The entity the pair was added to.
+        source: Entity,
+        /// The pair's target.
+        target: Entity,
+        /// The base that would be both an ancestor and a base of `source`.
+        base: Entity,
+    },
     /// The pair is `(ChildOf, parent)`, the entity is named, and a child of
     /// `parent` has its name (names are unique among siblings).
     NameTaken(super::NameError),
@@ -95,6 +107,12 @@ impl fmt::Display for PairError {
                 f,
                 "adding ({relationship}, {target:?}) to {source:?} would make the acyclic relationship \
                  {relationship} cyclic: {target:?} already reaches {source:?} along it"
+            ),
+            PairError::AncestorInstance { relationship, source, target, base } => write!(
+                f,
+                "adding ({relationship}, {target:?}) to {source:?} would make {source:?} an instance (IsA) of \
+                 {base:?}, one of its own ChildOf ancestors: instantiating {base:?} would place a copy of \
+                 {source:?} under {source:?}, without end"
             ),
             PairError::NeedsValue { id, entity } => write!(
                 f,
@@ -313,9 +331,9 @@ impl World {
                 && target.index() != entity.index()
                 && !archetype.contains(id)
                 && let Some(parent) = self.targets_of(entity, Some(self.builtin.child_of.index())).next()
-                && self.line_holds_any(parent, &[target])
+                && self.first_on_line(parent, &[target]).is_some()
             {
-                return Err(cycle());
+                return Err(self.ancestor_instance(relationship, entity, target, target));
             }
         } else if relationship == self.builtin.child_of && self.archetypes.has_bases() {
             // Only an entity with bases can become an instance of an ancestor.
@@ -324,26 +342,38 @@ impl World {
             if !bases.is_empty() && !archetype.contains(id) {
                 let bases: SmallVec<[Entity; 2]> =
                     bases.filter_map(|position| self.entity_at(archetype.ids()[position].second_index())).collect();
-                if self.line_holds_any(target, &bases) {
-                    return Err(cycle());
+                if let Some(base) = self.first_on_line(target, &bases) {
+                    return Err(self.ancestor_instance(relationship, entity, target, base));
                 }
             }
         }
         Ok(())
     }
 
-    /// Whether `start` or one of its `ChildOf` ancestors is one of `entities`.
-    pub(super) fn line_holds_any(&self, start: Entity, entities: &[Entity]) -> bool {
+    /// The first of `start` and its `ChildOf` ancestors (nearest first) that
+    /// is one of `entities`.
+    pub(super) fn first_on_line(&self, start: Entity, entities: &[Entity]) -> Option<Entity> {
         let mut current = Some(start);
         // A chain longer than the number of entities loops.
         for _ in 0..=self.entities.alive_count() {
-            let Some(ancestor) = current else { return false };
+            let ancestor = current?;
             if entities.contains(&ancestor) {
-                return true;
+                return Some(ancestor);
             }
             current = self.targets_of(ancestor, Some(self.builtin.child_of.index())).next();
         }
-        false
+        None
+    }
+
+    /// [`PairError::AncestorInstance`] for `(relationship, target)` on `source`.
+    pub(super) fn ancestor_instance(
+        &self,
+        relationship: Entity,
+        source: Entity,
+        target: Entity,
+        base: Entity,
+    ) -> PairError {
+        PairError::AncestorInstance { relationship: self.id_name(relationship.id()), source, target, base }
     }
 
     /// Flags the entities a pair names on its first use (the relationship as a
@@ -498,6 +528,8 @@ impl World {
     /// # Errors
     /// [`PairError::NotAlive`] if the entity or a half of the pair is not alive;
     /// [`PairError::Cycle`] if an acyclic relationship would become cyclic;
+    /// [`PairError::AncestorInstance`] if the entity would become an instance
+    /// of one of its own `ChildOf` ancestors;
     /// [`PairError::NeedsValue`] if `id` carries a value: its values (or, for a
     /// pair, its relationship's) have data, drop glue, or a Rust type that is
     /// not a struct without fields ([`Component::FIELDLESS`]);
@@ -969,6 +1001,22 @@ impl World {
                 Some(info) => info.is_inherited(),
                 None => self.entities.get(entity).is_some_and(|record| !record.flags.contains(EntityFlags::INTERNAL)),
             })
+    }
+
+    /// Whether an `up` walk along `relationship` may find `id` on an
+    /// ancestor: along `IsA`, ids whose component or relationship is
+    /// `dont_inherit` (`Name`, `Prefab`, `(ChildOf, _)`, `(IsA, _)`, and
+    /// user components with that policy) are never found on a base, as Flecs'
+    /// search never inherits them; along any other relationship every id is.
+    #[inline]
+    pub(crate) fn found_up(&self, relationship: Entity, id: Id) -> bool {
+        if relationship != self.builtin.is_a {
+            return true;
+        }
+        // A plain id's own index, a pair's relationship's.
+        self.components
+            .info_by_index(id.first_index())
+            .is_none_or(|info| info.on_instantiate() != OnInstantiate::DontInherit)
     }
 
     /// Whether `entity` inherits the plain component `id` (see

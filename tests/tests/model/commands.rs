@@ -258,10 +258,12 @@ impl Harness {
                         error @ (PairError::NotAlive(_)
                         | PairError::Wildcard { .. }
                         | PairError::NameTaken(_)
-                        | PairError::UnionMarker { .. }),
+                        | PairError::UnionMarker { .. }
+                        | PairError::AncestorInstance { .. }),
                     ) => {
                         unreachable!(
-                            "both are alive, targets are never wildcards or *union*, nothing is named, yet {error:?}"
+                            "both are alive, targets are never wildcards or *union*, nothing is named, no IsA, \
+                             yet {error:?}"
                         )
                     }
                 }

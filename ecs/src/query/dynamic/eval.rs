@@ -393,8 +393,10 @@ impl<'w> Evaluator<'w, '_> {
         // Up along every target (`World::find_up`): the first ancestor with a hit.
         self.world.find_up(place.archetype, row, relationship, |ancestor| {
             let ancestor_place = self.entity_place(ancestor)?;
-            // An ancestor's inherited values count (Flecs).
+            // An ancestor's inherited values count (Flecs); a base's
+            // `dont_inherit` ids do not (`World::found_up`).
             self.self_hits(term, ancestor_place, vars, hits, false);
+            hits.retain(|(hit, _)| self.world.found_up(relationship, hit.id));
             (!hits.is_empty()).then_some(())
         });
     }
