@@ -93,7 +93,7 @@
 //! (rows filtered by `$this`, as `ported_flecs_variables_rest.rs` does), and the
 //! root-entity tests that need neither `_` as a source nor `#0`.
 //!
-//! Findings (tests marked `#[ignore = "finding: .."]`, asserting Flecs' behaviour):
+//! Findings (fixed since; the tests pass):
 //! * `[out] !T` is refused when the query is built ("a `!` term matches
 //!   nothing, so it cannot access data", `query/dynamic/compile.rs`), by
 //!   `query_dsl` and `query_dsl_uncached` alike. Flecs builds it (the `[out]`
@@ -252,7 +252,6 @@ fn this_rows(world: &World, text: &str) -> Vec<Entity> {
 
 /// Flecs Operators_2_and_out_not: `RelA($this), [out] !RelB($this)`.
 #[test]
-#[ignore = "finding: query_dsl refuses `[out] !T` (a `!` term cannot access data); Flecs builds it and matches the rows without T"]
 fn operators_2_and_out_not() {
     let mut world = new_world();
     let [rel_a, rel_b] = tags(&mut world, ["RelA", "RelB"]);
@@ -269,7 +268,6 @@ fn operators_2_and_out_not() {
 
 /// Flecs Operators_2_and_out_not_component: `RelA($this), [out] !Position($this)`.
 #[test]
-#[ignore = "finding: query_dsl refuses `[out] !T` (a `!` term cannot access data); Flecs builds it and matches the rows without T"]
 fn operators_2_and_out_not_component() {
     let mut world = new_world();
     let [rel_a] = tags(&mut world, ["RelA"]);
@@ -384,7 +382,6 @@ fn operators_1_not_match_not_queryable() {
 /// Flecs Operators_only_not_out_component: `[out] !Position($this)` yields
 /// entities, never those with Position.
 #[test]
-#[ignore = "finding: query_dsl refuses `[out] !T` (a `!` term cannot access data); Flecs builds it and matches the rows without T"]
 fn operators_only_not_out_component() {
     let mut world = new_world();
     let [tag_b] = tags(&mut world, ["TagB"]);
@@ -561,7 +558,6 @@ fn operators_2_or_w_not_component() {
 
 /// Flecs Operators_2_or_w_not_out_component: `RelA || RelB, [out] !Position`.
 #[test]
-#[ignore = "finding: query_dsl refuses `[out] !T` (a `!` term cannot access data); Flecs builds it and matches the rows without T"]
 fn operators_2_or_w_not_out_component() {
     or_w_not_position("RelA || RelB, [out] !Position");
 }
@@ -589,7 +585,6 @@ fn or_w_not_position(text: &str) {
 
 /// Flecs Operators_2_or_w_not_out_all_components: `Velocity || Mass, [out] !Position`.
 #[test]
-#[ignore = "finding: query_dsl refuses `[out] !T` (a `!` term cannot access data); Flecs builds it and matches the rows without T"]
 fn operators_2_or_w_not_out_all_components() {
     static DROPS: AtomicUsize = AtomicUsize::new(0);
     let mut world = new_world();

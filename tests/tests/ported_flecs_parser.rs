@@ -55,8 +55,9 @@
 //!   each is tested to be an error at the right byte.
 //! * Runtime queries write only `$this`: `[out]`/`[inout]` on a fixed source is a
 //!   `QueryBuildError::WriteNotOnThis` (reported as a `DslError` at the term), and
-//!   an or-chain or a `!` term cannot be written (`2_or_pred_inout`,
-//!   `inout_w_not_operator`, `out_*_explicit_subject`, `inout_*_explicit_subject`).
+//!   an or-chain cannot be written (`2_or_pred_inout`, `out_*_explicit_subject`,
+//!   `inout_*_explicit_subject`); a `!` term written `[out]` accesses nothing
+//!   (`inout_w_not_operator`, as in Flecs).
 //! * Entity paths are written `a::b` (Flecs `a.b`): `n_tokens_test` uses `::`.
 //! * A Flecs "symbol" is the Rust type path here (`lookup_component_by_symbol_*`).
 //!
@@ -685,9 +686,15 @@ fn inout_filter_component() {
 
 #[test]
 fn inout_w_not_operator() {
-    // Documented difference: a `!` term cannot access data (`[none] !Pred` can).
+    // Flecs builds `[out] !Pred` (the access is kept, the term matches rows
+    // without `Pred` and accesses nothing).
     let (world, p, _, subj) = access_world();
-    expect_err(&world, "[out] !Pred", 0);
+    let q = world.query_dsl("[out] !Pred").unwrap();
+    assert_eq!(q.to_dsl(), "[out] !Pred");
+    let mut access = ecs::query::QueryAccess::default();
+    q.update_access(&mut access);
+    assert!(access.writes().is_empty() && access.reads().is_empty());
+    assert_eq!(this_rows(&world, "Position, [out] !Pred"), vec![subj]);
     assert_eq!(this_rows(&world, "Position, [none] !Pred"), vec![subj]);
     assert_eq!(this_rows(&world, "Position, !Pred"), vec![subj]);
     assert!(!this_rows(&world, "[none] !Pred").contains(&p));

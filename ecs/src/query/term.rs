@@ -19,7 +19,8 @@
 //!
 //! Invariants a well-formed term keeps (checked when a query is built): an
 //! or-chain's alternatives are all `And` (the chain carries the operator), `Not`
-//! terms access nothing, and an id naming `$this` (the row's entity, bound per
+//! terms access nothing (an access written on one, as in `[out] !T`, is kept
+//! for `to_dsl` and grants none, as in Flecs), and an id naming `$this` (the row's entity, bound per
 //! row: `Likes($x, $this)`) is in a query with a term on `$this` or in a
 //! required term that binds it (`Likes(alice, $this)`: each target is a row).
 

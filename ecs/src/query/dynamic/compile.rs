@@ -363,12 +363,10 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
         let concrete = alternatives.iter().all(|pattern: &Pattern| pattern.concrete_first().is_some());
         let access = match term.access {
             TermAccess::None => DataAccess::None,
-            _ if term.oper == TermOper::Not => {
-                if term.access != TermAccess::Default {
-                    return Err(invalid("a `!` term matches nothing, so it cannot access data"));
-                }
-                DataAccess::None
-            }
+            // A `!` term matches rows without the id: it has no value to
+            // access, whatever access it is written with (Flecs accepts
+            // `[out] !T` and matches the rows without `T`).
+            _ if term.oper == TermOper::Not => DataAccess::None,
             // A wildcard or variable component reads the id it matched (Flecs:
             // `(*, t)` gives the matched pair's value), unless a write term
             // may match the same id (`relax_wildcard_reads`).
