@@ -185,7 +185,7 @@ impl BundlePairs {
     /// and for a pair refused otherwise (naming the entity and the pair).
     #[track_caller]
     pub(super) fn add_to_by_policy(self, world: &mut World, entity: Entity) {
-        for pair in self.0 {
+        for pair in self.parents_first(world) {
             if !world.is_alive(entity) {
                 return; // a `delete` policy or a hook despawned it: the rest is dropped
             }
@@ -198,6 +198,24 @@ impl BundlePairs {
                 panic!("cannot add the pair {pair} of a bundle to {entity:?}: {error}");
             }
         }
+    }
+
+    /// The pairs in bundle order, except that a bundle with both `ChildOf`
+    /// and `IsA` pairs gives its `ChildOf` pairs first (in their order): its
+    /// bases were checked against the parent it gives
+    /// ([`BundlePairs::refuse_invalid`]), and a base instantiates its
+    /// children under the entity where that parent already holds it.
+    fn parents_first(self, world: &mut World) -> SmallVec<[PendingPair; 1]> {
+        let (is_a, child_of) = (world.builtin.is_a, world.builtin.child_of);
+        let relationships: SmallVec<[Entity; 4]> = self.0.iter().map(|pair| (pair.relationship)(&mut *world)).collect();
+        if !(relationships.contains(&is_a) && relationships.contains(&child_of)) {
+            return self.0;
+        }
+        let mut keyed: SmallVec<[(bool, PendingPair); 4]> =
+            relationships.iter().map(|&relationship| relationship != child_of).zip(self.0).collect();
+        // Stable: the order within each part is kept.
+        keyed.sort_by_key(|&(later, _)| later);
+        keyed.into_iter().map(|(_, pair)| pair).collect()
     }
 
     /// Moves the values of the pairs `ids` (as [`BundlePairs::one_move_ids`]

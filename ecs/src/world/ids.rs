@@ -108,12 +108,17 @@ impl fmt::Display for PairError {
                 "adding ({relationship}, {target:?}) to {source:?} would make the acyclic relationship \
                  {relationship} cyclic: {target:?} already reaches {source:?} along it"
             ),
-            PairError::AncestorInstance { relationship, source, target, base } => write!(
-                f,
-                "adding ({relationship}, {target:?}) to {source:?} would make {source:?} an instance (IsA) of \
-                 {base:?}, one of its own ChildOf ancestors: instantiating {base:?} would place a copy of \
-                 {source:?} under {source:?}, without end"
-            ),
+            PairError::AncestorInstance { relationship, source, target, base } => {
+                // A bundle refused before its entity exists names none.
+                let source =
+                    if *source == Entity::PLACEHOLDER { "a new entity".to_owned() } else { format!("{source:?}") };
+                write!(
+                    f,
+                    "adding ({relationship}, {target:?}) to {source} would make it an instance (IsA) of {base:?}, \
+                     one of its own ChildOf ancestors: instantiating {base:?} would place a copy of it under \
+                     itself, without end"
+                )
+            }
             PairError::NeedsValue { id, entity } => write!(
                 f,
                 "{id} carries a value (data, drop glue, or a type that is not a struct without fields): \

@@ -365,7 +365,7 @@ impl<'w> Evaluator<'w, '_> {
         // own or not; `Compiled::row_mode`).
         let climber = place.entity.or_else(|| self.compiled.this_var.and_then(|var| vars[var]));
         if term.include_self {
-            self.self_hits(term, place, vars, hits, term.owned);
+            self.self_hits(term, place, vars, hits, term.owned, None);
             // `self|up` of a sparse component on a row evaluated alone: a row
             // without its own value (nor one its table inherits) climbs.
             if term.up.is_some()
@@ -395,15 +395,16 @@ impl<'w> Evaluator<'w, '_> {
             let ancestor_place = self.entity_place(ancestor)?;
             // An ancestor's inherited values count (Flecs); a base's
             // `dont_inherit` ids do not (`World::found_up`).
-            self.self_hits(term, ancestor_place, vars, hits, false);
-            hits.retain(|(hit, _)| self.world.found_up(relationship, hit.id));
+            self.self_hits(term, ancestor_place, vars, hits, false, Some(relationship));
             (!hits.is_empty()).then_some(())
         });
     }
 
     /// The hits of `term` on `place` itself: its first alternative that
     /// matches (an or-chain), through transitive chains where the pair's
-    /// relationship is transitive.
+    /// relationship is transitive. `along` is the relationship an `up` walk
+    /// reached `place` by (`None`: the term's own place): ids such a walk
+    /// does not find there ([`World::found_up`]) are left out.
     fn self_hits(
         &self,
         term: &CompiledTerm,
@@ -411,12 +412,13 @@ impl<'w> Evaluator<'w, '_> {
         vars: &[Option<Entity>],
         hits: &mut SmallVec<[(Hit, Bindings); 2]>,
         owned: bool,
+        along: Option<Entity>,
     ) {
         for (alternative, &pattern) in term.alternatives.iter().enumerate() {
             if term.transitive || term.transitive_alternatives.get(alternative).copied().unwrap_or(false) {
                 self.transitive_hits(pattern, place, vars, hits);
             } else {
-                self.pattern_hits(pattern, place, vars, hits);
+                self.pattern_hits(pattern, place, vars, hits, along);
                 if owned {
                     // A sparse value read from a base is not the source's own.
                     hits.retain(|(hit, _)| hit.source.is_none() || hit.source == place.entity);
@@ -424,6 +426,12 @@ impl<'w> Evaluator<'w, '_> {
                 if hits.is_empty() && term.access != DataAccess::Write && !owned {
                     self.inherited_hit(pattern, place, hits);
                 }
+            }
+            // Reached along `IsA`: a base's `dont_inherit` ids are not found
+            // (`World::found_up`), and the chain goes on to its next
+            // alternative.
+            if let Some(relationship) = along {
+                hits.retain(|(hit, _)| self.world.found_up(relationship, hit.id));
             }
             // Another entity's disabled toggleable value counts as absent, and
             // so does a row's own where rows are evaluated one by one (an
@@ -464,6 +472,7 @@ impl<'w> Evaluator<'w, '_> {
         place: Place<'w>,
         vars: &[Option<Entity>],
         hits: &mut SmallVec<[(Hit, Bindings); 2]>,
+        along: Option<Entity>,
     ) {
         let archetype = place.archetype;
         let resolve = |half: Half| match half {
@@ -479,6 +488,10 @@ impl<'w> Evaluator<'w, '_> {
             .into_iter()
             .flatten()
             .all(|half| matches!(half, Half::Any) || resolve(half).is_some());
+        // Reached along `along`: the ids an up walk does not find there are
+        // passed over before `_` takes its one id (`self_hits` drops the
+        // rest).
+        let found = |id: Id| along.is_none_or(|relationship| self.world.found_up(relationship, id));
         let Some(second) = pattern.second else {
             if let Some(component) = resolve(pattern.first) {
                 if self.is_sparse(Pattern { first: Half::Entity(component), second: None }) {
@@ -549,6 +562,9 @@ impl<'w> Evaluator<'w, '_> {
                 return;
             }
             for (position, &id) in archetype.ids().iter().enumerate() {
+                if !found(id) {
+                    continue;
+                }
                 let mut bindings = Bindings::new();
                 match (id.entity(), var) {
                     (Some(entity), Some(var)) => bindings.push((var, entity)),
@@ -597,6 +613,9 @@ impl<'w> Evaluator<'w, '_> {
         };
         for position in range {
             let id = archetype.ids()[position];
+            if !found(id) {
+                continue;
+            }
             if is_union_id(id) {
                 let before = hits.len();
                 self.union_hits(id, place, (first, target), (pattern.first, second), vars, hits);
@@ -781,7 +800,7 @@ impl<'w> Evaluator<'w, '_> {
         let target = match second {
             Half::Entity(entity) => Some(entity),
             Half::Var(var) => vars[var],
-            Half::Wildcard | Half::Any => return self.pattern_hits(pattern, place, vars, hits),
+            Half::Wildcard | Half::Any => return self.pattern_hits(pattern, place, vars, hits, None),
         };
         let archetype = place.archetype;
         let mut reached: Vec<Entity> = Vec::new();
