@@ -186,7 +186,11 @@ impl Component for Prefab {
 /// those of `override` relationships, cloned; Flecs 4 copies pairs) and, for
 /// a [`Prefab`] base, instantiates its children; components with the default
 /// policy are then read through the pair. An entity cannot be an instance of one of its own `ChildOf`
-/// ancestors (`PairError::AncestorInstance`).
+/// ancestors (`PairError::AncestorInstance`). An `up IsA` walk (typed
+/// `Up<IsA, _>`, the DSL's `up IsA`/`self|up IsA`) never finds an id whose
+/// component or relationship is `dont_inherit` (`Name`, `Prefab`,
+/// `(ChildOf, _)`, `(IsA, _)`) on a base, as Flecs' search does not: such
+/// ids are the base's alone.
 ///
 /// Values are read from prefabs only. A base without [`Prefab`] (a plain
 /// entity, or an instance used as a base) passes none of its own values on,
