@@ -95,7 +95,7 @@
 //!   summary ticks), `query_data_derive_where_clause` (derives reject generics); query/state.rs
 //!   `*transmute*`, `*join*`; query/iter.rs `*sort*`; query/fetch.rs `*contiguous*` (absent).
 //!
-//! Findings (one, `#[ignore]`d; `-- --ignored` shows it failing):
+//! Findings (one, fixed since; the test passes):
 //! - `schedule_executor_pipe_system_validation_failure_in_second`: `World::run_system` of
 //!   `first.pipe(second)` whose second half takes `Res` of a missing resource panics (the
 //!   missing-resource message from `Res::validate_param`) where Bevy returns
@@ -197,7 +197,6 @@ fn schedule_executor_pipe_system_validation_failure_in_first() {
 /// validates and returns `Err(Failed)`: the first half has run (ours validates the second
 /// half after the first too, `PipeSystem::run_unsafe`), and the caller gets an error.
 #[test]
-#[ignore = "finding: World::run_system of a pipe whose second half needs a missing resource panics instead of returning Err(InvalidParam)"]
 fn schedule_executor_pipe_system_validation_failure_in_second() {
     fn first(mut counter: ResMut<Counter>) -> u32 {
         counter.0 += 1;

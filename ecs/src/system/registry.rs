@@ -18,6 +18,7 @@ use core::marker::PhantomData;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
 use super::function::{IntoSystem, System};
+use super::param::take_validation_panic;
 use crate::world::{Resource, World, WorldId};
 
 /// The id of a system registered with [`World::register_system`]; `I` is its
@@ -305,7 +306,15 @@ impl World {
             // `&mut World` systems run (and apply) through `System::run`.
             // SAFETY: `&mut World` excludes every other borrow.
             match catch_unwind(AssertUnwindSafe(|| unsafe { typed.validate_param_unsafe(self) })) {
-                Ok(true) => catch_unwind(AssertUnwindSafe(|| Ok(typed.run(input, self)))),
+                Ok(true) => {
+                    take_validation_panic();
+                    match catch_unwind(AssertUnwindSafe(|| Ok(typed.run(input, self)))) {
+                        Err(_) if take_validation_panic() => {
+                            Ok(Err(RunSystemError::InvalidParam { index, generation }))
+                        }
+                        run => run,
+                    }
+                }
                 Ok(false) => Ok(Err(RunSystemError::Skipped { index, generation })),
                 Err(_) => Ok(Err(RunSystemError::InvalidParam { index, generation })),
             }
@@ -317,12 +326,24 @@ impl World {
             // SAFETY: `&mut World` excludes every other borrow; the system is
             // initialized on this world.
             match catch_unwind(AssertUnwindSafe(|| unsafe { typed.validate_param_unsafe(self) })) {
-                Ok(true) => catch_unwind(AssertUnwindSafe(|| {
-                    // SAFETY: as above.
-                    let out = unsafe { typed.run_unsafe(input, self) };
-                    typed.queue_deferred(self);
-                    Ok(out)
-                })),
+                Ok(true) => {
+                    take_validation_panic();
+                    let run = catch_unwind(AssertUnwindSafe(|| {
+                        // SAFETY: as above.
+                        let out = unsafe { typed.run_unsafe(input, self) };
+                        typed.queue_deferred(self);
+                        Ok(out)
+                    }));
+                    match run {
+                        // A parameter validated late (a pipe's second half,
+                        // after its first ran) could not be built: the
+                        // caller's error too, as in Bevy.
+                        Err(_) if take_validation_panic() => {
+                            Ok(Err(RunSystemError::InvalidParam { index, generation }))
+                        }
+                        run => run,
+                    }
+                }
                 Ok(false) => Ok(Err(RunSystemError::Skipped { index, generation })),
                 // A validation panic (a missing resource) is the caller's error.
                 Err(_) => Ok(Err(RunSystemError::InvalidParam { index, generation })),
@@ -334,7 +355,7 @@ impl World {
             Ok(Ok(_)) if typed.skipped_last_run() => Ok(Err(RunSystemError::Skipped { index, generation })),
             other => other,
         };
-        if result.is_err() {
+        if !matches!(result, Ok(Ok(_))) {
             typed.discard_deferred();
         }
         // Back into its slot, unless it was unregistered meanwhile (then it is dropped here).

@@ -93,12 +93,21 @@ impl BundlePairs {
     /// relationship, or an instance of one of its own `ChildOf` ancestors
     /// (also through the bundle's own `IsA` and `ChildOf` pairs together).
     /// Called before anything of the bundle lands, so a refused bundle
-    /// changes nothing. Names are checked later, with the bundle in place.
+    /// changes nothing. With `check_names` (a bundle without a `Name`, into
+    /// an existing entity), a sibling under the bundle's new parent with the
+    /// entity's name refuses it too; a bundle's own `Name` is checked later,
+    /// with the bundle in place.
     ///
     /// # Panics
     /// As said.
     #[track_caller]
-    pub(super) fn refuse_invalid(&self, world: &mut World, entity: Option<Entity>, dead_by_policy: bool) {
+    pub(super) fn refuse_invalid(
+        &self,
+        world: &mut World,
+        entity: Option<Entity>,
+        dead_by_policy: bool,
+        check_names: bool,
+    ) {
         if self.0.is_empty() {
             return;
         }
@@ -108,8 +117,10 @@ impl BundlePairs {
         let record = entity.and_then(|entity| world.entities.get(entity));
         let who = || entity.map_or_else(|| "a new entity".to_owned(), |entity| format!("{entity:?}"));
         // An `IsA` pair is checked against the parent the bundle gives, if it
-        // gives one (below), not the entity's current one.
-        let new_parent = pairs.iter().any(|&(other, _)| other == child_of);
+        // gives one (below), not the entity's current one: its last `ChildOf`
+        // pair (exclusive: the last one wins, and lands before any base).
+        let final_parent = pairs.iter().rev().find(|&&(other, _)| other == child_of).map(|&(_, parent)| parent);
+        let new_parent = final_parent.is_some();
         for &(relationship, target) in &pairs {
             let id = Id::pair(relationship, target);
             // Named by its halves (a dead target's index may be another's now).
@@ -138,19 +149,27 @@ impl BundlePairs {
             {
                 refuse(error);
             }
-            // The bundle's own bases and parents together.
+            // The bundle's own bases and final parent together.
             let source = entity.unwrap_or(Entity::PLACEHOLDER);
-            if relationship == child_of {
+            if relationship == child_of && Some(target) == final_parent {
                 let bases: SmallVec<[Entity; 2]> =
                     pairs.iter().filter(|(other, _)| *other == is_a).map(|&(_, base)| base).collect();
                 if let Some(base) = world.first_on_line(target, &bases) {
                     refuse(world.ancestor_instance(relationship, source, target, base));
                 }
+                // A bundle without a `Name` keeps the entity's: a sibling
+                // under the new parent with it refuses the bundle now.
+                if check_names
+                    && let (Some(entity), Some(record)) = (entity, record)
+                    && let Some(clash) = world.name_clash_under(entity, record.location, id)
+                {
+                    refuse(PairError::NameTaken(clash));
+                }
             }
             if relationship == is_a
-                && pairs.iter().any(|&(other, parent)| {
-                    other == child_of && world.is_alive(parent) && world.first_on_line(parent, &[target]).is_some()
-                })
+                && let Some(parent) = final_parent
+                && world.is_alive(parent)
+                && world.first_on_line(parent, &[target]).is_some()
             {
                 refuse(world.ancestor_instance(relationship, source, target, target));
             }

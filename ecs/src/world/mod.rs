@@ -694,7 +694,7 @@ impl World {
         // Register first: a rejected bundle must not leave an entity behind.
         let bundle_id = self.register_bundle::<B>();
         if B::HAS_PAIRS {
-            pairs.refuse_invalid(self, None, false);
+            pairs.refuse_invalid(self, None, false, false);
         }
         let entity = self.entities.alloc();
         if B::HAS_PAIRS
@@ -1528,7 +1528,9 @@ impl World {
         if B::HAS_PAIRS {
             // Checked whole first: a refused pair changes nothing.
             let pairs = bundle_pairs::BundlePairs::take(&mut bundle);
-            pairs.refuse_invalid(self, Some(entity), by_policy);
+            let bundle_id = self.register_bundle::<B>();
+            let check_names = !self.bundle_has_name(bundle_id);
+            pairs.refuse_invalid(self, Some(entity), by_policy, check_names);
             pairs.add_new_to(self, entity);
         }
         bundle.write_components(&mut NewValues { world: self, entity });
@@ -1682,7 +1684,8 @@ impl World {
             let pairs = bundle_pairs::BundlePairs::take(&mut bundle);
             // A refused pair refuses the whole bundle before anything lands.
             if self.entities.is_alive(entity) {
-                pairs.refuse_invalid(self, Some(entity), by_policy);
+                let check_names = !self.bundle_has_name(bundle_id);
+                pairs.refuse_invalid(self, Some(entity), by_policy, check_names);
             }
             let inserted = self.insert_bundle_values(entity, bundle_id, bundle);
             if inserted {
