@@ -316,7 +316,10 @@ impl World {
                     }
                 }
                 Ok(false) => Ok(Err(RunSystemError::Skipped { index, generation })),
-                Err(_) => Ok(Err(RunSystemError::InvalidParam { index, generation })),
+                Err(_) => {
+                    take_validation_panic();
+                    Ok(Err(RunSystemError::InvalidParam { index, generation }))
+                }
             }
         } else {
             if !typed.is_initialized() {
@@ -346,7 +349,10 @@ impl World {
                 }
                 Ok(false) => Ok(Err(RunSystemError::Skipped { index, generation })),
                 // A validation panic (a missing resource) is the caller's error.
-                Err(_) => Ok(Err(RunSystemError::InvalidParam { index, generation })),
+                Err(_) => {
+                    take_validation_panic();
+                    Ok(Err(RunSystemError::InvalidParam { index, generation }))
+                }
             }
         };
         // A pipe whose `()`-output second half could not be built ran its

@@ -225,6 +225,9 @@ impl BundlePairs {
     /// ([`BundlePairs::refuse_invalid`]), and a base instantiates its
     /// children under the entity where that parent already holds it.
     fn parents_first(self, world: &mut World) -> SmallVec<[PendingPair; 1]> {
+        if self.0.len() < 2 {
+            return self.0;
+        }
         let (is_a, child_of) = (world.builtin.is_a, world.builtin.child_of);
         let relationships: SmallVec<[Entity; 4]> = self.0.iter().map(|pair| (pair.relationship)(&mut *world)).collect();
         if !(relationships.contains(&is_a) && relationships.contains(&child_of)) {
