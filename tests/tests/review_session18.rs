@@ -24,8 +24,11 @@
 //! current parent, roots, observers renaming during the insert, drops
 //! (each value dropped once on refusal) and unchanged state after a refusal.
 //!
-//! Findings (6 tests, 5 causes; the tests are `#[ignore]`d and `-- --ignored`
-//! shows them failing):
+//! Findings (6 tests, 5 causes; all fixed since, the tests pass: the
+//! thread-local flag was replaced by `System::invalid_param_last_run`, which
+//! only a pipe's late validation of its second half sets; the first half's
+//! commands are then queued; a bundle keeps only its last `ChildOf` pair; an
+//! `insert_if_new` into a named entity checks the name up front). As found:
 //! - `a_body_panic_after_a_nested_invalid_run_system_is_still_a_panic` and
 //!   `a_body_that_catches_a_validation_panic_and_then_panics_still_panics`:
 //!   the registry takes the flag (`take_validation_panic`) only after a
@@ -233,7 +236,6 @@ fn a_first_half_that_removes_the_resource_makes_the_second_half_invalid() {
 }
 
 #[test]
-#[ignore = "finding: a () pipe's first-half commands are dropped when its second half lacks a resource, though they are applied for a Skipped second half and by Bevy"]
 fn a_first_halfs_commands_are_applied_when_the_second_half_is_invalid() {
     let mut world = World::new();
     world.init_resource::<Counter>();
@@ -286,7 +288,6 @@ fn a_nested_invalid_run_system_leaves_the_outer_run_ok() {
 }
 
 #[test]
-#[ignore = "finding: an outer body that panics after a nested run_system returned InvalidParam gets Err(InvalidParam) instead of its panic (the flag leaks)"]
 fn a_body_panic_after_a_nested_invalid_run_system_is_still_a_panic() {
     let mut world = World::new();
     let inner = world.register_system(|_m: Res<Missing>| ());
@@ -306,7 +307,6 @@ fn a_body_panic_after_a_nested_invalid_run_system_is_still_a_panic() {
 }
 
 #[test]
-#[ignore = "finding: a body that catches a validation panic itself and then panics is reported as InvalidParam (the flag leaks)"]
 fn a_body_that_catches_a_validation_panic_and_then_panics_still_panics() {
     let mut world = World::new();
     // Non-exclusive: its own scratch world, nothing of the outer world.
@@ -334,7 +334,6 @@ fn a_body_that_catches_a_validation_panic_and_returns_is_ok() {
 }
 
 #[test]
-#[ignore = "finding: an exclusive system running a schedule whose system lacks a resource gets Err(InvalidParam) instead of the schedule's panic"]
 fn a_nested_schedule_missing_resource_panic_propagates() {
     let mut world = World::new();
     let outer = world.register_system(|world: &mut World| {
@@ -585,7 +584,6 @@ fn insert_if_new_without_a_name_is_refused_before_anything_lands() {
 }
 
 #[test]
-#[ignore = "finding: insert_if_new of (Name, pairs.., ChildOf clash) into a named entity (its Name kept) is not pre-checked: earlier pairs land before NameTaken"]
 fn insert_if_new_whose_name_is_kept_is_refused_before_anything_lands() {
     let mut c = clash();
     let (e, dock, target) = (c.e, c.dock, c.target);
@@ -633,7 +631,6 @@ fn spawn_without_a_name_under_a_parent_with_any_names_is_never_refused() {
 }
 
 #[test]
-#[ignore = "finding: (Pos, ChildOf clash, ChildOf free) into a named entity panics NameTaken after Pos landed, though only the last ChildOf counts"]
 fn a_bundle_with_two_parents_is_checked_against_the_last_only() {
     let mut c = clash();
     let (e, dock) = (c.e, c.dock);

@@ -42,13 +42,16 @@ pub struct PipeSystem<A, B> {
     access: SystemAccess,
     /// Whether the last run's second half could not be built (and did not run).
     skipped: bool,
+    /// Whether the last run's second half failed its validation with a panic
+    /// (a missing resource) after the first half ran.
+    invalid: bool,
 }
 
 impl<A: System, B: System<In = A::Out>> PipeSystem<A, B> {
     /// `first` piped into `second`.
     pub fn new(first: A, second: B) -> Self {
         let name = Cow::Owned(format!("{} | {}", first.name(), second.name()));
-        PipeSystem { first, second, name, access: SystemAccess::default(), skipped: false }
+        PipeSystem { first, second, name, access: SystemAccess::default(), skipped: false, invalid: false }
     }
 }
 
@@ -109,12 +112,13 @@ where
         // SAFETY: the caller gives this pipe the union of both halves' access;
         // they run one after the other, so their borrows never overlap.
         unsafe {
+            self.invalid = false;
             let middle = self.first.run_unsafe(input, world);
             // A first half that stopped short gives nothing to pipe on: the
             // skip travels out (Bevy propagates it as an error). Validated
             // only now: the first half may change what the second's
             // parameters see (Bevy).
-            self.skipped = self.first.skipped_last_run() || !self.second.validate_param_unsafe(world);
+            self.skipped = self.first.skipped_last_run() || !self.validate_second(world);
             if self.skipped {
                 return skipped_output(&self.name);
             }
@@ -156,9 +160,10 @@ where
             self.apply_deferred(world);
             return out;
         }
+        self.invalid = false;
         let middle = self.first.run(input, world);
         // SAFETY: `&mut World` excludes every other borrow.
-        self.skipped = self.first.skipped_last_run() || !unsafe { self.second.validate_param_unsafe(world) };
+        self.skipped = self.first.skipped_last_run() || !unsafe { self.validate_second(world) };
         if self.skipped {
             return skipped_output(&self.name);
         }
@@ -202,6 +207,29 @@ where
 
     fn skipped_last_run(&self) -> bool {
         self.skipped || self.first.skipped_last_run() || self.second.skipped_last_run()
+    }
+
+    fn invalid_param_last_run(&self) -> bool {
+        self.invalid || self.first.invalid_param_last_run() || self.second.invalid_param_last_run()
+    }
+}
+
+impl<A: System, B: System<In = A::Out>> PipeSystem<A, B> {
+    /// Validates the second half's parameters after the first half ran; a
+    /// validation that panics (a missing resource) is remembered
+    /// ([`System::invalid_param_last_run`]) and continues.
+    ///
+    /// # Safety
+    /// As [`System::validate_param_unsafe`] of the second half.
+    unsafe fn validate_second(&mut self, world: &World) -> bool {
+        // SAFETY: forwarded to the caller.
+        match catch_unwind(AssertUnwindSafe(|| unsafe { self.second.validate_param_unsafe(world) })) {
+            Ok(valid) => valid,
+            Err(payload) => {
+                self.invalid = true;
+                resume_unwind(payload)
+            }
+        }
     }
 }
 
@@ -303,6 +331,10 @@ where
 
     fn skipped_last_run(&self) -> bool {
         self.system.skipped_last_run()
+    }
+
+    fn invalid_param_last_run(&self) -> bool {
+        self.system.invalid_param_last_run()
     }
 }
 

@@ -108,6 +108,30 @@ pub trait System: Send + Sync + 'static {
         false
     }
 
+    /// Whether the last run stopped with a panic because a parameter could
+    /// not be built when it was validated late (a missing resource of a
+    /// pipe's second half, validated after the first half ran): the panic is
+    /// the caller's error, not the system's, and
+    /// [`World::run_system`](crate::world::World::run_system) returns
+    /// `RunSystemError::InvalidParam` for it (Bevy).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Resource)]
+    /// struct Missing;
+    /// fn first() -> u32 { 1 }
+    /// fn second(_input: In<u32>, _missing: Res<Missing>) {}
+    /// let mut world = World::new();
+    /// let id = world.register_system(first.pipe(second));
+    /// assert!(matches!(world.run_system(id), Err(RunSystemError::InvalidParam { .. })));
+    /// world.insert_resource(Missing);
+    /// assert!(world.run_system(id).is_ok());
+    /// ```
+    fn invalid_param_last_run(&self) -> bool {
+        false
+    }
+
     /// Initializes if needed, runs with `input` (`()` for most systems), and
     /// applies deferred commands. Runs the world's age check first when it is
     /// due ([`World::check_change_ticks`]). If the system panics, its deferred

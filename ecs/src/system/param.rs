@@ -284,27 +284,6 @@ fn declare_resource<R: Resource>(meta: &mut SystemMeta, write: bool, label: &str
     );
 }
 
-std::thread_local! {
-    /// Set when a parameter's validation panics (a missing resource) on this
-    /// thread, so a caller that validates late (a pipe validates its second
-    /// half after running the first) can tell that panic from the system's.
-    static VALIDATION_PANICKED: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
-}
-
-/// Whether a parameter's validation panicked on this thread since the last
-/// call (the flag is cleared).
-pub(crate) fn take_validation_panic() -> bool {
-    VALIDATION_PANICKED.with(|flag| flag.replace(false))
-}
-
-/// [`missing_resource`] from `validate_param`: flags the panic as a
-/// validation's ([`take_validation_panic`]).
-#[track_caller]
-fn refuse_missing_resource<R: Resource>(meta: &SystemMeta) -> ! {
-    VALIDATION_PANICKED.with(|flag| flag.set(true));
-    missing_resource::<R>(meta)
-}
-
 #[track_caller]
 fn missing_resource<R: Resource>(meta: &SystemMeta) -> ! {
     panic!(
@@ -347,7 +326,7 @@ unsafe impl<R: Resource> SystemParam for Res<'_, R> {
     /// `RunSystemError::InvalidParam`).
     unsafe fn validate_param(_state: &mut (), meta: &SystemMeta, world: &World) -> bool {
         if !world.contains_resource::<R>() {
-            refuse_missing_resource::<R>(meta);
+            missing_resource::<R>(meta);
         }
         true
     }
@@ -390,7 +369,7 @@ unsafe impl<R: Resource> SystemParam for ResMut<'_, R> {
     /// As for `Res`: a missing resource fails validation with a panic.
     unsafe fn validate_param(_state: &mut (), meta: &SystemMeta, world: &World) -> bool {
         if !world.contains_resource::<R>() {
-            refuse_missing_resource::<R>(meta);
+            missing_resource::<R>(meta);
         }
         true
     }

@@ -18,7 +18,6 @@ use core::marker::PhantomData;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
 use super::function::{IntoSystem, System};
-use super::param::take_validation_panic;
 use crate::world::{Resource, World, WorldId};
 
 /// The id of a system registered with [`World::register_system`]; `I` is its
@@ -306,20 +305,16 @@ impl World {
             // `&mut World` systems run (and apply) through `System::run`.
             // SAFETY: `&mut World` excludes every other borrow.
             match catch_unwind(AssertUnwindSafe(|| unsafe { typed.validate_param_unsafe(self) })) {
-                Ok(true) => {
-                    take_validation_panic();
-                    match catch_unwind(AssertUnwindSafe(|| Ok(typed.run(input, self)))) {
-                        Err(_) if take_validation_panic() => {
-                            Ok(Err(RunSystemError::InvalidParam { index, generation }))
-                        }
-                        run => run,
+                Ok(true) => match catch_unwind(AssertUnwindSafe(|| Ok(typed.run(input, self)))) {
+                    // A parameter validated late (a pipe's second half, after
+                    // its first ran) could not be built: the caller's error.
+                    Err(_) if typed.invalid_param_last_run() => {
+                        Ok(Err(RunSystemError::InvalidParam { index, generation }))
                     }
-                }
+                    run => run,
+                },
                 Ok(false) => Ok(Err(RunSystemError::Skipped { index, generation })),
-                Err(_) => {
-                    take_validation_panic();
-                    Ok(Err(RunSystemError::InvalidParam { index, generation }))
-                }
+                Err(_) => Ok(Err(RunSystemError::InvalidParam { index, generation })),
             }
         } else {
             if !typed.is_initialized() {
@@ -329,30 +324,23 @@ impl World {
             // SAFETY: `&mut World` excludes every other borrow; the system is
             // initialized on this world.
             match catch_unwind(AssertUnwindSafe(|| unsafe { typed.validate_param_unsafe(self) })) {
-                Ok(true) => {
-                    take_validation_panic();
-                    let run = catch_unwind(AssertUnwindSafe(|| {
-                        // SAFETY: as above.
-                        let out = unsafe { typed.run_unsafe(input, self) };
+                Ok(true) => match catch_unwind(AssertUnwindSafe(|| {
+                    // SAFETY: as above.
+                    let out = unsafe { typed.run_unsafe(input, self) };
+                    typed.queue_deferred(self);
+                    Ok(out)
+                })) {
+                    // As above; what the first half deferred is applied (Bevy
+                    // queues a system's commands whatever its result).
+                    Err(_) if typed.invalid_param_last_run() => {
                         typed.queue_deferred(self);
-                        Ok(out)
-                    }));
-                    match run {
-                        // A parameter validated late (a pipe's second half,
-                        // after its first ran) could not be built: the
-                        // caller's error too, as in Bevy.
-                        Err(_) if take_validation_panic() => {
-                            Ok(Err(RunSystemError::InvalidParam { index, generation }))
-                        }
-                        run => run,
+                        Ok(Err(RunSystemError::InvalidParam { index, generation }))
                     }
-                }
+                    run => run,
+                },
                 Ok(false) => Ok(Err(RunSystemError::Skipped { index, generation })),
                 // A validation panic (a missing resource) is the caller's error.
-                Err(_) => {
-                    take_validation_panic();
-                    Ok(Err(RunSystemError::InvalidParam { index, generation }))
-                }
+                Err(_) => Ok(Err(RunSystemError::InvalidParam { index, generation })),
             }
         };
         // A pipe whose `()`-output second half could not be built ran its
@@ -361,7 +349,7 @@ impl World {
             Ok(Ok(_)) if typed.skipped_last_run() => Ok(Err(RunSystemError::Skipped { index, generation })),
             other => other,
         };
-        if !matches!(result, Ok(Ok(_))) {
+        if result.is_err() {
             typed.discard_deferred();
         }
         // Back into its slot, unless it was unregistered meanwhile (then it is dropped here).

@@ -219,22 +219,32 @@ impl BundlePairs {
         }
     }
 
-    /// The pairs in bundle order, except that a bundle with both `ChildOf`
-    /// and `IsA` pairs gives its `ChildOf` pairs first (in their order): its
-    /// bases were checked against the parent it gives
-    /// ([`BundlePairs::refuse_invalid`]), and a base instantiates its
-    /// children under the entity where that parent already holds it.
+    /// The pairs to add, in bundle order, except: of several `ChildOf` pairs
+    /// only the last is added (the relationship is exclusive, so it would
+    /// replace the others, as a spawn placed in one move keeps it alone), and
+    /// a bundle with `IsA` pairs gives its parent first: its bases were
+    /// checked against that parent ([`BundlePairs::refuse_invalid`]), and a
+    /// base instantiates its children under the entity where that parent
+    /// already holds it.
     fn parents_first(self, world: &mut World) -> SmallVec<[PendingPair; 1]> {
         if self.0.len() < 2 {
             return self.0;
         }
         let (is_a, child_of) = (world.builtin.is_a, world.builtin.child_of);
         let relationships: SmallVec<[Entity; 4]> = self.0.iter().map(|pair| (pair.relationship)(&mut *world)).collect();
-        if !(relationships.contains(&is_a) && relationships.contains(&child_of)) {
+        let parents = relationships.iter().filter(|&&relationship| relationship == child_of).count();
+        let reorder = parents > 0 && relationships.contains(&is_a);
+        if parents < 2 && !reorder {
             return self.0;
         }
-        let mut keyed: SmallVec<[(bool, PendingPair); 4]> =
-            relationships.iter().map(|&relationship| relationship != child_of).zip(self.0).collect();
+        let last_parent = relationships.iter().rposition(|&relationship| relationship == child_of);
+        let mut keyed: SmallVec<[(bool, PendingPair); 4]> = relationships
+            .iter()
+            .enumerate()
+            .zip(self.0)
+            .filter(|&((position, &relationship), _)| relationship != child_of || Some(position) == last_parent)
+            .map(|((_, &relationship), pair)| (reorder && relationship != child_of, pair))
+            .collect();
         // Stable: the order within each part is kept.
         keyed.sort_by_key(|&(later, _)| later);
         keyed.into_iter().map(|(_, pair)| pair).collect()

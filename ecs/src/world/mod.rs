@@ -1528,8 +1528,9 @@ impl World {
         if B::HAS_PAIRS {
             // Checked whole first: a refused pair changes nothing.
             let pairs = bundle_pairs::BundlePairs::take(&mut bundle);
+            // The entity's own name is kept over a bundle's: checked now too.
             let bundle_id = self.register_bundle::<B>();
-            let check_names = !self.bundle_has_name(bundle_id);
+            let check_names = !self.bundle_has_name(bundle_id) || self.get::<Name>(entity).is_some();
             pairs.refuse_invalid(self, Some(entity), by_policy, check_names);
             pairs.add_new_to(self, entity);
         }
