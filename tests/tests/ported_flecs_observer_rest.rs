@@ -45,7 +45,7 @@
 //!   `# Panics`; `try_add_pair` returns `PairError::NotAlive`), where Flecs
 //!   aborts (`cache_test_13`).
 //!
-//! Findings (the test asserts Flecs' behaviour and is `#[ignore]`d):
+//! Findings (fixed since; the test passes):
 //! * `two_terms_wildcard_batched`: an observer of the terms `*, Foo`
 //!   (`World::register_observer` with `Entity::WILDCARD.id()` and `Foo`) is
 //!   accepted, but hears only `Foo`'s own add, never `TagA` / `TagB` added to
@@ -366,7 +366,6 @@ fn one_term_wildcard_batched() {
 /// Flecs `Observer_2_terms_wildcard_batched`: `OnAdd *, Foo` hears each of two
 /// tags added in deferred mode to an entity that has `Foo`.
 #[test]
-#[ignore = "finding: an observer of `*, Foo` (World::register_observer) never hears TagA/TagB added to an entity with Foo (only Foo's own add); Flecs fires once per id"]
 fn two_terms_wildcard_batched() {
     let mut world = log_world();
     let (a, b, foo_id) = (id::<TagA>(&mut world), id::<TagB>(&mut world), id::<Foo>(&mut world));

@@ -98,8 +98,9 @@ fn unregister_observer(mut world: DeferredWorld<'_>, context: HookContext) {
     world.world_mut_unchecked().unregister_observer(context.entity);
 }
 
-/// The forms an observer may watch `id` under: the id, and for a pair
-/// `(R, T)` also `(R, *)`, `(*, T)` and `(*, *)`.
+/// The forms an observer may watch `id` under: the id, for a pair `(R, T)`
+/// also `(R, *)`, `(*, T)` and `(*, *)`, and for a plain id `*` (Flecs:
+/// `*` alone matches every plain id, no pair).
 fn id_forms(id: Id) -> SmallVec<[Id; 4]> {
     if id.is_pair() {
         let wildcard = Entity::WILDCARD.index();
@@ -110,7 +111,7 @@ fn id_forms(id: Id) -> SmallVec<[Id; 4]> {
             Id::pair_from_indices(wildcard, wildcard),
         ])
     } else {
-        SmallVec::from_slice(&[id])
+        SmallVec::from_slice(&[id, Entity::WILDCARD.id()])
     }
 }
 
@@ -463,8 +464,8 @@ impl World {
     ) {
         // Watching every component, or an inheritable one: it may hear about
         // components entities inherit (`world::inherited_events`).
-        // `_` in a pair is heard as `*` (an observer runs once per event
-        // whatever the number of pairs it matches, as Flecs' `_` does).
+        // `_` is heard as `*`, alone or in a pair (an observer runs once per
+        // event whatever the number of ids it matches, as Flecs' `_` does).
         let any = Entity::ANY.index();
         let wildcard = Entity::WILDCARD.index();
         let components: SmallVec<[Id; 2]> = components
@@ -474,10 +475,12 @@ impl World {
                     if id.first_index() == any { wildcard } else { id.first_index() },
                     if id.second_index() == any { wildcard } else { id.second_index() },
                 ),
+                false if id == Entity::ANY.id() => Entity::WILDCARD.id(),
                 _ => id,
             })
             .collect();
-        let hears_inherited = components.is_empty() || components.iter().any(|&id| self.is_inherited_id(id));
+        let hears_inherited = components.is_empty()
+            || components.iter().any(|&id| id == Entity::WILDCARD.id() || self.is_inherited_id(id));
         for &id in components.iter().filter(|id| id.is_pair()) {
             for index in [id.first_index(), id.second_index()] {
                 if index > Entity::UNION.index()
