@@ -113,7 +113,7 @@ where
         // they run one after the other, so their borrows never overlap.
         unsafe {
             self.invalid = false;
-            let middle = self.first.run_unsafe(input, world);
+            let middle = self.run_half(|pipe| pipe.first.run_unsafe(input, world), |pipe| &pipe.first);
             // A first half that stopped short gives nothing to pipe on: the
             // skip travels out (Bevy propagates it as an error). Validated
             // only now: the first half may change what the second's
@@ -122,7 +122,7 @@ where
             if self.skipped {
                 return skipped_output(&self.name);
             }
-            self.second.run_unsafe(middle, world)
+            self.run_half(|pipe| pipe.second.run_unsafe(middle, world), |pipe| &pipe.second)
         }
     }
 
@@ -161,13 +161,13 @@ where
             return out;
         }
         self.invalid = false;
-        let middle = self.first.run(input, world);
+        let middle = self.run_half(|pipe| pipe.first.run(input, world), |pipe| &pipe.first);
         // SAFETY: `&mut World` excludes every other borrow.
         self.skipped = self.first.skipped_last_run() || !unsafe { self.validate_second(world) };
         if self.skipped {
             return skipped_output(&self.name);
         }
-        self.second.run(middle, world)
+        self.run_half(|pipe| pipe.second.run(middle, world), |pipe| &pipe.second)
     }
 
     fn apply_deferred(&mut self, world: &mut World) {
@@ -210,11 +210,25 @@ where
     }
 
     fn invalid_param_last_run(&self) -> bool {
-        self.invalid || self.first.invalid_param_last_run() || self.second.invalid_param_last_run()
+        self.invalid
     }
 }
 
 impl<A: System, B: System<In = A::Out>> PipeSystem<A, B> {
+    /// Runs one half (`run`); if it panics because a parameter it validated
+    /// late could not be built (`half` of the pipe says so, fresh from this
+    /// run), the pipe remembers it ([`System::invalid_param_last_run`]) and
+    /// the panic continues. A half that did not run this time is never asked.
+    fn run_half<T, H: System>(&mut self, run: impl FnOnce(&mut Self) -> T, half: impl Fn(&Self) -> &H) -> T {
+        match catch_unwind(AssertUnwindSafe(|| run(&mut *self))) {
+            Ok(out) => out,
+            Err(payload) => {
+                self.invalid = half(self).invalid_param_last_run();
+                resume_unwind(payload)
+            }
+        }
+    }
+
     /// Validates the second half's parameters after the first half ran; a
     /// validation that panics (a missing resource) is remembered
     /// ([`System::invalid_param_last_run`]) and continues.

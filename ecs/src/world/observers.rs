@@ -99,9 +99,10 @@ fn unregister_observer(mut world: DeferredWorld<'_>, context: HookContext) {
 }
 
 /// The forms an observer may watch `id` under: the id, for a pair `(R, T)`
-/// also `(R, *)`, `(*, T)` and `(*, *)`, and for a plain id `*` (Flecs:
-/// `*` alone matches every plain id, no pair).
-fn id_forms(id: Id) -> SmallVec<[Id; 4]> {
+/// also `(R, *)`, `(*, T)` and `(*, *)`, for a plain id `*` (Flecs: `*`
+/// alone matches every plain id, no pair), and `_` for both (Flecs: `_`
+/// alone matches every id).
+fn id_forms(id: Id) -> SmallVec<[Id; 5]> {
     if id.is_pair() {
         let wildcard = Entity::WILDCARD.index();
         SmallVec::from_slice(&[
@@ -109,9 +110,10 @@ fn id_forms(id: Id) -> SmallVec<[Id; 4]> {
             Id::pair_from_indices(id.first_index(), wildcard),
             Id::pair_from_indices(wildcard, id.second_index()),
             Id::pair_from_indices(wildcard, wildcard),
+            Entity::ANY.id(),
         ])
     } else {
-        SmallVec::from_slice(&[id, Entity::WILDCARD.id()])
+        SmallVec::from_slice(&[id, Entity::WILDCARD.id(), Entity::ANY.id()])
     }
 }
 
@@ -464,8 +466,9 @@ impl World {
     ) {
         // Watching every component, or an inheritable one: it may hear about
         // components entities inherit (`world::inherited_events`).
-        // `_` is heard as `*`, alone or in a pair (an observer runs once per
-        // event whatever the number of ids it matches, as Flecs' `_` does).
+        // `_` in a pair is heard as `*` (an observer runs once per event
+        // whatever the number of ids it matches, as Flecs' `_` does); `_`
+        // alone hears every id, pairs too (`id_forms`).
         let any = Entity::ANY.index();
         let wildcard = Entity::WILDCARD.index();
         let components: SmallVec<[Id; 2]> = components
@@ -475,12 +478,11 @@ impl World {
                     if id.first_index() == any { wildcard } else { id.first_index() },
                     if id.second_index() == any { wildcard } else { id.second_index() },
                 ),
-                false if id == Entity::ANY.id() => Entity::WILDCARD.id(),
                 _ => id,
             })
             .collect();
         let hears_inherited = components.is_empty()
-            || components.iter().any(|&id| id == Entity::WILDCARD.id() || self.is_inherited_id(id));
+            || components.iter().any(|&id| id.is_wildcard() && !id.is_pair() || self.is_inherited_id(id));
         for &id in components.iter().filter(|id| id.is_pair()) {
             for index in [id.first_index(), id.second_index()] {
                 if index > Entity::UNION.index()
