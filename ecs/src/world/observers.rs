@@ -469,20 +469,10 @@ impl World {
         // `_` in a pair is heard as `*` (an observer runs once per event
         // whatever the number of ids it matches, as Flecs' `_` does); `_`
         // alone hears every id, pairs too (`id_forms`).
-        let any = Entity::ANY.index();
-        let wildcard = Entity::WILDCARD.index();
-        let components: SmallVec<[Id; 2]> = components
-            .into_iter()
-            .map(|id| match id.is_pair() {
-                true if id.first_index() == any || id.second_index() == any => Id::pair_from_indices(
-                    if id.first_index() == any { wildcard } else { id.first_index() },
-                    if id.second_index() == any { wildcard } else { id.second_index() },
-                ),
-                _ => id,
-            })
-            .collect();
+        let components: SmallVec<[Id; 2]> =
+            components.into_iter().map(|id| if id.is_pair() { id.any_as_wildcard() } else { id }).collect();
         let hears_inherited = components.is_empty()
-            || components.iter().any(|&id| id.is_wildcard() && !id.is_pair() || self.is_inherited_id(id));
+            || components.iter().any(|&id| (id.is_wildcard() && !id.is_pair()) || self.is_inherited_id(id));
         for &id in components.iter().filter(|id| id.is_pair()) {
             for index in [id.first_index(), id.second_index()] {
                 if index > Entity::UNION.index()

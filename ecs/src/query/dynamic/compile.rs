@@ -267,8 +267,7 @@ impl Compiled {
             if relationship == Entity::WILDCARD {
                 archetype.flags().contains(crate::archetype::ArchetypeFlags::HAS_UNION)
             } else {
-                world.holds_union_of(archetype, relationship.index())
-                    || world.components().id_of_component::<crate::component::IsA>() == Some(relationship)
+                world.holds_union_of(archetype, relationship.index()) || world.builtin_ids().is_a == relationship
             }
         });
         let mut unions =
