@@ -380,7 +380,7 @@ fn has_self_tag_and_self_pair() {
 
 #[test]
 // Flecs: Has.c, Has_has_entity_owned (pairs of a prefab: tag pairs copied; a data pair of an
-// `inherit` relationship is neither copied nor read through IsA, documented in world::instantiate)
+// `inherit` relationship is not copied but read through IsA, documented in world::instantiate)
 fn has_pairs_of_prefab_base() {
     let mut world = World::new();
     let r = new(&mut world);
@@ -393,8 +393,9 @@ fn has_pairs_of_prefab_base() {
     assert!(world.has_pair::<Rel>(inst, t));
     assert!(world.has_pair::<Rel>(inst, Entity::WILDCARD));
     assert_eq!(world.targets::<Rel>(inst).collect::<Vec<_>>(), vec![t]);
-    assert!(!world.has_pair::<Eats>(inst, t));
-    assert!(world.get_pair::<Eats>(inst, t).is_none());
+    assert!(!world.owns_pair::<Eats>(inst, t));
+    assert!(world.has_pair::<Eats>(inst, t));
+    assert_eq!(world.get_pair::<Eats>(inst, t).map(|v| v.amount), Some(4));
     assert_eq!(world.get_pair::<Eats>(base, t).map(|v| v.amount), Some(4));
 }
 

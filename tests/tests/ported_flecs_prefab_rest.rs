@@ -72,12 +72,12 @@
 //! * `instantiate_*while_defer_suspended` (11 tests): no defer suspend/resume,
 //!   no non-fragmenting components beyond unions.
 //!
-//! Findings: (1) a value pair of an `inherit` relationship on a prefab is
-//! neither inherited nor copied: an instance has no such pair
+//! Findings (fixed since): (1) a value pair of an `inherit` relationship on a
+//! prefab was neither inherited nor copied: an instance had no such pair
 //! (`get_component_pair_from_prefab_base`, `always_override_pair`,
 //! `auto_override_pair_w_component`), where Flecs reads the base's value and
-//! `ecs_has_pair` sees it; `ecs/src/world/instantiate.rs` documents "pairs are
-//! never read through IsA", API.md does not. (2) An instance child is an
+//! `ecs_has_pair` sees it. Now the instance reads it (`get_pair`, `has_pair`,
+//! `has_id`; Flecs' `ecs_owns_pair` is `owns_pair`). (2) An instance child is an
 //! `(IsA, prefab child)` that shares the prefab child's `inherit` values, where
 //! Flecs 4 gives each instance child its own copy of every component: a design
 //! difference (values with the default policy need no `Clone`), documented in
@@ -268,7 +268,6 @@ fn auto_override_nested() {
 /// `(Position, TgtB)` inherited. Here `OPosRel` stands for the first and
 /// `PosRel` for the second (the policy is per type); prefab base (inheritance).
 #[test]
-#[ignore = "finding: a value pair of an inherit relationship on a prefab is not inherited: get_pair on the instance is None (Flecs reads the base's value)"]
 fn auto_override_pair_w_component() {
     static C: Counter = Counter::new();
     let mut world = World::new();
@@ -286,8 +285,9 @@ fn auto_override_pair_w_component() {
     assert!(pia.is_some());
     assert!(!same(pia, world.get_pair::<OPosRel>(base, tgt_a)));
     assert_eq!(xy(pia, |p| (p.0, p.1)), Some((10.0, 20.0)));
-    assert!(world.has_pair::<OPosRel>(inst, tgt_a));
-    assert!(!world.has_pair::<PosRel>(inst, tgt_b));
+    assert!(world.owns_pair::<OPosRel>(inst, tgt_a));
+    assert!(!world.owns_pair::<PosRel>(inst, tgt_b));
+    assert!(world.has_pair::<PosRel>(inst, tgt_b));
     // `pib == pb`: the inherited pair reads the base's value.
     assert!(same(world.get_pair::<PosRel>(inst, tgt_b), world.get_pair::<PosRel>(base, tgt_b)));
     drop(world);
@@ -383,7 +383,6 @@ fn auto_override_copy_once() {
 /// value here: `OPosRel` for RelA, `PosRel` for RelB, the components'
 /// entities as targets); prefab base (inheritance).
 #[test]
-#[ignore = "finding: (RelB, tgt) value pair of an inherit relationship on a prefab is not inherited: has_id/get_pair false/None on the instance (Flecs: inherited)"]
 fn always_override_pair() {
     static C: Counter = Counter::new();
     let mut world = World::new();
@@ -395,9 +394,9 @@ fn always_override_pair() {
     let i = world.instantiate(b);
     let (rel_a, rel_b) = (pair_id::<OPosRel>(&mut world, position), pair_id::<PosRel>(&mut world, velocity));
     assert!(world.has_id(i, rel_a));
-    assert!(world.has_pair::<OPosRel>(i, position));
+    assert!(world.has_pair::<OPosRel>(i, position) && world.owns_pair::<OPosRel>(i, position));
     assert_eq!(xy(world.get_pair::<OPosRel>(i, position), |p| (p.0, p.1)), Some((10.0, 20.0)));
-    assert!(!world.has_pair::<PosRel>(i, velocity));
+    assert!(world.has_pair::<PosRel>(i, velocity) && !world.owns_pair::<PosRel>(i, velocity));
     assert!(world.has_id(i, rel_b));
     assert_eq!(xy(world.get_pair::<PosRel>(i, velocity), |p| (p.0, p.1)), Some((1.0, 2.0)));
     drop(world);
@@ -407,7 +406,6 @@ fn always_override_pair() {
 /// Prefab.c `get_component_pair_from_prefab_base`: an instance reads a value
 /// pair of its prefab (the same value, not a copy).
 #[test]
-#[ignore = "finding: a value pair of an inherit relationship on a prefab is not inherited: has_id false and get_pair None on the instance (Flecs: the base's value)"]
 fn get_component_pair_from_prefab_base() {
     static C: Counter = Counter::new();
     let mut world = World::new();

@@ -76,21 +76,13 @@
 //!   `Velocity` exclusive; a component has no `exclusive` trait here.
 //! * Already ported elsewhere (found by name): every other `Sparse_*` test.
 //!
-//! # Findings
+//! # Findings (fixed since)
 //!
-//! * `exclusive_pair_w_hooks`, `on_remove_before_hook_before_dtor_pair`
-//!   (ignored): `#[derive(Relationship)]` accepts `#[component(on_add = ..,
-//!   on_remove = ..)]`, yet the hooks never run for the relationship's pairs
-//!   (insert, exclusive replace, remove, despawn): the log stays empty where
-//!   Flecs runs ctor/on_add/on_remove/dtor of `Position` for `(Position, Tgt)`
-//!   (Sparse.c `Sparse_exclusive_pair_w_hooks`: on_add 1 after the first
-//!   set_pair, on_add 1 + on_remove 1 after the exclusive replace, on_remove 1
-//!   after remove_pair; `Sparse_on_remove_before_hook_before_dtor_pair`:
-//!   observer, then hook, then dtor). The crate's rustdoc admits it
-//!   (`ComponentHooks`, ecs/src/component/info.rs: "Pairs of a relationship do
-//!   not run the relationship's hooks yet"; ecs/src/world/ids.rs and
-//!   world/union.rs: "pairs run no hooks"), API.md says nothing, and the derive
-//!   does not refuse the attribute, so a Flecs user's hooks are silently dead.
+//! * `exclusive_pair_w_hooks`, `on_remove_before_hook_before_dtor_pair`: a
+//!   relationship's `#[component(on_add = .., on_remove = ..)]` hooks never ran
+//!   for its pairs (insert, exclusive replace, remove, despawn), where Flecs runs
+//!   ctor/on_add/on_remove/dtor of `Position` for `(Position, Tgt)`. They run
+//!   now (`ComponentHooks`: a relationship's hooks run for each of its pairs).
 //!
 //! All other ported tests pass and every logged value is dropped exactly once
 //! (`Drop` still runs for pair values). Note: a union relationship is
@@ -122,7 +114,7 @@ fn take() -> Vec<String> {
 fn lines(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| s.to_string()).collect()
 }
-/// The `Drop` lines of a log (hooks of pairs do not run, see the findings).
+/// The `Drop` lines of a log.
 fn drops(log: &[String]) -> Vec<String> {
     log.iter().filter(|l| l.starts_with("drop")).cloned().collect()
 }
@@ -621,7 +613,6 @@ fn exclusive_pair_w_data() {
 }
 
 #[test]
-#[ignore = "finding (left, documented in ComponentInfo: pairs run no relationship hooks yet): a relationship's on_add/on_remove hooks (accepted by the derive) never run for its pairs; Flecs runs them for (Position, Tgt)"]
 fn exclusive_pair_w_hooks() {
     let mut world = World::new();
     let (a, b) = (new_e(&mut world), new_e(&mut world));
@@ -1450,7 +1441,6 @@ fn children_for_sparse_after_delete_children() {
 // ===== hooks and observers around pairs =========================================================
 
 #[test]
-#[ignore = "finding (left, documented in ComponentInfo: pairs run no relationship hooks yet): the relationship's on_remove hook never runs when a data pair is removed by despawn; Flecs runs observer, hook, dtor"]
 fn on_remove_before_hook_before_dtor_pair() {
     let mut world = World::new();
     let t = new_e(&mut world);

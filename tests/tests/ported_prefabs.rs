@@ -200,16 +200,18 @@ fn typed_queries_on_inherited_values() {
     assert!(world.query::<&mut MaxSpeed>().get_mut(&mut world, inst).is_err());
 }
 
-/// Pairs are not inherited (documented gap: Flecs copies or inherits them);
-/// the instance holds only `(IsA, prefab)`.
+/// A value pair of an `inherit` relationship stays on the prefab: the
+/// instance reads it through `IsA` (as an `inherit` component) and owns only
+/// `(IsA, prefab)`.
 #[test]
 fn pairs_of_a_prefab_stay_on_the_prefab() {
     let mut world = World::new();
     let apples = world.spawn_empty().id();
     let prefab = world.spawn((Prefab, Eats(3).pair(apples))).id();
     let inst = world.instantiate(prefab);
-    assert!(!world.has_pair::<Eats>(inst, apples));
-    assert_eq!(world.get_pair::<Eats>(inst, apples), None);
+    assert!(!world.owns_pair::<Eats>(inst, apples));
+    assert!(world.has_pair::<Eats>(inst, apples));
+    assert_eq!(world.get_pair::<Eats>(inst, apples), Some(&Eats(3)));
     assert!(world.has_pair::<Eats>(prefab, apples));
 }
 

@@ -934,7 +934,10 @@ fn override_pair_values_are_cloned_and_inherit_values_are_not_copied() {
     assert_eq!(world.get_pair::<Owes>(inst, bob), Some(&Owes(5)));
     world.get_pair_mut::<Owes>(inst, bob).unwrap().0 = 6;
     assert_eq!(world.get_pair::<Owes>(ship, bob), Some(&Owes(5)), "the prefab keeps its value");
-    assert!(!world.has_pair::<Grudge>(inst, bob), "an inherit relationship's value needs no Clone: not copied");
+    assert!(!world.owns_pair::<Grudge>(inst, bob), "an inherit relationship's value needs no Clone: not copied");
+    // It is read from the prefab instead (the same value).
+    assert!(world.has_pair::<Grudge>(inst, bob));
+    assert!(std::ptr::eq(world.get_pair::<Grudge>(inst, bob).unwrap(), world.get_pair::<Grudge>(ship, bob).unwrap()));
 }
 
 #[test]

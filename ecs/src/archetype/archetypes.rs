@@ -928,9 +928,8 @@ impl Archetypes {
             }
         }
         let hidden = self.hiding_flags(ids.iter().copied());
-        let hooked = ids
-            .iter()
-            .any(|&id| id.entity().and_then(|entity| components.info(entity)).is_some_and(|info| info.hooks().any()));
+        // A relationship's hooks run for its pairs (a union's marker pair too).
+        let hooked = ids.iter().any(|&id| components.hook_owner(id).is_some_and(|info| info.hooks().any()));
         let has_union = ids.iter().any(|&id| is_union_id(id));
         let ids: ArchetypeType = SmallVec::from_slice(ids);
         self.index.register_archetype(id, &ids, &columns);
@@ -989,6 +988,14 @@ impl Archetypes {
             self.inheritance.archetypes.push(id);
         }
         id
+    }
+
+    /// Makes the pairs of `relationship` inherited through `IsA` like plain
+    /// ids (listed in [`Archetype::inherited`]). The world calls it when it
+    /// registers a relationship whose pairs carry values and whose policy is
+    /// `inherit`, before any pair of it exists.
+    pub(crate) fn inherit_pairs_of(&mut self, relationship: Entity) {
+        self.inheritance.inherit_pairs_of(relationship);
     }
 
     /// Makes `relationship` the `IsA` relationship (the world's built-in).

@@ -2,7 +2,9 @@
 //! entities of an archetype read from their bases.
 //!
 //! An archetype whose type holds `(IsA, base)` pairs inherits every plain
-//! (non-pair) id of those of its bases that are prefabs (carry `Prefab`), found
+//! (non-pair) id, and every pair of the relationships the world lists
+//! ([`Inheritance::inherit_pairs_of`]: value pairs of `inherit`
+//! relationships), of those of its bases that are prefabs (carry `Prefab`), found
 //! depth-first along `IsA` through any base: a base's own ids first, then its
 //! bases', the bases of one archetype taken in the order they were added, so a
 //! nearer base wins over a farther one and the first added over a later one. A
@@ -48,12 +50,31 @@ pub(super) struct Inheritance {
     pub(super) archetypes: Vec<ArchetypeId>,
     /// Bumped when existing archetypes' inherited lists may have changed.
     pub(super) epoch: usize,
+    /// The relationships (by entity index) whose pairs are inherited like
+    /// plain ids: value pairs of `inherit` relationships (the world decides,
+    /// [`Inheritance::inherit_pairs_of`]). Other pairs are never inherited.
+    pair_relationships: Vec<u32>,
 }
 
 impl Inheritance {
     /// Sets the `IsA` relationship.
     pub(super) fn set_relationship(&mut self, relationship: Entity) {
         self.relationship = Some(relationship.index());
+    }
+
+    /// Makes the pairs of `relationship` inherited like plain ids. Called
+    /// when it is registered, before any pair of it exists.
+    pub(super) fn inherit_pairs_of(&mut self, relationship: Entity) {
+        if !self.pair_relationships.contains(&relationship.index()) {
+            self.pair_relationships.push(relationship.index());
+        }
+    }
+
+    /// Whether `id` is inherited from a prefab base that holds it: a plain
+    /// id, or a pair of a relationship listed by [`Inheritance::inherit_pairs_of`].
+    #[inline]
+    fn inheritable(&self, id: Id) -> bool {
+        !id.is_pair() || self.pair_relationships.contains(&id.first_index())
     }
 
     /// The pattern `(IsA, *)`, once the relationship is set.
@@ -194,7 +215,7 @@ impl Inheritance {
         }
         let (base_ids, base_order, is_prefab) = (walk.prefab_ids)(archetype);
         let mark = walk.blocked.len();
-        for &id in base_ids.iter().filter(|id| !id.is_pair()) {
+        for &id in base_ids.iter().filter(|&&id| self.inheritable(id)) {
             if !is_prefab {
                 walk.blocked.push(id);
             } else if !walk.blocked.contains(&id) {

@@ -292,7 +292,9 @@ pub struct Hook(pub(crate) fn());
 /// changes go through `DeferredWorld::commands` and are applied before the call
 /// returns. Hooks are part of a component's registration: set them before the
 /// component is first used (bundles cache whether they have hooked components).
-/// Pairs of a relationship do not run the relationship's hooks yet.
+/// A relationship's hooks also run for each of its pairs `(R, target)`
+/// (as Flecs runs a pair's type hooks): `HookContext::component_id` names the
+/// relationship, `DeferredWorld::pair_target` the pair's target.
 ///
 /// # Examples
 /// ```
@@ -645,6 +647,35 @@ impl ComponentInfo {
     #[inline]
     pub fn is_inherited(&self) -> bool {
         self.descriptor.on_instantiate == OnInstantiate::Inherit && self.descriptor.storage == StorageKind::Table
+    }
+
+    /// Whether instances read this relationship's pairs from their prefabs
+    /// through `IsA`, as they read `inherit` components: a relationship whose
+    /// pairs carry values, with the [`OnInstantiate::Inherit`] policy. (Tag
+    /// pairs and pairs of `override` relationships are copied into each
+    /// instance instead; `dont_inherit` ones are neither.)
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Relationship)]
+    /// struct Eats(u32);
+    /// #[derive(Relationship)]
+    /// struct Likes;
+    /// let mut world = World::new();
+    /// let (eats, likes) = (world.register_component::<Eats>(), world.register_component::<Likes>());
+    /// assert!(world.component_info(eats).unwrap().inherits_pairs());
+    /// assert!(!world.component_info(likes).unwrap().inherits_pairs());
+    /// let (prefab, apples) = (world.spawn(Prefab).id(), world.spawn_empty().id());
+    /// world.insert_pair(prefab, Eats(3), apples);
+    /// let instance = world.instantiate(prefab);
+    /// assert_eq!(world.get_pair::<Eats>(instance, apples).map(|e| e.0), Some(3));
+    /// ```
+    #[inline]
+    pub fn inherits_pairs(&self) -> bool {
+        self.descriptor.relationship.is_some()
+            && self.descriptor.on_instantiate == OnInstantiate::Inherit
+            && self.pair_needs_value()
     }
 
     /// Whether instances read this sparse component from their prefabs

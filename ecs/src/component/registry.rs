@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 use super::info::{Component, ComponentDescriptor, ComponentInfo, type_key_address};
 use super::relationship::RelationshipTraits;
-use crate::entity::{Entity, EntityFlags, EntityIndex};
+use crate::entity::{Entity, EntityFlags, EntityIndex, Id};
 use crate::util::{FxHashMap, TypeIdMap};
 
 /// Every registered component of a world. See the module docs.
@@ -165,6 +165,22 @@ impl Components {
     #[inline]
     pub fn info_by_index(&self, index: u32) -> Option<&ComponentInfo> {
         self.infos.get(index as usize)?.as_ref()
+    }
+
+    /// The component whose hooks run when `id` is added, inserted, replaced or
+    /// removed: the component of a plain id, or, for a concrete pair, the
+    /// component that is its relationship (its first element): a
+    /// relationship's hooks run for every pair of it, as Flecs runs a pair's
+    /// type hooks. `None` for wildcards and unregistered ids.
+    #[inline]
+    pub(crate) fn hook_owner(&self, id: Id) -> Option<&ComponentInfo> {
+        if id.is_pair() {
+            if id.is_wildcard() {
+                return None;
+            }
+            return self.info_by_index(id.first_index());
+        }
+        self.info_by_index(id.first_index()).filter(|info| info.id.id() == id)
     }
 
     /// Mutable info of component `id`.

@@ -22,6 +22,18 @@ use smallvec::SmallVec;
 
 use crate::entity::Entity;
 
+/// The generation of the pseudo-entities that stand for a relationship's
+/// pair values in an access (`relation::pair_access_key`): the largest
+/// generation, which no component entity has.
+pub(crate) const PAIR_ACCESS_GENERATION: u32 = 0x7FFF_FFFF;
+
+/// The relationship whose pair values the access key `key` stands for, if it
+/// is such a key (by index: the relationship's entity has generation 0).
+#[inline]
+pub(crate) fn pair_access_relationship(key: Entity) -> Option<u32> {
+    (key.generation() == PAIR_ACCESS_GENERATION).then_some(key.index())
+}
+
 /// The reads and writes of one query.
 ///
 /// # Examples

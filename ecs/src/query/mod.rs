@@ -30,6 +30,7 @@ mod par_iter;
 mod state;
 mod term;
 
+pub(crate) use access::PAIR_ACCESS_GENERATION;
 pub use access::QueryAccess;
 pub use access_set::{
     AccessKind, AccessSet, AccessTerm, ConstStr, LABEL_CAPACITY, Label, MAX_ACCESS_TERMS, MESSAGE_CAPACITY, QueryCheck,

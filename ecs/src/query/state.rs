@@ -163,11 +163,25 @@ pub struct QueryState<D: QueryData, F: QueryFilter = ()> {
 }
 
 /// Refuses a query that may match prefabs (it names `Prefab`) and writes a
-/// component that instances read from their prefabs: a `&mut` of a prefab's
-/// value could alias the shared `&` an instance's row hands out.
+/// component, or the value pairs of a relationship, that instances read from
+/// their prefabs: a `&mut` of a prefab's value could alias the shared `&` an
+/// instance's row hands out.
 #[track_caller]
 fn refuse_prefab_writes(world: &World, access: &QueryAccess, query: &str) {
     for &component in access.writes() {
+        if let Some(relationship) = super::access::pair_access_relationship(component) {
+            let info = world.entity_at(relationship).and_then(|relationship| world.component_info(relationship));
+            if let Some(info) = info.filter(|info| info.inherits_pairs()) {
+                panic!(
+                    "query {query} writes the pairs of {} and may match prefabs, whose {} pairs instances read \
+                     through IsA; edit a prefab with World::get_pair_mut, or give the relationship another \
+                     on_instantiate policy",
+                    info.name(),
+                    info.name()
+                );
+            }
+            continue;
+        }
         let Some(info) = world.component_info(component) else { continue };
         if info.is_inherited() || info.is_inherited_sparse() {
             panic!(

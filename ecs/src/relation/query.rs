@@ -55,7 +55,7 @@ const fn pair_access<R: Component>(kind: AccessKind, label: Label) -> AccessSet 
 /// they get different keys, as in the const access sets.
 #[inline]
 pub(crate) fn pair_access_key(relationship: Entity) -> Entity {
-    Entity::from_raw(relationship.index(), 0x7FFF_FFFF)
+    Entity::from_raw(relationship.index(), crate::query::PAIR_ACCESS_GENERATION)
 }
 
 /// `(R, *)`.
@@ -105,9 +105,70 @@ fn pair_position(relationship: Entity, archetype: &Archetype, variant: usize) ->
     (variant < positions.len()).then(|| (positions.start + variant) as u16)
 }
 
+/// The indices in `archetype`'s [`Archetype::inherited`] list of the
+/// `(relationship, *)` pairs it reads from prefabs and does not hold (value
+/// pairs of an `inherit` relationship; none for other relationships).
+#[inline]
+fn inherited_pairs(relationship: Entity, archetype: &Archetype) -> impl Iterator<Item = usize> + '_ {
+    archetype
+        .inherited()
+        .iter()
+        .enumerate()
+        .filter(move |(_, (id, _))| {
+            id.is_pair() && id.first_index() == relationship.index() && !archetype.contains(*id)
+        })
+        .map(|(index, _)| index)
+}
+
+/// The variant-th `(R, *)` pair of `archetype`, those of its type first,
+/// then those it inherits: a position of its type, or `ids().len() + i`
+/// for the `i`-th entry of its inherited list.
+#[inline]
+fn pair_or_inherited_position(relationship: Entity, archetype: &Archetype, variant: usize) -> Option<u16> {
+    let own = archetype.pair_positions(relationship.index());
+    if variant < own.len() {
+        return Some((own.start + variant) as u16);
+    }
+    if archetype.inherited().is_empty() {
+        return None;
+    }
+    inherited_pairs(relationship, archetype)
+        .nth(variant - own.len())
+        .map(|index| (archetype.ids().len() + index) as u16)
+}
+
+/// The inherited pair a cache of [`pair_or_inherited_position`] names, with
+/// the base holding it, if it names one (rather than a position of the type).
+#[inline]
+fn inherited_pair_at(archetype: &Archetype, position: u16) -> Option<(Id, Entity)> {
+    let index = (position as usize).checked_sub(archetype.ids().len())?;
+    archetype.inherited().get(index).copied()
+}
+
 /// The matching methods shared by the `(R, *)` terms: state = `R`'s id, cache =
-/// the position of the matched pair, one variant per pair.
+/// the position of the matched pair, one variant per pair. With `inherited`,
+/// the pairs the archetype reads from prefabs are variants too, after its
+/// own (read-only terms: a base's value is never handed out mutably).
 macro_rules! pair_matching {
+    (inherited) => {
+        fn required_ids(state: &Entity, ids: &mut impl FnMut(Id)) {
+            ids(wildcard_pair(*state));
+        }
+        #[inline]
+        fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<u16> {
+            pair_or_inherited_position(*state, archetype, 0)
+        }
+        #[inline]
+        fn variant_count(state: &Entity, archetype: &Archetype) -> usize {
+            let inherited =
+                if archetype.inherited().is_empty() { 0 } else { inherited_pairs(*state, archetype).count() };
+            archetype.pair_positions(state.index()).len() + inherited
+        }
+        #[inline]
+        fn match_variant(state: &Entity, archetype: &Archetype, variant: usize) -> Option<u16> {
+            pair_or_inherited_position(*state, archetype, variant)
+        }
+    };
     () => {
         fn required_ids(state: &Entity, ids: &mut impl FnMut(Id)) {
             ids(wildcard_pair(*state));
@@ -262,13 +323,18 @@ unsafe impl<R: Relationship> WorldQuery for PairTarget<R> {
         world.register_component::<R>()
     }
     fn update_access(_state: &Entity, _access: &mut QueryAccess) {}
-    pair_matching!();
+    pair_matching!(inherited);
     #[inline]
     fn init_fetch<'w>(world: &'w World, _state: &Entity, _last_run: Tick, _this_run: Tick) -> TargetFetch<'w> {
         TargetFetch { world, target: Entity::WILDCARD, union_targets: None }
     }
     #[inline]
     unsafe fn set_archetype<'w>(fetch: &mut TargetFetch<'w>, cache: &u16, archetype: &'w Archetype) {
+        if let Some((id, _)) = inherited_pair_at(archetype, *cache) {
+            fetch.target = fetch.world.entity_at(id.second_index()).unwrap_or(Entity::WILDCARD);
+            fetch.union_targets = None;
+            return;
+        }
         fetch.target = target_at(fetch.world, archetype, *cache);
         if R::TRAITS.union {
             fetch.union_targets = union_targets_at(archetype, *cache);
@@ -295,17 +361,34 @@ unsafe impl<R: Relationship> ReadOnlyQueryData for PairTarget<R> {}
 /// The term behind `Pair<&R>`: the target and value of each `(R, *)` pair.
 pub struct PairRef<R>(PhantomData<R>);
 
-/// The fetch of [`PairRef`]: the current pair's target and column.
+/// The fetch of [`PairRef`]: the current pair's target and column (or, for
+/// a pair the table inherits, the base's one value).
 pub struct PairRefFetch<'w, R> {
     world: &'w World,
     target: Entity,
     column: NonNull<R>,
+    /// `column` is a base's value, the same for every row.
+    shared: bool,
     union_targets: Option<NonNull<UnionCell>>,
 }
 
 impl<R> Clone for PairRefFetch<'_, R> {
     fn clone(&self) -> Self {
-        PairRefFetch { world: self.world, target: self.target, column: self.column, union_targets: self.union_targets }
+        PairRefFetch { ..*self }
+    }
+}
+
+/// The address of `base`'s own value of the pair `id`, which a matched table
+/// inherits (a dangling, aligned one for a zero-sized value).
+///
+/// # Panics
+/// Panics if `base` no longer holds the pair: query caches rebuild when a
+/// base moves or dies, so a matched base always holds it.
+fn inherited_pair_value<R>(world: &World, id: Id, base: Entity) -> NonNull<R> {
+    match world.id_value(base, id) {
+        Some((value, _)) => value.cast(),
+        None if size_of::<R>() == 0 && world.owns_id(base, id) => NonNull::dangling(),
+        None => panic!("base {base:?} of a matched table no longer holds the pair {id:?}"),
     }
 }
 
@@ -335,13 +418,27 @@ unsafe impl<R: Relationship> WorldQuery for PairRef<R> {
     fn update_access(state: &Entity, access: &mut QueryAccess) {
         access.add_read(pair_access_key(*state));
     }
-    pair_matching!();
+    pair_matching!(inherited);
     #[inline]
     fn init_fetch<'w>(world: &'w World, _state: &Entity, _last_run: Tick, _this_run: Tick) -> Self::Fetch<'w> {
-        PairRefFetch { world, target: Entity::WILDCARD, column: NonNull::dangling(), union_targets: None }
+        PairRefFetch {
+            world,
+            target: Entity::WILDCARD,
+            column: NonNull::dangling(),
+            shared: false,
+            union_targets: None,
+        }
     }
     #[inline]
     unsafe fn set_archetype<'w>(fetch: &mut Self::Fetch<'w>, cache: &u16, archetype: &'w Archetype) {
+        if let Some((id, base)) = inherited_pair_at(archetype, *cache) {
+            fetch.target = fetch.world.entity_at(id.second_index()).unwrap_or(Entity::WILDCARD);
+            fetch.column = inherited_pair_value(fetch.world, id, base);
+            fetch.shared = true;
+            fetch.union_targets = None;
+            return;
+        }
+        fetch.shared = false;
         fetch.target = target_at(fetch.world, archetype, *cache);
         fetch.column = pair_column::<R>(archetype, *cache).0;
         if R::TRAITS.union {
@@ -355,9 +452,13 @@ unsafe impl<R: Relationship> WorldQuery for PairRef<R> {
     #[inline]
     unsafe fn fetch<'w>(fetch: &mut Self::Fetch<'w>, _entity: Entity, row: usize) -> Self::Item<'w> {
         // SAFETY: `row` is a row of the current table, whose pair column stores `R`
-        // (or `R` is zero-sized and the pointer dangling but aligned); the union
-        // column, if any, is the current table's.
-        unsafe { (row_target::<R>(fetch.union_targets, fetch.target, row), fetch.column.add(row).as_ref()) }
+        // (or `R` is zero-sized and the pointer dangling but aligned), or the
+        // column is a base's one value (`shared`); the union column, if any, is
+        // the current table's.
+        unsafe {
+            let value = if fetch.shared { fetch.column } else { fetch.column.add(row) };
+            (row_target::<R>(fetch.union_targets, fetch.target, row), value.as_ref())
+        }
     }
 }
 
@@ -469,7 +570,8 @@ unsafe impl<R: Relationship> QueryData for PairMut<R> {
 }
 
 /// Selects entities with at least one `(R, *)` pair (one row per entity,
-/// whatever the number of pairs).
+/// whatever the number of pairs), its own or a value pair it reads from a
+/// prefab (an `inherit` relationship's).
 ///
 /// # Examples
 /// ```
@@ -502,7 +604,7 @@ unsafe impl<R: Relationship> WorldQuery for WithPair<R> {
     }
     #[inline]
     fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<()> {
-        (!archetype.pair_positions(state.index()).is_empty()).then_some(())
+        pair_or_inherited_position(*state, archetype, 0).map(|_| ())
     }
     #[inline]
     fn init_fetch(_world: &World, _state: &Entity, _last_run: Tick, _this_run: Tick) {}

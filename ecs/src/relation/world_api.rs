@@ -168,9 +168,50 @@ impl World {
         }
     }
 
-    /// Whether `entity` has the pair `(R, target)`. `target` may be
-    /// [`Entity::WILDCARD`] (or [`Entity::ANY`]) for "any target".
+    /// Whether `entity` has the pair `(R, target)`: owns it, or, for a value
+    /// pair of an `inherit` relationship, reads it from a prefab through `IsA`
+    /// (as [`World::has`] sees inherited components). `target` may be
+    /// [`Entity::WILDCARD`] (or [`Entity::ANY`]) for "any target" (owned).
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Relationship)]
+    /// struct Eats(u32);
+    /// let mut world = World::new();
+    /// let (prefab, apples) = (world.spawn(Prefab).id(), world.spawn_empty().id());
+    /// world.insert_pair(prefab, Eats(3), apples);
+    /// let instance = world.instantiate(prefab);
+    /// assert!(world.has_pair::<Eats>(instance, apples));
+    /// assert!(!world.owns_pair::<Eats>(instance, apples));
+    /// ```
     pub fn has_pair<R: Relationship>(&self, entity: Entity, target: Entity) -> bool {
+        let Some(relationship) = self.component_id::<R>() else {
+            return false;
+        };
+        if target != Entity::WILDCARD && !self.is_alive(target) {
+            return false;
+        }
+        let id = Id::pair(relationship, target);
+        self.owns_id(entity, id) || (!id.is_wildcard() && self.inherits_id(entity, id))
+    }
+
+    /// Whether `entity` itself holds the pair `(R, target)` (not what it
+    /// reads from a prefab, see [`World::has_pair`]). `target` may be
+    /// [`Entity::WILDCARD`] (or [`Entity::ANY`]) for "any target".
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// #[derive(Relationship)]
+    /// struct Likes;
+    /// let mut world = World::new();
+    /// let (alice, bob) = (world.spawn_empty().id(), world.spawn_empty().id());
+    /// world.add_pair::<Likes>(alice, bob);
+    /// assert!(world.owns_pair::<Likes>(alice, bob));
+    /// assert!(world.owns_pair::<Likes>(alice, Entity::WILDCARD));
+    /// ```
+    pub fn owns_pair<R: Relationship>(&self, entity: Entity, target: Entity) -> bool {
         let Some(relationship) = self.component_id::<R>() else {
             return false;
         };
@@ -181,7 +222,10 @@ impl World {
     }
 
     /// The value of `entity`'s pair `(R, target)`; `None` if it lacks the pair.
-    /// For tag relationships the value is the unit value. With
+    /// For tag relationships the value is the unit value. An instance reads
+    /// a value pair of an `inherit` relationship it does not own from its
+    /// prefab (the prefab's value, as `World::get` reads an inherited
+    /// component; [`World::has_pair`] asks what it owns). With
     /// [`Entity::WILDCARD`] as `target`: the value of its first `(R, *)` pair in
     /// id order (the lowest target index, the target [`World::target`] gives).
     ///
@@ -203,7 +247,11 @@ impl World {
             // SAFETY: a zero-sized value may be read at any aligned address.
             return self.owns_id(entity, id).then(|| unsafe { NonNull::<R>::dangling().as_ref() });
         }
-        let (value, _) = self.id_value(entity, id)?;
+        let (value, _) = match self.id_value(entity, id) {
+            Some(own) => own,
+            // A value pair of an `inherit` relationship, read from a prefab.
+            None => self.id_value(self.inherited_base_of(entity, id)?, id)?,
+        };
         // SAFETY: the column of a pair of `R` stores `R` values; borrowed for `&self`.
         Some(unsafe { value.cast::<R>().as_ref() })
     }

@@ -12,7 +12,7 @@
 use super::change_detection::Mut;
 use super::{CommandQueue, World};
 use crate::component::{Component, Hook, HookContext};
-use crate::entity::Entity;
+use crate::entity::{Entity, Id};
 use crate::world::Resource;
 
 /// The world, restricted to non-structural access.
@@ -40,6 +40,8 @@ pub struct DeferredWorld<'w> {
     /// commands are applied when it is dropped, as no structural change is
     /// under way that would apply them.
     applies_on_drop: bool,
+    /// The pair whose relationship's hook this world is handed to.
+    hook_pair: Option<Id>,
 }
 
 /// A `DeferredWorld` of the user's own: its commands are applied when it is
@@ -61,7 +63,7 @@ pub struct DeferredWorld<'w> {
 /// ```
 impl<'w> From<&'w mut World> for DeferredWorld<'w> {
     fn from(world: &'w mut World) -> Self {
-        DeferredWorld { world, queue: CommandQueue::default(), applies_on_drop: true }
+        DeferredWorld { world, queue: CommandQueue::default(), applies_on_drop: true, hook_pair: None }
     }
 }
 
@@ -83,11 +85,45 @@ impl<'w> DeferredWorld<'w> {
     /// queue, applied before the structural change that ran the hook returns.
     #[inline]
     pub(crate) fn for_hook(world: &'w mut World) -> Self {
-        DeferredWorld { world, queue: CommandQueue::default(), applies_on_drop: false }
+        DeferredWorld { world, queue: CommandQueue::default(), applies_on_drop: false, hook_pair: None }
     }
 }
 
 impl DeferredWorld<'_> {
+    /// This world, handed to the hook a relationship runs for `pair`.
+    pub(crate) fn with_hook_pair(mut self, pair: Option<Id>) -> Self {
+        self.hook_pair = pair;
+        self
+    }
+
+    /// The target of the pair `(R, target)` whose change runs this hook, when
+    /// the hook is relationship `R`'s (a relationship's hooks run for each of
+    /// its pairs, as in Flecs; [`HookContext::component_id`] names `R`);
+    /// `None` in a component's own hook and in a `DeferredWorld` made from a
+    /// `World`.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::prelude::*;
+    /// use std::sync::Mutex;
+    /// static DOCKED: Mutex<Vec<(Entity, Entity)>> = Mutex::new(Vec::new());
+    /// fn docked(world: DeferredWorld, ctx: HookContext) {
+    ///     DOCKED.lock().unwrap().push((ctx.entity, world.pair_target().unwrap()));
+    /// }
+    /// #[derive(Relationship)]
+    /// #[component(on_add = docked)]
+    /// struct DockedTo;
+    /// let mut world = World::new();
+    /// let station = world.spawn_empty().id();
+    /// let ship = world.spawn_empty().id();
+    /// world.add_pair::<DockedTo>(ship, station);
+    /// assert_eq!(*DOCKED.lock().unwrap(), [(ship, station)]);
+    /// ```
+    #[inline]
+    pub fn pair_target(&self) -> Option<Entity> {
+        self.world.entity_at(self.hook_pair?.second_index())
+    }
+
     /// The queue its commands go to, and the world (to reserve ids).
     #[inline]
     pub(crate) fn queue_and_world(&mut self) -> (&mut CommandQueue, &World) {

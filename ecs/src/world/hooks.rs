@@ -182,6 +182,23 @@ impl World {
         }
     }
 
+    /// Runs the `kind` hook of each of `ids` that has one for `entity`: a
+    /// component's own, and a relationship's for each of its pairs (the hook
+    /// reads the target with [`DeferredWorld::pair_target`]), without the
+    /// observers.
+    pub(crate) fn run_id_hook_fns(&mut self, kind: HookKind, entity: Entity, ids: &[Id]) {
+        for &id in ids {
+            let Some(info) = self.components.hook_owner(id) else {
+                continue;
+            };
+            let component_id = info.id();
+            if let Some(hook) = kind.slot(info.hooks()) {
+                let world = DeferredWorld::for_hook(&mut *self).with_hook_pair(id.is_pair().then_some(id));
+                hook.call(world, HookContext { entity, component_id });
+            }
+        }
+    }
+
     /// Runs the observers of `kind`'s lifecycle event for `ids` (components or
     /// pairs) of `entity`: one event for the plain ids together, and one per
     /// pair when there are several (as in Flecs, an observer on `(R, *)` runs

@@ -35,6 +35,7 @@ use smallvec::SmallVec;
 
 use super::hooks::HookKind;
 use super::{TickCells, World};
+use crate::archetype::ArchetypeFlags;
 use crate::component::{Component, ComponentInfo, OnInstantiate, StorageKind};
 use crate::entity::{ArchetypeId, Entity, EntityFlags, EntityLocation, Id};
 use crate::storage::ComponentTicks;
@@ -216,11 +217,14 @@ impl World {
     }
 
     /// Whether a structural change of `id` may run anything: a lifecycle
-    /// observer exists, or `id` is a component with hooks (pairs run none). One
-    /// flag test for pairs and plain tags while no observer exists.
+    /// observer exists, or `id` is a component with hooks or a pair of a
+    /// relationship with hooks ([`Components::hook_owner`]).
+    ///
+    /// [`Components::hook_owner`]: crate::component::Components::hook_owner
     #[inline]
     pub(super) fn id_has_lifecycle(&self, id: Id) -> bool {
-        self.observers().has_lifecycle_observers() || self.component_of_id(id).is_some_and(|info| info.hooks().any())
+        self.observers().has_lifecycle_observers()
+            || self.components.hook_owner(id).is_some_and(|info| info.hooks().any())
     }
 
     /// Runs `kind`'s lifecycle for `id` of `entity`: the component's hook (for
@@ -230,19 +234,14 @@ impl World {
     }
 
     /// Runs `kind`'s lifecycle for `ids` of `entity`, as one event: the hooks
-    /// of those that are registered components with hooks and the observers,
-    /// in [`HookKind::observers_first`]'s order.
+    /// of those that are components with hooks or pairs of relationships with
+    /// hooks, and the observers, in [`HookKind::observers_first`]'s order.
     #[inline]
     pub(super) fn ids_lifecycle(&mut self, kind: HookKind, entity: Entity, ids: &[Id]) {
         if kind.observers_first() {
             self.run_lifecycle_observers(kind, entity, ids);
         }
-        let hooked = |id: &Id| self.component_of_id(*id).is_some_and(|info| info.hooks().any());
-        if ids.iter().any(hooked) {
-            let hooked: SmallVec<[Entity; 2]> =
-                ids.iter().filter(|id| hooked(id)).filter_map(|id| id.entity()).collect();
-            self.run_hook_fns(kind, entity, &hooked);
-        }
+        self.run_id_hook_fns(kind, entity, ids);
         if !kind.observers_first() {
             self.run_lifecycle_observers(kind, entity, ids);
         }
@@ -651,15 +650,20 @@ impl World {
                 self.report_inherited_overwrite(HookKind::Replace, entity, &[component]);
             }
         }
-        if self.observers().has_lifecycle_observers() {
+        // An exclusive relationship's replaced pair goes with the move.
+        if self.observers().has_lifecycle_observers()
+            || self.archetypes[source].flags().contains(ArchetypeFlags::HAS_HOOKS)
+        {
             let dropped: SmallVec<[Id; 2]> = self.archetypes[source]
                 .ids()
                 .iter()
                 .copied()
                 .filter(|&old| !self.archetypes[destination].contains(old))
                 .collect();
-            self.run_lifecycle_observers(HookKind::Replace, entity, &dropped);
-            self.run_lifecycle_observers(HookKind::Remove, entity, &dropped);
+            if !dropped.is_empty() {
+                self.ids_lifecycle(HookKind::Replace, entity, &dropped);
+                self.ids_lifecycle(HookKind::Remove, entity, &dropped);
+            }
         }
         existed
     }
@@ -994,18 +998,22 @@ impl World {
         self.owns_id(entity, id) || self.inherits_id(entity, id)
     }
 
-    /// Whether instances inherit the plain id `id` from their prefabs: a
-    /// component with the `inherit` policy, or an entity that is not a
-    /// component (a runtime tag: no value to copy, so it is shared, as the
-    /// default policy shares). Pairs are never inherited (an instance gets
-    /// copies of its base's tag and `override` pairs instead, see
-    /// `World::instantiate`).
+    /// Whether instances inherit `id` from their prefabs: a component with
+    /// the `inherit` policy, an entity that is not a component (a runtime
+    /// tag: no value to copy, so it is shared, as the default policy shares),
+    /// or a value pair of an `inherit` relationship
+    /// ([`ComponentInfo::inherits_pairs`]). Other pairs are not inherited (an
+    /// instance gets copies of its base's tag and `override` pairs instead,
+    /// see `World::instantiate`).
     pub(crate) fn is_inherited_id(&self, id: Id) -> bool {
-        !id.is_pair()
-            && id.entity().is_some_and(|entity| match self.components.info(entity) {
-                Some(info) => info.is_inherited(),
-                None => self.entities.get(entity).is_some_and(|record| !record.flags.contains(EntityFlags::INTERNAL)),
-            })
+        if id.is_pair() {
+            return !id.is_wildcard()
+                && self.components.info_by_index(id.first_index()).is_some_and(ComponentInfo::inherits_pairs);
+        }
+        id.entity().is_some_and(|entity| match self.components.info(entity) {
+            Some(info) => info.is_inherited(),
+            None => self.entities.get(entity).is_some_and(|record| !record.flags.contains(EntityFlags::INTERNAL)),
+        })
     }
 
     /// Whether an `up` walk along `relationship` may find `id` on an
@@ -1024,13 +1032,32 @@ impl World {
             .is_none_or(|info| info.on_instantiate() != OnInstantiate::DontInherit)
     }
 
-    /// Whether `entity` inherits the plain component `id` (see
+    /// The prefab base `entity` reads its `id` from through `IsA` (a
+    /// component or value pair it inherits and does not own), if any.
+    pub(crate) fn inherited_base_of(&self, entity: Entity, id: Id) -> Option<Entity> {
+        let location = self.entities.location(entity)?;
+        let archetype = &self.archetypes[location.archetype];
+        if archetype.inherited().is_empty() || archetype.contains(id) || !self.is_inherited_id(id) {
+            return None;
+        }
+        archetype.inherited_from(id)
+    }
+
+    /// Whether `entity` inherits the component or value pair `id` (see
     /// [`World::has_id_or_inherits`]) without owning it.
+    /// A pair pattern (`(R, *)`) asks for any such value pair.
     pub(crate) fn inherits_id(&self, entity: Entity, id: Id) -> bool {
         let Some(location) = self.entities.location(entity) else {
             return false;
         };
         let archetype = &self.archetypes[location.archetype];
+        if id.is_wildcard() {
+            let pattern = id.any_as_wildcard();
+            return id.is_pair()
+                && archetype.inherited().iter().any(|&(held, _)| {
+                    held.is_pair() && pattern.matches(held) && !archetype.contains(held) && self.is_inherited_id(held)
+                });
+        }
         !archetype.inherited().is_empty()
             && !archetype.contains(id)
             && archetype.inherited_from(id).is_some()

@@ -21,9 +21,11 @@
 //! value (a tag relationship's) or of an `override` relationship (its value
 //! cloned), unless its relationship is `dont_inherit` or the copy would
 //! close a cycle of an acyclic relationship (see
-//! [`World::collect_pair_copies`]). A pair value of an `inherit` relationship
-//! is not copied (it needs no `Clone`) and not inherited either: pairs are
-//! never read through `IsA`.
+//! [`World::collect_pair_copies`]). A value pair of an `inherit` relationship
+//! is not copied (it needs no `Clone`): it is inherited like an `inherit`
+//! component (listed in `Archetype::inherited`), so `World::get_pair`,
+//! `World::has_pair` and `World::has_id` of an instance see the prefab's
+//! value.
 //!
 //! Then, if the base is a prefab, every child of the base (`(ChildOf, base)`)
 //! is instantiated as a child of the instance: a new entity with `(IsA, child)`, `(ChildOf, instance)` and

@@ -565,6 +565,11 @@ impl World {
         while self.components.has_pending() {
             for id in self.components.take_pending() {
                 let info = self.components.info(id).expect("pending ids are registered").clone();
+                // Value pairs of an `inherit` relationship are read through
+                // `IsA` (tag pairs and `override` ones are copied instead).
+                if info.inherits_pairs() {
+                    self.archetypes.inherit_pairs_of(id);
+                }
                 let name = Name(info.descriptor.name.clone());
                 self.internal_count += 1;
                 let bundle_id = self.register_bundle::<(ComponentInfo, Name, Internal)>();
@@ -1104,7 +1109,11 @@ impl World {
             let hooked = self.hooked_components(entity);
             // Observers also hear about the entity's pairs (a union pair as
             // its row's concrete pair).
-            let pairs: SmallVec<[crate::entity::Id; 4]> = if self.observers.has_lifecycle_observers() {
+            // A relationship's hooks run for its pairs (the archetype's flag).
+            let pair_hooks = self.archetypes[record.location.archetype]
+                .flags()
+                .contains(crate::archetype::ArchetypeFlags::HAS_HOOKS);
+            let pairs: SmallVec<[crate::entity::Id; 4]> = if self.observers.has_lifecycle_observers() || pair_hooks {
                 self.archetypes[record.location.archetype]
                     .ids()
                     .iter()
@@ -1131,7 +1140,7 @@ impl World {
             // Bevy's order: each event's observers (of components and pairs),
             // then its hooks; `OnReplace` before `OnRemove`.
             for kind in [HookKind::Replace, HookKind::Remove] {
-                self.run_lifecycle_observers(kind, entity, &pairs);
+                self.ids_lifecycle(kind, entity, &pairs);
                 if inherited.is_empty() {
                     self.run_hooks(kind, entity, &hooked);
                 } else {

@@ -11,7 +11,7 @@
 //!   archetype with `(R, *union*)`, and writes `t` into its row; adding
 //!   `(R, t2)` later only rewrites the row (no move), with the events of an
 //!   exclusive replacement: `OnReplace`/`OnRemove` for `(R, t)`, then
-//!   `OnAdd`/`OnInsert` for `(R, t2)` (pairs run no hooks);
+//!   `OnAdd`/`OnInsert` for `(R, t2)` (with the relationship's hooks);
 //! * removing `(R, t)` (or `(R, *)`, or `(*, t)`) moves the entity out of it;
 //! * `has_id`, `targets`, `sources` and the id-level removal read the row's
 //!   target; every other id-level read sees `(R, *union*)` as the archetype's
@@ -252,16 +252,16 @@ impl World {
             let old_cell = self.archetypes[location.archetype].union_column(column)[location.row as usize];
             let old = old_cell.target;
             let existed = old == target;
-            if self.observers().has_lifecycle_observers() {
+            if self.id_has_lifecycle(id) {
                 if existed {
-                    self.run_lifecycle_observers(HookKind::Replace, entity, &[id]);
+                    self.id_lifecycle(HookKind::Replace, entity, id);
                 } else {
-                    let old_pair = [Id::pair_from_indices(relationship, old.index())];
-                    self.run_lifecycle_observers(HookKind::Replace, entity, &old_pair);
-                    self.run_lifecycle_observers(HookKind::Remove, entity, &old_pair);
+                    let old_pair = Id::pair_from_indices(relationship, old.index());
+                    self.id_lifecycle(HookKind::Replace, entity, old_pair);
+                    self.id_lifecycle(HookKind::Remove, entity, old_pair);
                 }
             }
-            // Observers cannot move the entity (their commands wait).
+            // Hooks and observers cannot move the entity (their commands wait).
             let location = self.entities.location(entity).expect("observers cannot despawn (their commands wait)");
             if !existed {
                 self.unindex_union_pair(entity, relationship, old_cell);
@@ -311,9 +311,9 @@ impl World {
             return false;
         }
         let pair = Id::pair_from_indices(relationship, target.index());
-        if self.observers().has_lifecycle_observers() {
-            self.run_lifecycle_observers(HookKind::Replace, entity, &[pair]);
-            self.run_lifecycle_observers(HookKind::Remove, entity, &[pair]);
+        if self.id_has_lifecycle(pair) {
+            self.id_lifecycle(HookKind::Replace, entity, pair);
+            self.id_lifecycle(HookKind::Remove, entity, pair);
         }
         let location = self.entities.location(entity).expect("observers cannot despawn (their commands wait)");
         let destination = self.archetypes.remove_edge(location.archetype, union_id(relationship), &self.components);

@@ -202,7 +202,9 @@ impl<'w> Evaluator<'w, '_> {
                     // A plain component may also be inherited (through `IsA`)
                     // by tables that do not hold it: those are visited too.
                     Some(record)
-                        if !self.is_sparse(pattern) && !id.is_pair() && archetypes.inheriting().next().is_some() =>
+                        if !self.is_sparse(pattern)
+                            && (!id.is_pair() || self.inherits_pairs_of(id))
+                            && archetypes.inheriting().next().is_some() =>
                     {
                         let mut tables: Vec<ArchetypeId> = record
                             .archetypes()
@@ -316,6 +318,15 @@ impl<'w> Evaluator<'w, '_> {
         inherited_toggle_holder(self.world, hit).is_some()
     }
 
+    /// Whether the pair pattern `id`'s relationship is one whose value pairs
+    /// instances inherit ([`ComponentInfo::inherits_pairs`]).
+    fn inherits_pairs_of(&self, id: Id) -> bool {
+        self.world
+            .entity_at(id.first_index())
+            .and_then(|relationship| self.world.component_info(relationship))
+            .is_some_and(ComponentInfo::inherits_pairs)
+    }
+
     fn entity_place(&self, entity: Entity) -> Option<Place<'w>> {
         let location = self.world.entities().location(entity)?;
         Some(Place { archetype: &self.world.archetypes()[location.archetype], entity: Some(entity) })
@@ -424,7 +435,7 @@ impl<'w> Evaluator<'w, '_> {
                     hits.retain(|(hit, _)| hit.source.is_none() || hit.source == place.entity);
                 }
                 if hits.is_empty() && term.access != DataAccess::Write && !owned {
-                    self.inherited_hit(pattern, place, hits);
+                    self.inherited_hit(pattern, place, vars, hits);
                 }
             }
             // Reached along `IsA`: a base's `dont_inherit` ids are not found
@@ -655,10 +666,23 @@ impl<'w> Evaluator<'w, '_> {
     }
 
     /// A component `place`'s table inherits from a prefab through `IsA`
-    /// (components whose `on_instantiate` policy is `Inherit`): a hit on
-    /// the base, as `self|up IsA` finds it. Writes never get one.
-    fn inherited_hit(&self, pattern: Pattern, place: Place<'w>, hits: &mut SmallVec<[(Hit, Bindings); 2]>) {
-        let (Half::Entity(component), None) = (pattern.first, pattern.second) else { return };
+    /// (components whose `on_instantiate` policy is `Inherit`), or the value
+    /// pairs of an `inherit` relationship it does: a hit on the base, as
+    /// `self|up IsA` finds it. Writes never get one.
+    fn inherited_hit(
+        &self,
+        pattern: Pattern,
+        place: Place<'w>,
+        vars: &[Option<Entity>],
+        hits: &mut SmallVec<[(Hit, Bindings); 2]>,
+    ) {
+        let component = match (pattern.first, pattern.second) {
+            (Half::Entity(component), None) => component,
+            (Half::Entity(relationship), Some(second)) => {
+                return self.inherited_pair_hits(relationship, second, place, vars, hits);
+            }
+            _ => return,
+        };
         let Some(base) = place.archetype.inherited_from(component.id()) else { return };
         if !self.world.is_inherited_id(component.id()) {
             return;
@@ -670,6 +694,51 @@ impl<'w> Evaluator<'w, '_> {
             Hit { id: component.id(), source: Some(base), column, sparse: None, union_row: None, row_entity: None },
             Bindings::new(),
         ));
+    }
+
+    /// The pairs `(relationship, second)` `place`'s table inherits from
+    /// prefabs ([`ComponentInfo::inherits_pairs`]) and does not hold: a hit
+    /// on the base per pair (`_` takes one), binding an unbound target
+    /// variable.
+    fn inherited_pair_hits(
+        &self,
+        relationship: Entity,
+        second: Half,
+        place: Place<'w>,
+        vars: &[Option<Entity>],
+        hits: &mut SmallVec<[(Hit, Bindings); 2]>,
+    ) {
+        if place.archetype.inherited().is_empty()
+            || !self.world.component_info(relationship).is_some_and(ComponentInfo::inherits_pairs)
+        {
+            return;
+        }
+        let (target, var) = match second {
+            Half::Entity(target) => (Some(target), None),
+            Half::Var(var) => (vars[var], vars[var].is_none().then_some(var)),
+            Half::Wildcard | Half::Any => (None, None),
+        };
+        let pattern = Id::pair(relationship, target.unwrap_or(Entity::WILDCARD));
+        for &(id, base) in place.archetype.inherited() {
+            if !id.is_pair() || !pattern.matches(id) || place.archetype.contains(id) {
+                continue;
+            }
+            let Some(base_place) = self.entity_place(base) else { continue };
+            let Some(position) = base_place.archetype.position_of(id) else { continue };
+            let mut bindings = Bindings::new();
+            if let Some(var) = var {
+                let Some(target) = self.world.entity_at(id.second_index()) else { continue };
+                bindings.push((var, target));
+            }
+            let column = base_place.archetype.column_map()[position];
+            hits.push((
+                Hit { id, source: Some(base), column, sparse: None, union_row: None, row_entity: None },
+                bindings,
+            ));
+            if matches!(second, Half::Any) {
+                return;
+            }
+        }
     }
 
     /// The hit of the pair pattern (`resolved` halves, `halves` as written) on
