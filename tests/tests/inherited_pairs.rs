@@ -62,6 +62,11 @@ struct Owes(u32, Counted);
 #[component(on_instantiate = "dont_inherit")]
 struct Secret(u32);
 
+/// An exclusive `inherit` relationship with a value.
+#[derive(Relationship, Debug, PartialEq)]
+#[relationship(exclusive)]
+struct DockedAt(u32);
+
 /// A tag relationship: copied into each instance.
 #[derive(Relationship)]
 struct Likes;
@@ -333,3 +338,67 @@ struct Lost(Vec<(Entity, Option<Entity>)>);
 
 #[derive(Resource, Default)]
 struct Heard(Vec<Entity>);
+
+/// An exclusive relationship gives one target: the instance's own pair hides
+/// the prefab's (every view agrees), and removing it uncovers the prefab's.
+#[test]
+fn exclusive_own_pair_hides_the_inherited_one() {
+    let mut world = World::new();
+    let (a, b) = (world.spawn_empty().id(), world.spawn_empty().id());
+    let prefab = world.spawn(Prefab).id();
+    world.insert_pair(prefab, DockedAt(1), b);
+    let instance = world.instantiate(prefab);
+    assert_eq!(world.get_pair::<DockedAt>(instance, b), Some(&DockedAt(1)));
+    world.insert_pair(instance, DockedAt(2), a);
+    assert_eq!(world.get_pair::<DockedAt>(instance, b), None);
+    assert!(!world.has_pair::<DockedAt>(instance, b));
+    let mut typed = world.query::<(Entity, Pair<DockedAt>)>();
+    assert_eq!(typed.iter(&world).collect::<Vec<_>>(), [(instance, a)]);
+    let mut runtime = world.query_dsl("(DockedAt, *)").unwrap();
+    assert_eq!(runtime.iter(&world).map(|row| row.pair_target(0)).collect::<Vec<_>>(), [a]);
+    assert!(world.remove_pair::<DockedAt>(instance, a));
+    assert_eq!(world.get_pair::<DockedAt>(instance, b), Some(&DockedAt(1)));
+    assert_eq!(typed.iter(&world).collect::<Vec<_>>(), [(instance, b)]);
+}
+
+/// Two prefab bases with different targets of an exclusive relationship: the
+/// first added base wins (one target).
+#[test]
+fn exclusive_pairs_of_two_bases_first_added_wins() {
+    let mut world = World::new();
+    let (a, b) = (world.spawn_empty().id(), world.spawn_empty().id());
+    let first = world.spawn(Prefab).id();
+    world.insert_pair(first, DockedAt(1), a);
+    let second = world.spawn(Prefab).id();
+    world.insert_pair(second, DockedAt(2), b);
+    let instance = world.spawn((IsA.pair(second), IsA.pair(first))).id();
+    let mut typed = world.query::<(Entity, Pair<&DockedAt>)>();
+    let rows: Vec<(Entity, Entity, u32)> = typed.iter(&world).map(|(e, (t, v))| (e, t, v.0)).collect();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let (_, target, value) = rows[0];
+    assert_eq!(world.get_pair::<DockedAt>(instance, target).map(|d| d.0), Some(value));
+    let other = if target == a { b } else { a };
+    assert_eq!(world.get_pair::<DockedAt>(instance, other), None);
+    // The base added first gives it.
+    assert_eq!((target, value), (b, 2));
+}
+
+/// An instance owning one pair of a non-exclusive relationship still reads
+/// the prefab's other pairs, in every view.
+#[test]
+fn own_pair_beside_inherited_ones() {
+    let (mut world, apples, _prefab, instance) = setup();
+    let pears = world.spawn_empty().id();
+    world.insert_pair(instance, eats(8), pears);
+    let mut runtime = world.query_dsl("(Eats, $food)").unwrap();
+    let mut found: Vec<Entity> = runtime.iter(&world).filter_map(|row| row.var("food")).collect();
+    found.sort();
+    let mut expected = vec![apples, pears];
+    expected.sort();
+    assert_eq!(found, expected);
+    assert_eq!(amount(world.get_pair::<Eats>(instance, apples)), Some(3));
+    assert_eq!(amount(world.get_pair::<Eats>(instance, pears)), Some(8));
+    drop(runtime);
+    drop(world);
+    assert_eq!(live(), 0);
+}

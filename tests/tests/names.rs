@@ -146,10 +146,15 @@ fn spawning_a_clashing_sibling_panics_and_spawns_nothing() {
     let message = panic_message(|| world.spawn_batch([(Name::new("a"),), (Name::new("a"),)]).count());
     assert!(message.contains("\"a\""), "{message}");
     assert_eq!(world.entity_count(), count + 1, "the first of the batch stays");
-    // A root named like a child, or like a component, is fine.
+    // A root named like a child, or like a component, is fine (a registered
+    // component comes first in `lookup`; the built-ins, such as `Prefab`,
+    // live apart: a root of the user's named like one comes first).
     world.spawn(Name::new("dock"));
-    world.register_component::<Fuel>();
+    let fuel = world.register_component::<Fuel>();
     world.spawn(Name::new("Fuel"));
+    assert_eq!(world.lookup("Fuel"), Some(fuel));
+    let prefab = world.spawn(Name::new("Prefab")).id();
+    assert_eq!(world.lookup("Prefab"), Some(prefab));
     world.check_invariants();
 }
 

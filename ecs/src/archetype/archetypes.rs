@@ -991,11 +991,12 @@ impl Archetypes {
     }
 
     /// Makes the pairs of `relationship` inherited through `IsA` like plain
-    /// ids (listed in [`Archetype::inherited`]). The world calls it when it
-    /// registers a relationship whose pairs carry values and whose policy is
-    /// `inherit`, before any pair of it exists.
-    pub(crate) fn inherit_pairs_of(&mut self, relationship: Entity) {
-        self.inheritance.inherit_pairs_of(relationship);
+    /// ids (listed in [`Archetype::inherited`]; of an `exclusive` one, only
+    /// the first found, and none where the archetype holds one). The world
+    /// calls it when it registers a relationship whose pairs carry values and
+    /// whose policy is `inherit`, before any pair of it exists.
+    pub(crate) fn inherit_pairs_of(&mut self, relationship: Entity, exclusive: bool) {
+        self.inheritance.inherit_pairs_of(relationship, exclusive);
     }
 
     /// Makes `relationship` the `IsA` relationship (the world's built-in).

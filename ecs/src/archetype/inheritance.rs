@@ -4,7 +4,9 @@
 //! An archetype whose type holds `(IsA, base)` pairs inherits every plain
 //! (non-pair) id, and every pair of the relationships the world lists
 //! ([`Inheritance::inherit_pairs_of`]: value pairs of `inherit`
-//! relationships), of those of its bases that are prefabs (carry `Prefab`), found
+//! relationships; of an exclusive one, only the first found, and none while
+//! the archetype holds a pair of it), of those of its bases that are prefabs
+//! (carry `Prefab`), found
 //! depth-first along `IsA` through any base: a base's own ids first, then its
 //! bases', the bases of one archetype taken in the order they were added, so a
 //! nearer base wins over a farther one and the first added over a later one. A
@@ -51,9 +53,10 @@ pub(super) struct Inheritance {
     /// Bumped when existing archetypes' inherited lists may have changed.
     pub(super) epoch: usize,
     /// The relationships (by entity index) whose pairs are inherited like
-    /// plain ids: value pairs of `inherit` relationships (the world decides,
-    /// [`Inheritance::inherit_pairs_of`]). Other pairs are never inherited.
-    pair_relationships: Vec<u32>,
+    /// plain ids, each with whether it is exclusive: value pairs of `inherit`
+    /// relationships (the world decides, [`Inheritance::inherit_pairs_of`]).
+    /// Other pairs are never inherited.
+    pair_relationships: Vec<(u32, bool)>,
 }
 
 impl Inheritance {
@@ -64,9 +67,9 @@ impl Inheritance {
 
     /// Makes the pairs of `relationship` inherited like plain ids. Called
     /// when it is registered, before any pair of it exists.
-    pub(super) fn inherit_pairs_of(&mut self, relationship: Entity) {
-        if !self.pair_relationships.contains(&relationship.index()) {
-            self.pair_relationships.push(relationship.index());
+    pub(super) fn inherit_pairs_of(&mut self, relationship: Entity, exclusive: bool) {
+        if !self.pair_relationships.iter().any(|&(listed, _)| listed == relationship.index()) {
+            self.pair_relationships.push((relationship.index(), exclusive));
         }
     }
 
@@ -74,7 +77,7 @@ impl Inheritance {
     /// id, or a pair of a relationship listed by [`Inheritance::inherit_pairs_of`].
     #[inline]
     fn inheritable(&self, id: Id) -> bool {
-        !id.is_pair() || self.pair_relationships.contains(&id.first_index())
+        !id.is_pair() || self.pair_relationships.iter().any(|&(listed, _)| listed == id.first_index())
     }
 
     /// The pattern `(IsA, *)`, once the relationship is set.
@@ -181,6 +184,17 @@ impl Inheritance {
         let mut found = walk.found;
         found.sort_unstable_by_key(|&(id, order, _)| (id, order));
         found.dedup_by_key(|&mut (id, _, _)| id);
+        // An exclusive relationship gives one target: the archetype's own pair
+        // hides every inherited one, else the first found wins.
+        for &(relationship, _) in self.pair_relationships.iter().filter(|&&(_, exclusive)| exclusive) {
+            let of = |id: Id| id.is_pair() && id.first_index() == relationship;
+            let first = if ids.iter().any(|&id| of(id)) {
+                None
+            } else {
+                found.iter().filter(|&&(id, _, _)| of(id)).min_by_key(|&&(_, order, _)| order).map(|&(id, _, _)| id)
+            };
+            found.retain(|&(id, _, _)| !of(id) || Some(id) == first);
+        }
         found.into_iter().map(|(id, _, base)| (id, base)).collect()
     }
 

@@ -646,9 +646,7 @@ impl World {
         let existed = source == destination || self.archetypes[source].contains(id);
         if existed && self.id_has_lifecycle(id) {
             self.id_lifecycle(HookKind::Replace, entity, id);
-            if let Some(component) = id.entity() {
-                self.report_inherited_overwrite(HookKind::Replace, entity, &[component]);
-            }
+            self.report_inherited_overwrite_ids(HookKind::Replace, entity, &[id]);
         }
         // An exclusive relationship's replaced pair goes with the move.
         if self.observers().has_lifecycle_observers()
@@ -676,8 +674,8 @@ impl World {
                 self.id_lifecycle(HookKind::Add, entity, id);
             }
             self.id_lifecycle(HookKind::Insert, entity, id);
-            if existed && let Some(component) = id.entity() {
-                self.report_inherited_overwrite(HookKind::Insert, entity, &[component]);
+            if existed {
+                self.report_inherited_overwrite_ids(HookKind::Insert, entity, &[id]);
             }
             self.flush_deferred();
         }

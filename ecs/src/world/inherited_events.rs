@@ -212,8 +212,17 @@ impl World {
         if components.is_empty() || !self.inherited_events_on() || !self.archetypes.is_base(base) {
             return;
         }
-        let ids: SmallVec<[Id; 4]> =
-            components.iter().map(|component| component.id()).filter(|&id| self.reports_inherited(id)).collect();
+        let ids: SmallVec<[Id; 4]> = components.iter().map(|component| component.id()).collect();
+        self.report_inherited_overwrite_ids(kind, base, &ids);
+    }
+
+    /// [`World::report_inherited_overwrite`] for ids: components, or value
+    /// pairs of `inherit` relationships.
+    pub(crate) fn report_inherited_overwrite_ids(&mut self, kind: HookKind, base: Entity, ids: &[Id]) {
+        if ids.is_empty() || !self.inherited_events_on() || !self.archetypes.is_base(base) {
+            return;
+        }
+        let ids: SmallVec<[Id; 4]> = ids.iter().copied().filter(|&id| self.reports_inherited(id)).collect();
         if ids.is_empty() {
             return;
         }

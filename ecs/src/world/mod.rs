@@ -568,7 +568,8 @@ impl World {
                 // Value pairs of an `inherit` relationship are read through
                 // `IsA` (tag pairs and `override` ones are copied instead).
                 if info.inherits_pairs() {
-                    self.archetypes.inherit_pairs_of(id);
+                    let exclusive = info.relationship().is_some_and(|traits| traits.exclusive);
+                    self.archetypes.inherit_pairs_of(id, exclusive);
                 }
                 let name = Name(info.descriptor.name.clone());
                 self.internal_count += 1;
@@ -1333,7 +1334,11 @@ impl World {
     /// colons escaped, `a\:\:b`, as [`World::path`] writes it; `\:` stands
     /// for `:` and `\\` for `\`). If two types share a short name, the first
     /// registered keeps it; the full path always works. Entities are found by a
-    /// walk over the named ones.
+    /// walk over the named ones. A registered component comes before an
+    /// entity named like it (which `lookup` then finds only by id); the
+    /// world's built-ins (`Prefab`, `ChildOf`, `IsA`, `Name`...) live apart,
+    /// as in Flecs' `flecs.core`: a root of the user's named like one is
+    /// found before it.
     ///
     /// # Examples
     /// ```
@@ -1354,6 +1359,14 @@ impl World {
     /// ```
     pub fn lookup(&self, name: &str) -> Option<Entity> {
         if let Some(component) = self.components.lookup(name) {
+            // The world's built-ins (`Prefab`, `ChildOf`...) live apart, as in
+            // Flecs' `flecs.core`: a root entity of the user's with such a
+            // name comes first.
+            if self.is_permanent(component)
+                && let Some(root) = self.named_child(None, name)
+            {
+                return Some(root);
+            }
             return Some(component);
         }
         let segments = names::path_segments(name);
@@ -1407,6 +1420,11 @@ impl World {
     fn parent_of(&self, entity: Entity) -> Option<Entity> {
         let child_of = self.components.id_of::<crate::component::ChildOf>()?;
         self.targets_of(entity, Some(child_of.index())).next()
+    }
+
+    /// Whether `entity` is one of the world's permanent built-ins.
+    fn is_permanent(&self, entity: Entity) -> bool {
+        self.entities.get(entity).is_some_and(|record| record.flags.contains(EntityFlags::PERMANENT))
     }
 
     /// The oldest (lowest index) visible entity named `name` whose parent is

@@ -434,8 +434,16 @@ impl<'w> Evaluator<'w, '_> {
                     // A sparse value read from a base is not the source's own.
                     hits.retain(|(hit, _)| hit.source.is_none() || hit.source == place.entity);
                 }
-                if hits.is_empty() && term.access != DataAccess::Write && !owned {
-                    self.inherited_hit(pattern, place, vars, hits);
+                if term.access != DataAccess::Write && !owned {
+                    if hits.is_empty() {
+                        self.inherited_hit(pattern, place, vars, hits);
+                    } else if let (Half::Entity(relationship), Some(second)) = (pattern.first, pattern.second)
+                        && !matches!(second, Half::Any)
+                    {
+                        // An own pair hides only itself: the other pairs of a
+                        // wildcard are read from prefabs too.
+                        self.inherited_pair_hits(relationship, second, place, vars, hits);
+                    }
                 }
             }
             // Reached along `IsA`: a base's `dont_inherit` ids are not found
