@@ -145,45 +145,45 @@ fn inherited_pair_at(archetype: &Archetype, position: u16) -> Option<(Id, Entity
     archetype.inherited().get(index).copied()
 }
 
+/// How many `(R, *)` pairs `archetype` holds.
+#[inline]
+fn owned_pair_count(relationship: Entity, archetype: &Archetype) -> usize {
+    archetype.pair_positions(relationship.index()).len()
+}
+
+/// How many `(R, *)` pairs `archetype` holds or reads from prefabs.
+#[inline]
+fn owned_or_inherited_count(relationship: Entity, archetype: &Archetype) -> usize {
+    let inherited = if archetype.inherited().is_empty() { 0 } else { inherited_pairs(relationship, archetype).count() };
+    owned_pair_count(relationship, archetype) + inherited
+}
+
 /// The matching methods shared by the `(R, *)` terms: state = `R`'s id, cache =
 /// the position of the matched pair, one variant per pair. With `inherited`,
 /// the pairs the archetype reads from prefabs are variants too, after its
 /// own (read-only terms: a base's value is never handed out mutably).
 macro_rules! pair_matching {
     (inherited) => {
-        fn required_ids(state: &Entity, ids: &mut impl FnMut(Id)) {
-            ids(wildcard_pair(*state));
-        }
-        #[inline]
-        fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<u16> {
-            pair_or_inherited_position(*state, archetype, 0)
-        }
-        #[inline]
-        fn variant_count(state: &Entity, archetype: &Archetype) -> usize {
-            let inherited =
-                if archetype.inherited().is_empty() { 0 } else { inherited_pairs(*state, archetype).count() };
-            archetype.pair_positions(state.index()).len() + inherited
-        }
-        #[inline]
-        fn match_variant(state: &Entity, archetype: &Archetype, variant: usize) -> Option<u16> {
-            pair_or_inherited_position(*state, archetype, variant)
-        }
+        pair_matching!(pair_or_inherited_position, owned_or_inherited_count);
     };
     () => {
+        pair_matching!(pair_position, owned_pair_count);
+    };
+    ($position:ident, $count:ident) => {
         fn required_ids(state: &Entity, ids: &mut impl FnMut(Id)) {
             ids(wildcard_pair(*state));
         }
         #[inline]
         fn match_archetype(state: &Entity, archetype: &Archetype) -> Option<u16> {
-            pair_position(*state, archetype, 0)
+            $position(*state, archetype, 0)
         }
         #[inline]
         fn variant_count(state: &Entity, archetype: &Archetype) -> usize {
-            archetype.pair_positions(state.index()).len()
+            $count(*state, archetype)
         }
         #[inline]
         fn match_variant(state: &Entity, archetype: &Archetype, variant: usize) -> Option<u16> {
-            pair_position(*state, archetype, variant)
+            $position(*state, archetype, variant)
         }
     };
 }
