@@ -102,10 +102,10 @@
 //!   `match_prefab_disabled` are ported there onto a union pair; here they are
 //!   ported as written, on a sparse component.)
 //!
-//! # Findings
+//! # Findings (fixed since: `*` and a variable alone now also match sparse ids)
 //!
 //! * `src_var_w_trait_on_dont_fragment_tag`,
-//!   `src_var_w_trait_on_dont_fragment_tag_anonymous` (ignored): a variable
+//!   `src_var_w_trait_on_dont_fragment_tag_anonymous`: a variable
 //!   standing for a whole id (`$Src`, i.e. `$Src($this)`) enumerates only the
 //!   ids of the row's archetype, never its sparse components/tags, so
 //!   `$Src, Trait($Src)` finds nothing where Flecs binds `$Src` to the
@@ -1592,7 +1592,6 @@ fn dont_fragment_this_written_not_sparse_pair() {
 
 /// `$Src, Trait($Src)`: `$Src` enumerates e1's ids, `Trait` keeps the sparse tag.
 #[test]
-#[ignore = "finding: `$Src` as a whole id enumerates only table ids, never sparse ones; Flecs binds the DontFragment tag"]
 fn dont_fragment_src_var_w_trait_on_dont_fragment_tag() {
     let mut world = new_world();
     let (stag, trait_) = (cid::<STag>(&world), cid::<Trait>(&world));
@@ -1605,7 +1604,6 @@ fn dont_fragment_src_var_w_trait_on_dont_fragment_tag() {
 
 /// The same query built from terms, the trait a runtime tag.
 #[test]
-#[ignore = "finding: `$Src` as a whole id enumerates only table ids, never sparse ones; Flecs binds the DontFragment tag"]
 fn dont_fragment_src_var_w_trait_on_dont_fragment_tag_anonymous() {
     let mut world = new_world();
     let trait_ = world.spawn_empty().id();
@@ -1732,4 +1730,33 @@ fn dont_fragment_trivial_sparse_desc_terms() {
         r.entity()
     });
     assert_eq!(got.len(), 8);
+}
+
+/// `*` and `$c` alone match an entity's sparse components too (beside its
+/// table ids), on `$this` and on a fixed source; `_` still matches once.
+#[test]
+fn wildcard_and_variable_alone_match_sparse_ids() {
+    let mut world = new_world();
+    let (stag, tag) = (cid::<STag>(&world), cid::<Tag>(&world));
+    let e = world.spawn((STag, Tag, Name::new("holder"))).id();
+    let only_sparse = world.spawn(STag).id();
+    let name = world.component_id::<Name>().unwrap();
+    let mut star = both(&world, "*");
+    let mut got = rows(&world, &mut star, |r| (r.entity(), r.id(0)));
+    got.retain(|(entity, _)| *entity == e || *entity == only_sparse);
+    let mut expected = vec![(e, stag.id()), (e, tag.id()), (e, name.id()), (only_sparse, stag.id())];
+    expected.sort();
+    assert_eq!(got, expected);
+    let mut var = both(&world, "$c");
+    let mut got = rows(&world, &mut var, |r| (r.entity(), r.var("c")));
+    got.retain(|(entity, _)| *entity == e || *entity == only_sparse);
+    let mut expected = vec![(e, Some(stag)), (e, Some(tag)), (e, Some(name)), (only_sparse, Some(stag))];
+    expected.sort();
+    assert_eq!(got, expected);
+    let mut fixed = both(&world, "$c(holder)");
+    let mut got = rows(&world, &mut fixed, |r| r.var("c"));
+    got.sort();
+    let mut expected = vec![Some(stag), Some(tag), Some(name)];
+    expected.sort();
+    assert_eq!(got, expected);
 }

@@ -25,7 +25,7 @@
 //!
 //! Each test runs on its own thread; drop tracking is thread-local.
 //!
-//! Findings:
+//! Findings (both fixed since):
 //! - `exclusive_plain_base_owning_another_target_blocks_what_lies_beyond` (and
 //!   the strict random model `random_churn_exclusive_plain_base_blocks_all`):
 //!   a plain (non-prefab) base that owns `(Slot, x)` of an exclusive inherit
@@ -598,7 +598,6 @@ fn random_churn_views_agree_with_model() {
 /// The same churn, asking that a plain base's own pair of an exclusive
 /// relationship hides every pair of it beyond that base.
 #[test]
-#[ignore = "finding: a plain base owning (Slot, x) passes on a prefab's (Slot, y) beyond it; its own exclusive pair should block every (Slot, *)"]
 fn random_churn_exclusive_plain_base_blocks_all() {
     for seed in 1..=60 {
         run_model(seed, 150, true);
@@ -610,7 +609,6 @@ fn random_churn_exclusive_plain_base_blocks_all() {
 /// A plain base that owns `(Slot, x)` reads `x` only (its own pair hides the
 /// prefab's `(Slot, y)`); its instance must not read `y` through it either.
 #[test]
-#[ignore = "finding: the instance of a plain base owning (Slot, x) reads the prefab's (Slot, y) the base overrode; it should read no Slot pair"]
 fn exclusive_plain_base_owning_another_target_blocks_what_lies_beyond() {
     let mut world = World::new();
     let (x, y) = (world.spawn_empty().id(), world.spawn_empty().id());
@@ -834,7 +832,6 @@ fn paths_under_a_user_root_named_like_a_builtin() {
 /// `path` of the built-in `Prefab` looks it up again, also once a user root
 /// has its name.
 #[test]
-#[ignore = "finding: with a user root named Prefab, lookup(path(built-in Prefab)) gives the user's root, not the built-in"]
 fn builtin_path_round_trips_with_a_user_root_of_its_name() {
     let mut world = World::new();
     let builtin = world.component_id::<Prefab>().unwrap();

@@ -80,6 +80,14 @@ impl Inheritance {
         !id.is_pair() || self.pair_relationships.iter().any(|&(listed, _)| listed == id.first_index())
     }
 
+    /// Whether `id` is a pair of an exclusive relationship whose pairs are
+    /// inherited.
+    #[inline]
+    fn is_exclusive_pair(&self, id: Id) -> bool {
+        id.is_pair()
+            && self.pair_relationships.iter().any(|&(listed, exclusive)| exclusive && listed == id.first_index())
+    }
+
     /// The pattern `(IsA, *)`, once the relationship is set.
     pub(super) fn isa_wildcard(&self) -> Option<Id> {
         self.relationship.map(|relationship| Id::pair_from_indices(relationship, Entity::WILDCARD.index()))
@@ -231,8 +239,14 @@ impl Inheritance {
         let mark = walk.blocked.len();
         for &id in base_ids.iter().filter(|&&id| self.inheritable(id)) {
             if !is_prefab {
-                walk.blocked.push(id);
-            } else if !walk.blocked.contains(&id) {
+                // A plain base's pair of an exclusive relationship is its one
+                // target: it blocks every pair of the relationship.
+                walk.blocked.push(if self.is_exclusive_pair(id) {
+                    Id::pair_from_indices(id.first_index(), Entity::WILDCARD.index())
+                } else {
+                    id
+                });
+            } else if !is_blocked(&walk.blocked, id) {
                 let order = walk.found.len();
                 walk.found.push((id, order, base));
             }
@@ -243,6 +257,19 @@ impl Inheritance {
         }
         walk.blocked.truncate(mark);
     }
+}
+
+/// Whether `blocked` (ids, and `(R, *)` for an exclusive relationship's
+/// pairs) blocks `id`.
+#[inline]
+fn is_blocked(blocked: &[Id], id: Id) -> bool {
+    blocked.iter().any(|&held| {
+        held == id
+            || (id.is_pair()
+                && held.is_pair()
+                && held.second_index() == Entity::WILDCARD.index()
+                && held.first_index() == id.first_index())
+    })
 }
 
 /// The state of one [`Inheritance::compute`] walk.

@@ -1384,7 +1384,8 @@ impl World {
     /// The path of `entity` along `ChildOf` (`"station::dock::crane"`); `None`
     /// unless `entity` and all its ancestors are alive and named. A name
     /// holding `::` is escaped (`"a\:\:b"`; see [`World::lookup`]), so the
-    /// path always looks `entity` up again.
+    /// path always looks `entity` up again. (A built-in whose name a root of
+    /// the user's has taken gives its full type path, which `lookup` knows.)
     ///
     /// # Examples
     /// ```
@@ -1397,6 +1398,13 @@ impl World {
     /// assert_eq!(world.path(leaf), None); // an ancestor has no name
     /// ```
     pub fn path(&self, entity: Entity) -> Option<String> {
+        if self.is_permanent(entity)
+            && let Some(info) = self.components.info(entity)
+            && self.lookup(info.name()) != Some(entity)
+        {
+            // Its short name is shadowed by a root of the user's.
+            return Some(info.type_name().to_owned());
+        }
         let mut names: Vec<&str> = Vec::new();
         let mut current = Some(entity);
         while let Some(entity) = current {

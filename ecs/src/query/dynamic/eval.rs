@@ -610,6 +610,28 @@ impl<'w> Evaluator<'w, '_> {
                     return;
                 }
             }
+            // Sparse components are ids of the entity too, in no table type:
+            // on `$this` a hit per non-empty set, kept per row by its set; on
+            // a fixed source those it holds.
+            // (`_` takes one id of the table, or the empty entity's none.)
+            if !matches!(pattern.first, Half::Any) {
+                for (component, set) in self.world.sparse_sets().iter() {
+                    if set.is_empty() || !found(component.id()) {
+                        continue;
+                    }
+                    let (source, sparse) = match place.entity {
+                        None => (None, Some(component)),
+                        Some(entity) if set.contains(entity) => (Some(entity), None),
+                        Some(_) => continue,
+                    };
+                    let mut bindings = Bindings::new();
+                    if let Some(var) = var {
+                        bindings.push((var, component));
+                    }
+                    let id = component.id();
+                    hits.push((Hit { id, source, column: -1, sparse, union_row: None, row_entity: None }, bindings));
+                }
+            }
             return;
         };
         let first = resolve(pattern.first);

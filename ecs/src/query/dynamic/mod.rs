@@ -905,7 +905,12 @@ fn candidate_archetypes(world: &World, compiled: &Compiled, since: usize, non_em
             id = Id::pair_from_indices(id.first_index(), Entity::UNION.index());
         }
         let union_rows = unions_exist && concrete_target && id.first_index() == wildcard;
-        (!sparse && !any_pair && !union_rows).then_some(id)
+        // `*` or a variable alone also matches sparse ids, which no table
+        // type lists (an entity holding only those lives in the empty table).
+        let sparse_ids = pattern.second.is_none()
+            && !matches!(pattern.first, compile::Half::Entity(_))
+            && world.sparse_sets().iter().next().is_some();
+        (!sparse && !any_pair && !union_rows && !sparse_ids).then_some(id)
     });
     world.archetypes().candidates(required, since, non_empty)
 }
