@@ -44,10 +44,6 @@ pub struct Components {
     /// holds some registered type's id, checked by its `TypeId` (two types in
     /// one slot only miss). Empty until the first typed registration.
     type_cache: Vec<Option<(TypeId, Entity)>>,
-    /// Whether a component registered with hooks (its descriptor's): until
-    /// one is, no pair runs a hook and [`Components::hook_owner`] answers
-    /// pairs with one flag test.
-    registered_hooks: bool,
 }
 
 /// How many slots [`Components`]'s typed lookup cache has (a power of two).
@@ -135,7 +131,6 @@ impl Components {
         if index >= self.infos.len() {
             self.infos.resize_with(index + 1, || None);
         }
-        self.registered_hooks |= descriptor.hooks.any();
         self.infos[index] = Some(ComponentInfo { id, descriptor, type_key: 0 });
         self.pending.push(id);
         self.count += 1;
@@ -176,13 +171,11 @@ impl Components {
     /// removed: the component of a plain id, or, for a concrete pair, the
     /// component that is its relationship (its first element): a
     /// relationship's hooks run for every pair of it, as Flecs runs a pair's
-    /// type hooks. `None` for wildcards and unregistered ids, and for every
-    /// pair while no component was registered with hooks (the built-in
-    /// `Name`'s, set afterwards, never run for pairs: it is no relationship).
+    /// type hooks. `None` for wildcards and unregistered ids.
     #[inline]
     pub(crate) fn hook_owner(&self, id: Id) -> Option<&ComponentInfo> {
         if id.is_pair() {
-            if !self.registered_hooks || id.is_wildcard() {
+            if id.is_wildcard() {
                 return None;
             }
             return self.info_by_index(id.first_index());
