@@ -1358,6 +1358,12 @@ impl World {
     /// assert_eq!(world.lookup("Nope"), None);
     /// ```
     pub fn lookup(&self, name: &str) -> Option<Entity> {
+        // The wildcards' names (Flecs').
+        match name {
+            "*" => return Some(Entity::WILDCARD),
+            "_" => return Some(Entity::ANY),
+            _ => {}
+        }
         if let Some(component) = self.components.lookup(name) {
             // The world's built-ins (`Prefab`, `ChildOf`...) live apart, as in
             // Flecs' `flecs.core`: a root entity of the user's with such a
@@ -1371,10 +1377,13 @@ impl World {
         }
         let segments = names::path_segments(name);
         let (first, rest) = segments.split_first()?;
+        // A root entity of the user's, else a component (by its short name
+        // or type path: its children have paths too).
+        let root = self.named_child(None, first).or_else(|| self.components.lookup(first));
         if rest.is_empty() {
-            return self.named_child(None, first).or_else(|| self.named_anywhere(first));
+            return root.or_else(|| self.named_anywhere(first));
         }
-        let mut current = self.named_child(None, first)?;
+        let mut current = root?;
         for segment in rest {
             current = self.named_child(Some(current), segment)?;
         }
@@ -1384,8 +1393,9 @@ impl World {
     /// The path of `entity` along `ChildOf` (`"station::dock::crane"`); `None`
     /// unless `entity` and all its ancestors are alive and named. A name
     /// holding `::` is escaped (`"a\:\:b"`; see [`World::lookup`]), so the
-    /// path always looks `entity` up again. (A built-in whose name a root of
-    /// the user's has taken gives its full type path, which `lookup` knows.)
+    /// path always looks `entity` up again. (A component at the root whose
+    /// short name another root or component has taken starts with its full
+    /// type path, which `lookup` knows.)
     ///
     /// # Examples
     /// ```
@@ -1398,21 +1408,31 @@ impl World {
     /// assert_eq!(world.path(leaf), None); // an ancestor has no name
     /// ```
     pub fn path(&self, entity: Entity) -> Option<String> {
-        if self.is_permanent(entity)
-            && let Some(info) = self.components.info(entity)
-            && self.lookup(info.name()) != Some(entity)
-        {
-            // Its short name is shadowed by a root of the user's.
-            return Some(info.type_name().to_owned());
-        }
         let mut names: Vec<&str> = Vec::new();
         let mut current = Some(entity);
+        let mut root = entity;
         while let Some(entity) = current {
             if names.len() > self.entities.alive_count() {
                 return None; // a cycle (ChildOf is acyclic; stay safe)
             }
             names.push(self.get::<crate::component::Name>(entity)?.as_str());
+            root = entity;
             current = self.parent_of(entity);
+        }
+        // A component whose short name looks another root up (a root of the
+        // user's, or a component registered first) goes by its type path.
+        if let Some(info) = self.components.info(root)
+            && let Some(name) = names.last_mut()
+        {
+            let mut segment = String::new();
+            names::push_escaped_segment(&mut segment, name);
+            if self.lookup(&segment) != Some(root) {
+                if entity == root {
+                    // Alone, as written (`lookup` knows type paths).
+                    return Some(info.type_name().to_owned());
+                }
+                *name = info.type_name();
+            }
         }
         let mut path = String::new();
         for (at, name) in names.iter().rev().enumerate() {

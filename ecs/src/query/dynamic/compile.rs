@@ -207,6 +207,11 @@ pub(crate) struct Compiled {
     /// whether a row has its own value (else climbs) is a per-row question,
     /// so tables are evaluated row by row.
     pub(crate) self_up_components: SmallVec<[Entity; 1]>,
+    /// Whether a term on `$this` is a wildcard or variable as the whole id
+    /// (`*`, `$c`): it also matches each row's own sparse components, which
+    /// no table type lists, so while any sparse set holds entities tables are
+    /// evaluated row by row (never table-level, never cached).
+    pub(crate) whole_id_wildcard: bool,
     /// The components of or-chains on `$this`: where a table has toggle bits
     /// for one, a row whose alternative is disabled may match through the
     /// next one (a disabled value counts as absent), so its rows are
@@ -274,6 +279,9 @@ impl Compiled {
             self.up_on_this.iter().filter(|relationship| world.holds_union_of(archetype, relationship.index()));
         match (unions.next(), unions.next()) {
             _ if self.this_in_id || sparse_self_up || toggled_or => RowMode::EachRow,
+            _ if self.whole_id_wildcard && world.sparse_sets().iter().any(|(_, set)| !set.is_empty()) => {
+                RowMode::EachRow
+            }
             (Some(relationship), None) => RowMode::EachParent(relationship.index()),
             (Some(_), Some(_)) => RowMode::EachRow,
             (None, _) => RowMode::Table,
@@ -427,6 +435,7 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
         }
     }
     let has_or_chain = !or_components.is_empty() || !or_relationships.is_empty();
+    let whole_id_wildcard = compiled.iter().any(is_whole_id_wildcard_on_this);
     for term in &compiled {
         if let (Source::This, Some(relationship)) = (term.source, term.up) {
             if !up_on_this.contains(&relationship) {
@@ -445,7 +454,7 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
     // by row (each row climbs from its own target): the row's variable.
     // So is one where an or-chain may take another alternative per row.
     let this_in_id = var_names.iter().any(|name| name == THIS_VAR);
-    if (!up_on_this.is_empty() || has_or_chain) && !this_in_id {
+    if (!up_on_this.is_empty() || has_or_chain || whole_id_wildcard) && !this_in_id {
         var_names.push(THIS_VAR.to_owned());
     }
     let this_var = var_names.iter().position(|name| name == THIS_VAR);
@@ -480,6 +489,7 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
         up_on_this,
         user_variables,
         self_up_components,
+        whole_id_wildcard,
         or_components,
         or_relationships,
     })
@@ -579,6 +589,17 @@ fn check_aliasing(terms: &[CompiledTerm]) -> Result<(), QueryBuildError> {
     Ok(())
 }
 
+/// Whether `term` is on `$this` with a wildcard or variable as its whole id
+/// (`*`, `$c`; not `_`, which takes one id): see
+/// [`Compiled::whole_id_wildcard`].
+pub(crate) fn is_whole_id_wildcard_on_this(term: &CompiledTerm) -> bool {
+    term.source == Source::This
+        && term
+            .alternatives
+            .iter()
+            .any(|pattern| pattern.second.is_none() && matches!(pattern.first, Half::Wildcard | Half::Var(_)))
+}
+
 /// Orders the terms (see the module docs).
 fn plan(terms: &[CompiledTerm], var_names: &[String], this_var: Option<usize>) -> Result<Plan, QueryBuildError> {
     let var_count = var_names.len();
@@ -599,6 +620,7 @@ fn plan(terms: &[CompiledTerm], var_names: &[String], this_var: Option<usize>) -
             && !term.transitive
             && term.alternatives.len() == 1
             && !term.variables().any(|var| Some(var) == this_var)
+            && !is_whole_id_wildcard_on_this(term)
     };
     // Required table terms bind the variables of their ids (not those that
     // wait for a conditional writer).

@@ -29,7 +29,7 @@
 
 use smallvec::SmallVec;
 
-use super::compile::{Compiled, CompiledTerm, DataAccess, Half, Pattern, Source, Step};
+use super::compile::{Compiled, CompiledTerm, DataAccess, Half, Pattern, Source, Step, is_whole_id_wildcard_on_this};
 use crate::archetype::{Archetype, ArchetypeFlags, ArchetypeId, is_union_id};
 use crate::component::{ComponentInfo, StorageKind};
 use crate::entity::{Entity, Id};
@@ -251,6 +251,10 @@ impl<'w> Evaluator<'w, '_> {
         }
         let place = match term.source {
             Source::This => match archetype {
+                // `*`/`$c` run row by row (their row's sparse ids): the row.
+                Some(archetype) if self.compiled.whole_id_wildcard && is_whole_id_wildcard_on_this(term) => {
+                    Place { archetype, entity: self.compiled.this_var.and_then(|this| frame.vars[this]) }
+                }
                 Some(archetype) => Place { archetype, entity: None },
                 None => return,
             },
@@ -611,25 +615,25 @@ impl<'w> Evaluator<'w, '_> {
                 }
             }
             // Sparse components are ids of the entity too, in no table type:
-            // on `$this` a hit per non-empty set, kept per row by its set; on
-            // a fixed source those it holds.
-            // (`_` takes one id of the table, or the empty entity's none.)
-            if !matches!(pattern.first, Half::Any) {
+            // those it holds itself, where the entity is known (rows of
+            // `$this` then run one by one while sparse sets hold entities:
+            // `Compiled::whole_id_wildcard`). `_` takes one id of the table,
+            // or the empty entity's none.
+            if let Some(entity) = place.entity
+                && !matches!(pattern.first, Half::Any)
+            {
                 for (component, set) in self.world.sparse_sets().iter() {
-                    if set.is_empty() || !found(component.id()) {
+                    if !set.contains(entity) || !found(component.id()) {
                         continue;
                     }
-                    let (source, sparse) = match place.entity {
-                        None => (None, Some(component)),
-                        Some(entity) if set.contains(entity) => (Some(entity), None),
-                        Some(_) => continue,
-                    };
                     let mut bindings = Bindings::new();
                     if let Some(var) = var {
                         bindings.push((var, component));
                     }
                     let id = component.id();
-                    hits.push((Hit { id, source, column: -1, sparse, union_row: None, row_entity: None }, bindings));
+                    let hit =
+                        Hit { id, source: Some(entity), column: -1, sparse: None, union_row: None, row_entity: None };
+                    hits.push((hit, bindings));
                 }
             }
             return;
