@@ -19,7 +19,14 @@
 //! union relationship from `$this` needs each row's target: a table holding
 //! such a pair is evaluated one parent (or one row) at a time, with a row's
 //! entity bound to the hidden row variable (`Compiled::row_mode`), and each
-//! solution holds that parent's rows (or that row).
+//! solution holds that parent's rows (or that row). A wildcard or variable
+//! as the whole id on `$this` (`*`, `$c`) also matches each row's own sparse
+//! components: while any sparse set holds entities its tables are evaluated
+//! row by row the same way (`Compiled::whole_id_wildcard`).
+//!
+//! An instance reads the `inherit` components and value pairs of its prefabs
+//! (`Archetype::inherited`) as hits on the base, for terms that do not write;
+//! an own pair hides only itself.
 //! The search binds variables from hits and undoes the bindings on the way
 //! back; every complete assignment is one *frame* (variables + one hit or none
 //! per term).
