@@ -277,11 +277,15 @@ impl Compiled {
         });
         let mut unions =
             self.up_on_this.iter().filter(|relationship| world.holds_union_of(archetype, relationship.index()));
+        // `*`/`$c` on `$this`: each row's own sparse ids, and a disabled
+        // toggle that is absent for its row alone.
+        let whole_id_rows = self.whole_id_wildcard
+            && (world.sparse_sets().iter().any(|(_, set)| !set.is_empty())
+                || archetype.table().columns().iter().any(|column| column.has_toggle_bits()));
         match (unions.next(), unions.next()) {
-            _ if self.this_in_id || sparse_self_up || toggled_or => RowMode::EachRow,
-            _ if self.whole_id_wildcard && world.sparse_sets().iter().any(|(_, set)| !set.is_empty()) => {
-                RowMode::EachRow
-            }
+            _ if self.this_in_id || sparse_self_up || toggled_or || whole_id_rows => RowMode::EachRow,
+            // A group of rows shares a parent, not its `*` hits.
+            (Some(_), _) if self.whole_id_wildcard => RowMode::EachRow,
             (Some(relationship), None) => RowMode::EachParent(relationship.index()),
             (Some(_), Some(_)) => RowMode::EachRow,
             (None, _) => RowMode::Table,

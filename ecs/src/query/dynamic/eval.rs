@@ -276,6 +276,24 @@ impl<'w> Evaluator<'w, '_> {
         };
         let mut hits: SmallVec<[(Hit, Bindings); 2]> = SmallVec::new();
         self.term_hits(term, place, &frame.vars, &mut hits);
+        if term.source == Source::This
+            && let Some(row) = place.entity
+        {
+            // A `*`/`$c` term run on its row: its hits are the row's own, as
+            // a table's would be (a sparse one kept by its set).
+            for (hit, _) in &mut hits {
+                if hit.source == Some(row) {
+                    hit.source = None;
+                    if hit.column < 0 {
+                        hit.sparse = hit.id.entity().filter(|&component| {
+                            self.world
+                                .component_info(component)
+                                .is_some_and(|info| info.storage() == StorageKind::Sparse)
+                        });
+                    }
+                }
+            }
+        }
         // A sparse or toggleable component, or a union pair's target, on
         // `$this` is decided per row, whatever the operator.
         let per_row = hits.len() == 1
