@@ -1338,7 +1338,8 @@ impl World {
     /// entity named like it (which `lookup` then finds only by id); the
     /// world's built-ins (`Prefab`, `ChildOf`, `IsA`, `Name`...) live apart,
     /// as in Flecs' `flecs.core`: a root of the user's named like one is
-    /// found before it.
+    /// found before it. `*` and `_` name the wildcards, and a component may
+    /// start a path (its children's paths).
     ///
     /// # Examples
     /// ```
