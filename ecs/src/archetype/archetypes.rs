@@ -48,6 +48,11 @@ impl ArchetypeFlags {
     /// change the world's index of union holders (archetypes without the flag
     /// skip that work).
     pub const HAS_UNION: ArchetypeFlags = ArchetypeFlags(1 << 5);
+    /// A pair of the archetype belongs to a relationship with hooks (which
+    /// run for its pairs): moves that drop a pair and despawns report pairs
+    /// (archetypes without the flag skip that work). Implies
+    /// [`HAS_HOOKS`](Self::HAS_HOOKS).
+    pub const HAS_PAIR_HOOKS: ArchetypeFlags = ArchetypeFlags(1 << 6);
     /// The flags that hide an archetype from queries that do not name their
     /// marker: [`INTERNAL`](Self::INTERNAL), [`DISABLED`](Self::DISABLED),
     /// [`PREFAB`](Self::PREFAB).
@@ -929,7 +934,9 @@ impl Archetypes {
         }
         let hidden = self.hiding_flags(ids.iter().copied());
         // A relationship's hooks run for its pairs (a union's marker pair too).
-        let hooked = ids.iter().any(|&id| components.hook_owner(id).is_some_and(|info| info.hooks().any()));
+        let hooked_id = |id: &&Id| components.hook_owner(**id).is_some_and(|info| info.hooks().any());
+        let pair_hooked = ids.iter().filter(|id| id.is_pair()).any(|id| hooked_id(&id));
+        let hooked = pair_hooked || ids.iter().any(|id| hooked_id(&id));
         let has_union = ids.iter().any(|&id| is_union_id(id));
         let ids: ArchetypeType = SmallVec::from_slice(ids);
         self.index.register_archetype(id, &ids, &columns);
@@ -942,6 +949,7 @@ impl Archetypes {
         let flags = ArchetypeFlags(
             hidden.0
                 | if hooked { ArchetypeFlags::HAS_HOOKS.0 } else { 0 }
+                | if pair_hooked { ArchetypeFlags::HAS_PAIR_HOOKS.0 } else { 0 }
                 | if has_union { ArchetypeFlags::HAS_UNION.0 } else { 0 },
         );
         match self.archetypes.get_mut(id.index()) {

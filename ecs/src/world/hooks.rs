@@ -175,10 +175,7 @@ impl World {
     /// without the observers.
     pub(crate) fn run_hook_fns(&mut self, kind: HookKind, entity: Entity, components: &[Entity]) {
         for &component in components {
-            let hook = self.components.info(component).and_then(|info| kind.slot(info.hooks()));
-            if let Some(hook) = hook {
-                hook.call(DeferredWorld::for_hook(&mut *self), HookContext { entity, component_id: component });
-            }
+            self.run_hook_fn(kind, entity, component, None);
         }
     }
 
@@ -188,14 +185,19 @@ impl World {
     /// observers.
     pub(crate) fn run_id_hook_fns(&mut self, kind: HookKind, entity: Entity, ids: &[Id]) {
         for &id in ids {
-            let Some(info) = self.components.hook_owner(id) else {
-                continue;
-            };
-            let component_id = info.id();
-            if let Some(hook) = kind.slot(info.hooks()) {
-                let world = DeferredWorld::for_hook(&mut *self).with_hook_pair(id.is_pair().then_some(id));
-                hook.call(world, HookContext { entity, component_id });
+            if let Some(component) = self.components.hook_owner(id).map(|info| info.id()) {
+                self.run_hook_fn(kind, entity, component, id.is_pair().then_some(id));
             }
+        }
+    }
+
+    /// Runs `component`'s `kind` hook, if it has one, for `entity` (for the
+    /// relationship's pair `pair`, when it is one).
+    fn run_hook_fn(&mut self, kind: HookKind, entity: Entity, component: Entity, pair: Option<Id>) {
+        let hook = self.components.info(component).and_then(|info| kind.slot(info.hooks()));
+        if let Some(hook) = hook {
+            let world = DeferredWorld::for_hook(&mut *self).with_hook_pair(pair);
+            hook.call(world, HookContext { entity, component_id: component });
         }
     }
 

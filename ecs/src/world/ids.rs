@@ -648,9 +648,13 @@ impl World {
             self.id_lifecycle(HookKind::Replace, entity, id);
             self.report_inherited_overwrite_ids(HookKind::Replace, entity, &[id]);
         }
-        // An exclusive relationship's replaced pair goes with the move.
-        if self.observers().has_lifecycle_observers()
-            || self.archetypes[source].flags().contains(ArchetypeFlags::HAS_HOOKS)
+        // An exclusive relationship's replaced pair goes with the move (an
+        // add that drops nothing makes the type longer).
+        let may_drop =
+            source != destination && self.archetypes[destination].ids().len() <= self.archetypes[source].ids().len();
+        if may_drop
+            && (self.observers().has_lifecycle_observers()
+                || self.archetypes[source].flags().contains(ArchetypeFlags::HAS_PAIR_HOOKS))
         {
             let dropped: SmallVec<[Id; 2]> = self.archetypes[source]
                 .ids()
@@ -1005,8 +1009,7 @@ impl World {
     /// see `World::instantiate`).
     pub(crate) fn is_inherited_id(&self, id: Id) -> bool {
         if id.is_pair() {
-            return !id.is_wildcard()
-                && self.components.info_by_index(id.first_index()).is_some_and(ComponentInfo::inherits_pairs);
+            return !id.is_wildcard() && self.inherits_pairs_of(id.first_index());
         }
         id.entity().is_some_and(|entity| match self.components.info(entity) {
             Some(info) => info.is_inherited(),
@@ -1028,6 +1031,14 @@ impl World {
         self.components
             .info_by_index(id.first_index())
             .is_none_or(|info| info.on_instantiate() != OnInstantiate::DontInherit)
+    }
+
+    /// Whether instances read the value pairs of the relationship whose
+    /// entity index is `relationship` from their prefabs
+    /// ([`ComponentInfo::inherits_pairs`]).
+    #[inline]
+    pub(crate) fn inherits_pairs_of(&self, relationship: u32) -> bool {
+        self.components.info_by_index(relationship).is_some_and(ComponentInfo::inherits_pairs)
     }
 
     /// The prefab base `entity` reads its `id` from through `IsA` (a

@@ -1113,7 +1113,7 @@ impl World {
             // A relationship's hooks run for its pairs (the archetype's flag).
             let pair_hooks = self.archetypes[record.location.archetype]
                 .flags()
-                .contains(crate::archetype::ArchetypeFlags::HAS_HOOKS);
+                .contains(crate::archetype::ArchetypeFlags::HAS_PAIR_HOOKS);
             let pairs: SmallVec<[crate::entity::Id; 4]> = if self.observers.has_lifecycle_observers() || pair_hooks {
                 self.archetypes[record.location.archetype]
                     .ids()

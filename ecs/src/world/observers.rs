@@ -36,7 +36,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use smallvec::SmallVec;
 
 use super::{DeferredWorld, World};
-use crate::component::{Component, ComponentHooks, ComponentInfo, Hook, HookContext};
+use crate::component::{Component, ComponentHooks, Hook, HookContext};
 use crate::entity::{Entity, EntityFlags, Id};
 use crate::util::FxHashMap;
 
@@ -471,18 +471,12 @@ impl World {
         // alone hears every id, pairs too (`id_forms`).
         let components: SmallVec<[Id; 2]> =
             components.into_iter().map(|id| if id.is_pair() { id.any_as_wildcard() } else { id }).collect();
-        let inherits_pairs = |id: Id| {
-            id.is_pair()
-                && self
-                    .entities
-                    .entity_at(id.first_index())
-                    .and_then(|relationship| self.components.info(relationship))
-                    .is_some_and(ComponentInfo::inherits_pairs)
-        };
         let hears_inherited = components.is_empty()
-            || components
-                .iter()
-                .any(|&id| (id.is_wildcard() && !id.is_pair()) || self.is_inherited_id(id) || inherits_pairs(id));
+            || components.iter().any(|&id| {
+                (id.is_wildcard() && !id.is_pair())
+                    || self.is_inherited_id(id)
+                    || (id.is_pair() && self.inherits_pairs_of(id.first_index()))
+            });
         for &id in components.iter().filter(|id| id.is_pair()) {
             for index in [id.first_index(), id.second_index()] {
                 if index > Entity::UNION.index()

@@ -210,7 +210,7 @@ impl<'w> Evaluator<'w, '_> {
                     // by tables that do not hold it: those are visited too.
                     Some(record)
                         if !self.is_sparse(pattern)
-                            && (!id.is_pair() || self.inherits_pairs_of(id))
+                            && (!id.is_pair() || self.world.inherits_pairs_of(id.first_index()))
                             && archetypes.inheriting().next().is_some() =>
                     {
                         let mut tables: Vec<ArchetypeId> = record
@@ -279,8 +279,9 @@ impl<'w> Evaluator<'w, '_> {
         if term.source == Source::This
             && let Some(row) = place.entity
         {
-            // A `*`/`$c` term run on its row: its hits are the row's own, as
-            // a table's would be (a sparse one kept by its set).
+            // A `*`/`$c` term run on its row (the row is its place, so a
+            // disabled toggle counts as absent for it alone): its hits are the
+            // row's own, reported as a table's (a sparse one kept by its set).
             for (hit, _) in &mut hits {
                 if hit.source == Some(row) {
                     hit.source = None;
@@ -345,15 +346,6 @@ impl<'w> Evaluator<'w, '_> {
     /// (it changes without a move), so the term is kept as decided per row.
     fn inherits_toggle(&self, hit: &Hit) -> bool {
         inherited_toggle_holder(self.world, hit).is_some()
-    }
-
-    /// Whether the pair pattern `id`'s relationship is one whose value pairs
-    /// instances inherit ([`ComponentInfo::inherits_pairs`]).
-    fn inherits_pairs_of(&self, id: Id) -> bool {
-        self.world
-            .entity_at(id.first_index())
-            .and_then(|relationship| self.world.component_info(relationship))
-            .is_some_and(ComponentInfo::inherits_pairs)
     }
 
     fn entity_place(&self, entity: Entity) -> Option<Place<'w>> {
@@ -767,9 +759,7 @@ impl<'w> Evaluator<'w, '_> {
         vars: &[Option<Entity>],
         hits: &mut SmallVec<[(Hit, Bindings); 2]>,
     ) {
-        if place.archetype.inherited().is_empty()
-            || !self.world.component_info(relationship).is_some_and(ComponentInfo::inherits_pairs)
-        {
+        if place.archetype.inherited().is_empty() || !self.world.inherits_pairs_of(relationship.index()) {
             return;
         }
         let (target, var) = match second {
