@@ -28,14 +28,17 @@ use crate::storage::{ComponentTicks, Tick};
 
 /// What to do with one pair taken out of a bundle.
 pub(super) enum PairUse<'w> {
-    /// Add it (with its value) to an entity, as `insert_pair` does.
-    Add(&'w mut World, Entity),
+    /// Add it (with its value) to the entity, as `insert_pair` does, with
+    /// this target.
+    Add(&'w mut World, Entity, Entity),
     /// Move its value to this address, the pair's slot in a new row of the
     /// archetype the entity was placed in (pairs with a column only).
     Write(NonNull<u8>),
 }
 
-/// Uses one pair taken out of a bundle, once.
+/// Uses one pair taken out of a bundle, once. It captures the value alone
+/// (the target comes with [`PairUse::Add`]), so a unit relationship's
+/// (`ChildOf`'s) closure is zero-sized and boxing it allocates nothing.
 type UsePair = Box<dyn FnOnce(PairUse<'_>) -> Result<(), (String, PairError)> + Send + Sync>;
 
 /// One pair taken out of a bundle.
@@ -43,7 +46,9 @@ struct PendingPair {
     /// Its target.
     target: Entity,
     /// Registers its relationship (a component) and returns it.
-    relationship: fn(&mut World) -> Entity,
+    register: fn(&mut World) -> Entity,
+    /// Its relationship, once [`PendingPair::relationship`] registered it.
+    relationship: Option<Entity>,
     /// Adds or writes it, with its value.
     apply: UsePair,
 }
@@ -55,7 +60,7 @@ pub(super) struct BundlePairs(SmallVec<[PendingPair; 1]>);
 impl PairSink for BundlePairs {
     fn pair<C: Component>(&mut self, value: C, target: Entity) {
         let apply: UsePair = Box::new(move |action: PairUse<'_>| match action {
-            PairUse::Add(world, entity) => {
+            PairUse::Add(world, entity, target) => {
                 let describe = |error| (format!("({}, {target:?})", C::NAME), error);
                 if !world.is_alive(target) {
                     return Err(describe(PairError::NotAlive(target)));
@@ -71,7 +76,20 @@ impl PairSink for BundlePairs {
                 Ok(())
             }
         });
-        self.0.push(PendingPair { target, relationship: |world: &mut World| world.register_component::<C>(), apply });
+        self.0.push(PendingPair {
+            target,
+            register: |world: &mut World| world.register_component::<C>(),
+            relationship: None,
+            apply,
+        });
+    }
+}
+
+impl PendingPair {
+    /// Its relationship (a component id), registered on the first call.
+    #[inline]
+    fn relationship(&mut self, world: &mut World) -> Entity {
+        *self.relationship.get_or_insert_with(|| (self.register)(world))
     }
 }
 
@@ -102,7 +120,7 @@ impl BundlePairs {
     /// As said.
     #[track_caller]
     pub(super) fn refuse_invalid(
-        &self,
+        &mut self,
         world: &mut World,
         entity: Option<Entity>,
         dead_by_policy: bool,
@@ -111,17 +129,19 @@ impl BundlePairs {
         if self.0.is_empty() {
             return;
         }
-        let pairs: SmallVec<[(Entity, Entity); 2]> =
-            self.0.iter().map(|pair| ((pair.relationship)(world), pair.target)).collect();
+        for pair in &mut self.0 {
+            pair.relationship(world);
+        }
         let (is_a, child_of) = (world.builtin.is_a, world.builtin.child_of);
         let record = entity.and_then(|entity| world.entities.get(entity));
         let who = || entity.map_or_else(|| "a new entity".to_owned(), |entity| format!("{entity:?}"));
         // An `IsA` pair is checked against the parent the bundle gives, if it
         // gives one (below), not the entity's current one: its last `ChildOf`
         // pair (exclusive: the last one wins, and lands before any base).
-        let final_parent = pairs.iter().rev().find(|&&(other, _)| other == child_of).map(|&(_, parent)| parent);
-        let new_parent = final_parent.is_some();
-        for &(relationship, target) in &pairs {
+        let final_parent = self.0.iter().rev().find(|pair| pair.relationship == Some(child_of)).map(|pair| pair.target);
+        let has_bases = self.0.iter().any(|pair| pair.relationship == Some(is_a));
+        for pair in &self.0 {
+            let (relationship, target) = (pair.relationship.unwrap_or(Entity::PLACEHOLDER), pair.target);
             let id = Id::pair(relationship, target);
             // Named by its halves (a dead target's index may be another's now).
             let refuse = |error: PairError| -> ! {
@@ -143,7 +163,7 @@ impl BundlePairs {
                 }
                 refuse(PairError::NotAlive(target));
             }
-            let check_ancestors = !(relationship == is_a && new_parent);
+            let check_ancestors = !(relationship == is_a && final_parent.is_some());
             if let (Some(entity), Some(record)) = (entity, record)
                 && let Err(error) = world.check_pair(entity, record, relationship, target, false, check_ancestors)
             {
@@ -152,10 +172,16 @@ impl BundlePairs {
             // The bundle's own bases and final parent together.
             let source = entity.unwrap_or(Entity::PLACEHOLDER);
             if relationship == child_of && Some(target) == final_parent {
-                let bases: SmallVec<[Entity; 2]> =
-                    pairs.iter().filter(|(other, _)| *other == is_a).map(|&(_, base)| base).collect();
-                if let Some(base) = world.first_on_line(target, &bases) {
-                    refuse(world.ancestor_instance(relationship, source, target, base));
+                if has_bases {
+                    let bases: SmallVec<[Entity; 2]> = self
+                        .0
+                        .iter()
+                        .filter(|other| other.relationship == Some(is_a))
+                        .map(|base| base.target)
+                        .collect();
+                    if let Some(base) = world.first_on_line(target, &bases) {
+                        refuse(world.ancestor_instance(relationship, source, target, base));
+                    }
                 }
                 // A bundle without a `Name` keeps the entity's: a sibling
                 // under the new parent with it refuses the bundle now.
@@ -181,8 +207,8 @@ impl BundlePairs {
     #[track_caller]
     pub(super) fn add_new_to(self, world: &mut World, entity: Entity) {
         let mut new = BundlePairs::default();
-        for pair in self.0 {
-            let relationship = (pair.relationship)(world);
+        for mut pair in self.0 {
+            let relationship = pair.relationship(world);
             if !world.owns_id(entity, Id::pair(relationship, pair.target)) {
                 new.0.push(pair);
             }
@@ -204,16 +230,16 @@ impl BundlePairs {
     /// and for a pair refused otherwise (naming the entity and the pair).
     #[track_caller]
     pub(super) fn add_to_by_policy(self, world: &mut World, entity: Entity) {
-        for pair in self.parents_first(world) {
+        for mut pair in self.parents_first(world) {
             if !world.is_alive(entity) {
                 return; // a `delete` policy or a hook despawned it: the rest is dropped
             }
             if !world.is_alive(pair.target) {
-                let relationship = (pair.relationship)(world);
+                let relationship = pair.relationship(world);
                 world.apply_dead_target_policy(entity, relationship, pair.target);
                 continue;
             }
-            if let Err((pair, error)) = (pair.apply)(PairUse::Add(world, entity)) {
+            if let Err((pair, error)) = (pair.apply)(PairUse::Add(world, entity, pair.target)) {
                 panic!("cannot add the pair {pair} of a bundle to {entity:?}: {error}");
             }
         }
@@ -226,12 +252,13 @@ impl BundlePairs {
     /// checked against that parent ([`BundlePairs::refuse_invalid`]), and a
     /// base instantiates its children under the entity where that parent
     /// already holds it.
-    fn parents_first(self, world: &mut World) -> SmallVec<[PendingPair; 1]> {
+    fn parents_first(mut self, world: &mut World) -> SmallVec<[PendingPair; 1]> {
         if self.0.len() < 2 {
             return self.0;
         }
         let (is_a, child_of) = (world.builtin.is_a, world.builtin.child_of);
-        let relationships: SmallVec<[Entity; 4]> = self.0.iter().map(|pair| (pair.relationship)(&mut *world)).collect();
+        let relationships: SmallVec<[Entity; 4]> =
+            self.0.iter_mut().map(|pair| pair.relationship(&mut *world)).collect();
         let parents = relationships.iter().filter(|&&relationship| relationship == child_of).count();
         let reorder = parents > 0 && relationships.contains(&is_a);
         if parents < 2 && !reorder {
@@ -290,13 +317,13 @@ impl BundlePairs {
     /// fragmenting relationship (not a union, not `IsA`, stored in tables)
     /// with a live, concrete target. Their relationships and targets are
     /// flagged as `add_pair` flags them. `None`: take the pair-by-pair path.
-    pub(super) fn one_move_ids(&self, world: &mut World) -> Option<SmallVec<[Id; 2]>> {
+    pub(super) fn one_move_ids(&mut self, world: &mut World) -> Option<SmallVec<[Id; 2]>> {
         let mut ids = SmallVec::new();
-        for pair in &self.0 {
+        for pair in &mut self.0 {
             if !world.is_alive(pair.target) {
                 return None;
             }
-            let relationship = (pair.relationship)(world);
+            let relationship = pair.relationship(world);
             let id = Id::pair(relationship, pair.target);
             // A repeated pair replaces its value: the pair-by-pair path drops
             // the first one.

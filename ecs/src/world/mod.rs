@@ -696,7 +696,7 @@ impl World {
     #[track_caller]
     pub fn spawn<B: Bundle>(&mut self, mut bundle: B) -> EntityWorldMut<'_> {
         self.flush_entities();
-        let pairs = bundle_pairs::BundlePairs::take(&mut bundle);
+        let mut pairs = bundle_pairs::BundlePairs::take(&mut bundle);
         // Register first: a rejected bundle must not leave an entity behind.
         let bundle_id = self.register_bundle::<B>();
         if B::HAS_PAIRS {
@@ -704,7 +704,7 @@ impl World {
         }
         let entity = self.entities.alloc();
         if B::HAS_PAIRS
-            && let Some((pair_ids, destination)) = self.one_move_spawn(&pairs, bundle_id)
+            && let Some((pair_ids, destination)) = self.one_move_spawn(&mut pairs, bundle_id)
         {
             self.place_spawned_with_pairs(entity, bundle_id, bundle, pairs, &pair_ids, destination);
             if self.bundle_has_name(bundle_id) {
@@ -867,7 +867,7 @@ impl World {
     /// bundle's write plan fits them), then one column per pair with a value.
     fn one_move_spawn(
         &mut self,
-        pairs: &bundle_pairs::BundlePairs,
+        pairs: &mut bundle_pairs::BundlePairs,
         bundle_id: BundleId,
     ) -> Option<(SmallVec<[crate::entity::Id; 2]>, ArchetypeId)> {
         let pair_ids = pairs.one_move_ids(self)?;
@@ -884,12 +884,16 @@ impl World {
             destination = self.archetypes.add_edge(destination, id, &self.components);
         }
         let (placed, alone) = (&self.archetypes[destination], &self.archetypes[components_only]);
-        let plain = |ids: &[crate::entity::Id]| ids.iter().take_while(|id| !id.is_pair()).count();
-        let same_plain = placed.ids()[..plain(placed.ids())] == alone.ids()[..plain(alone.ids())];
-        let pair_columns = placed.ids().iter().filter(|&&id| id.is_pair() && placed.column_of(id).is_some()).count();
-        let fits = same_plain
-            && placed.table().columns().len() == alone.table().columns().len() + pair_columns
-            && placed.ids().iter().all(|&id| !id.is_pair() || pair_ids.contains(&id));
+        // Pairs sort after plain ids: the placement fits when the archetype is
+        // the bundle's components (no pair of their own) followed by exactly
+        // the bundle's pairs (none replaced, none added by a trait), with one
+        // more column for each pair that has one.
+        let (placed_ids, alone_ids) = (placed.ids(), alone.ids());
+        let pair_columns = pair_ids.iter().filter(|&&id| placed.column_of(id).is_some()).count();
+        let fits = alone_ids.last().is_none_or(|id| !id.is_pair())
+            && placed_ids.len() == alone_ids.len() + pair_ids.len()
+            && placed_ids[..alone_ids.len()] == *alone_ids
+            && placed.table().columns().len() == alone.table().columns().len() + pair_columns;
         fits.then_some((pair_ids, destination))
     }
 
@@ -1583,7 +1587,7 @@ impl World {
         let by_policy = core::mem::take(&mut self.pairs_by_policy);
         if B::HAS_PAIRS {
             // Checked whole first: a refused pair changes nothing.
-            let pairs = bundle_pairs::BundlePairs::take(&mut bundle);
+            let mut pairs = bundle_pairs::BundlePairs::take(&mut bundle);
             // The entity's own name is kept over a bundle's: checked now too.
             let bundle_id = self.register_bundle::<B>();
             let check_names = !self.bundle_has_name(bundle_id) || self.get::<Name>(entity).is_some();
@@ -1738,7 +1742,7 @@ impl World {
         // meanwhile set the flag for themselves (a plain insert never sees it).
         let by_policy = core::mem::take(&mut self.pairs_by_policy);
         if B::HAS_PAIRS {
-            let pairs = bundle_pairs::BundlePairs::take(&mut bundle);
+            let mut pairs = bundle_pairs::BundlePairs::take(&mut bundle);
             // A refused pair refuses the whole bundle before anything lands.
             if self.entities.is_alive(entity) {
                 let check_names = !self.bundle_has_name(bundle_id);
