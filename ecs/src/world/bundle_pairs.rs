@@ -229,7 +229,12 @@ impl BundlePairs {
     /// For a dead target whose relationship has `on_delete_target = "panic"`,
     /// and for a pair refused otherwise (naming the entity and the pair).
     #[track_caller]
-    pub(super) fn add_to_by_policy(self, world: &mut World, entity: Entity) {
+    pub(super) fn add_to_by_policy(mut self, world: &mut World, entity: Entity) {
+        // Hooks and observers ran since the relationships were looked up (a
+        // relationship's entity may have been despawned): look them up again.
+        for pair in &mut self.0 {
+            pair.relationship = None;
+        }
         for mut pair in self.parents_first(world) {
             if !world.is_alive(entity) {
                 return; // a `delete` policy or a hook despawned it: the rest is dropped
