@@ -408,9 +408,16 @@ fn build_terms(seeds: &[TermSeed], ids: &Ids) -> Vec<Term> {
     let mut terms: Vec<Term> = seeds
         .iter()
         .map(|seed| {
-            let mut alternatives = seed.alternatives.iter().map(|(first, second)| TermMatch {
-                first: match_ref(*first, &pool),
-                second: second.map(|second| match_ref(second, &pool)),
+            let mut alternatives = seed.alternatives.iter().map(|(first, second)| {
+                let second = second.map(|second| match_ref(second, &pool));
+                let first = match match_ref(*first, &pool) {
+                    // A pair's relationship fits 31 bits (the parser refuses a wider one).
+                    TermRef::Entity(wide) if second.is_some() && wide.index() > Entity::MAX_RELATIONSHIP_INDEX => {
+                        TermRef::Wildcard
+                    }
+                    first => first,
+                };
+                TermMatch { first, second }
             });
             let mut term = Term::new(alternatives.next().expect("at least one alternative"));
             term.alternatives.extend(alternatives);

@@ -213,9 +213,10 @@ impl std::error::Error for DslError {}
 /// A [`DslError`] for an empty query, a character or literal that is no token,
 /// bad syntax (unbalanced parentheses included), an unknown name or access
 /// modifier, `!`/`?` in an or-chain, alternatives with different sources, a
-/// relationship after `up` that is not traversable, `$this` anywhere but a
-/// source, `*`/`_` as a source, or a variable that no required term binds
-/// (nor the id of an optional one).
+/// relationship after `up` that is not traversable, a pair's relationship
+/// whose index exceeds 31 bits, `$this` anywhere but a source, `*`/`_` as a
+/// source, or a variable that no required term binds (nor the id of an
+/// optional one).
 ///
 /// # Examples
 /// ```

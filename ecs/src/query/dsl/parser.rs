@@ -199,7 +199,9 @@ impl<'a, N: DslNames> Parser<'a, '_, N> {
     fn alternative(&mut self) -> Result<(TermMatch, Place, usize), DslError> {
         let start = self.peek()?.offset;
         if let Some(open) = self.accept(&TokenKind::OpenParen)? {
+            let first_offset = self.peek()?.offset;
             let first = self.reference(Role::First)?;
+            refuse_wide_relationship(&first, first_offset)?;
             self.expect(&TokenKind::Comma, ",")?;
             let second = self.reference(Role::Second)?;
             self.close(&open)?;
@@ -216,6 +218,9 @@ impl<'a, N: DslNames> Parser<'a, '_, N> {
             None => None,
         };
         self.close(&open)?;
+        if second.is_some() {
+            refuse_wide_relationship(&first, start)?;
+        }
         Ok((TermMatch { first, second }, place, place_offset))
     }
 
@@ -358,5 +363,17 @@ impl<'a, N: DslNames> Parser<'a, '_, N> {
             )),
             None => Ok(()),
         }
+    }
+}
+
+/// A [`DslError`] at `offset` if `first`, a pair's relationship, is an
+/// entity whose index does not fit the 31 bits a pair id gives it.
+fn refuse_wide_relationship(first: &TermRef, offset: usize) -> Result<(), DslError> {
+    match first {
+        TermRef::Entity(entity) if entity.index() > Entity::MAX_RELATIONSHIP_INDEX => Err(DslError::new(
+            offset,
+            format!("{entity:?} cannot be a relationship: its index exceeds the 31 bits of a pair's relationship"),
+        )),
+        _ => Ok(()),
     }
 }

@@ -258,7 +258,10 @@ impl QueryBuilder {
         DynQuery::new(self.terms, false)
     }
 
-    /// [`QueryBuilder::build`], with `world`'s component names in errors.
+    /// [`QueryBuilder::build`], with `world`'s component names in errors, and
+    /// checked against `world` as the DSL checks its queries: `up` along a
+    /// relationship that is not traversable is a
+    /// [`QueryBuildError::InvalidTerm`].
     ///
     /// # Examples
     /// ```

@@ -36,7 +36,7 @@ use smallvec::SmallVec;
 use super::QueryBuildError;
 use crate::component::StorageKind;
 use crate::entity::{Entity, Id};
-use crate::query::term::{Term, TermAccess, TermOper, TermRef, Traversal};
+use crate::query::term::{Term, TermAccess, TermMatch, TermOper, TermRef, Traversal};
 
 /// One half of a compiled id pattern.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -330,6 +330,22 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
         let invalid = |reason: &str| QueryBuildError::InvalidTerm { term: index, reason: reason.to_owned() };
         if term.alternatives.is_empty() {
             return Err(invalid("a term needs at least one id"));
+        }
+        let unnamed = |reference: &TermRef| matches!(reference, TermRef::Var(name) if name.is_empty());
+        let mut references =
+            term.alternatives.iter().flat_map(|alternative| [Some(&alternative.first), alternative.second.as_ref()]);
+        if unnamed(&term.source) || references.any(|reference| reference.is_some_and(unnamed)) {
+            return Err(invalid("a variable needs a name (`$name`)"));
+        }
+        // A pair's relationship is stored in 31 bits of its id.
+        let too_wide = |alternative: &TermMatch| {
+            alternative.second.is_some()
+                && matches!(alternative.first, TermRef::Entity(entity) if entity.index() > Entity::MAX_RELATIONSHIP_INDEX)
+        };
+        let wide_traversal = matches!(term.traversal, Traversal::Up(relationship) | Traversal::SelfUp(relationship)
+            if relationship.index() > Entity::MAX_RELATIONSHIP_INDEX);
+        if wide_traversal || term.alternatives.iter().any(too_wide) {
+            return Err(invalid("a pair's relationship index exceeds 31 bits"));
         }
         let reserved = |reference: &TermRef| matches!(reference, TermRef::Var(name) if name == THIS_VAR);
         let halves =

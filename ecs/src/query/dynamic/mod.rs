@@ -47,7 +47,7 @@ pub use row::{DynGetError, DynIter, DynIterMut, DynRow, DynRowMut};
 pub use table::{DynTable, DynTableMut, DynTables, DynTablesMut};
 
 use super::access::QueryAccess;
-use super::term::{Term, TermOper, TermRef};
+use super::term::{Term, TermOper, TermRef, Traversal};
 use crate::archetype::{Archetype, ArchetypeFlags, ArchetypeId};
 use crate::entity::{Entity, Id};
 use crate::query::dsl::DslNames;
@@ -251,11 +251,32 @@ impl DynQuery {
     /// [`DynQuery::to_dsl`], and bound to `world` at once.
     pub(crate) fn new_in(terms: Vec<Term>, cached: bool, world: &World) -> Result<DynQuery, QueryBuildError> {
         let mut query = DynQuery::new(terms, cached).map_err(|error| name_error(error, world))?;
+        if let Some(error) = query.traversal_error(world) {
+            return Err(error);
+        }
         if let Some(error) = query.prefab_write_error(world) {
             return Err(error);
         }
         query.bind(world);
         Ok(query)
+    }
+
+    /// [`QueryBuildError::InvalidTerm`] for a term that traverses (`up`,
+    /// `self|up`) a relationship `world` does not know as traversable, as
+    /// the DSL refuses it.
+    fn traversal_error(&self, world: &World) -> Option<QueryBuildError> {
+        self.terms.iter().enumerate().find_map(|(term, written)| {
+            let (Traversal::Up(relationship) | Traversal::SelfUp(relationship)) = written.traversal else {
+                return None;
+            };
+            (!world.is_traversable(relationship)).then(|| QueryBuildError::InvalidTerm {
+                term,
+                reason: format!(
+                    "{} is not traversable (up needs a traversable relationship)",
+                    world.id_name(relationship.id())
+                ),
+            })
+        })
     }
 
     /// [`QueryBuildError::WritesInheritedOnPrefabs`] if the query names
