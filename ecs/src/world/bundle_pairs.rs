@@ -9,6 +9,8 @@
 //! every insert) writes its static part in one move, then adds each pair with
 //! the same checks as `insert_pair` (a dead or wildcard target, an acyclic
 //! relationship's cycle; exclusive relationships replace their old pair).
+//! Of several pairs of one exclusive relationship in a bundle only the last
+//! lands, on every path (the placement's answer, and Flecs' for a bulk add).
 //! Those checks run for every pair before anything of the bundle lands
 //! (`BundlePairs::refuse_invalid`, with the bundle's own `IsA` and `ChildOf`
 //! pairs taken together), so a refused bundle changes nothing.
@@ -203,13 +205,18 @@ impl BundlePairs {
     }
 
     /// [`BundlePairs::add_to_by_policy`] for `insert_if_new`: only the pairs
-    /// `entity` does not own are added (the others' values are dropped).
+    /// `entity` does not own are added (the others' values are dropped). Of
+    /// several pairs of one exclusive relationship the last is the bundle's
+    /// (for `ChildOf`, the parent [`BundlePairs::refuse_invalid`] checked):
+    /// the others go first, and the last goes too if `entity` already has it.
     #[track_caller]
     pub(super) fn add_new_to(self, world: &mut World, entity: Entity) {
+        let mut pairs = self.0;
+        let relationships: SmallVec<[Entity; 4]> = pairs.iter_mut().map(|pair| pair.relationship(world)).collect();
+        let replaced = replaced_pairs(world, &relationships);
         let mut new = BundlePairs::default();
-        for mut pair in self.0 {
-            let relationship = pair.relationship(world);
-            if !world.owns_id(entity, Id::pair(relationship, pair.target)) {
+        for ((pair, relationship), replaced) in pairs.into_iter().zip(relationships).zip(replaced) {
+            if !replaced && !world.owns_id(entity, Id::pair(relationship, pair.target)) {
                 new.0.push(pair);
             }
         }
@@ -250,10 +257,11 @@ impl BundlePairs {
         }
     }
 
-    /// The pairs to add, in bundle order, except: of several `ChildOf` pairs
-    /// only the last is added (the relationship is exclusive, so it would
-    /// replace the others, as a spawn placed in one move keeps it alone), and
-    /// a bundle with `IsA` pairs gives its parent first: its bases were
+    /// The pairs to add, in bundle order, except: of several pairs of one
+    /// exclusive relationship (`ChildOf` among them) only the last is added
+    /// (it would replace the others, as a spawn placed in one move keeps it
+    /// alone, and as Flecs adds a bulk of ids as one table change), and a
+    /// bundle with `IsA` pairs gives its parent first: its bases were
     /// checked against that parent ([`BundlePairs::refuse_invalid`]), and a
     /// base instantiates its children under the entity where that parent
     /// already holds it.
@@ -264,18 +272,17 @@ impl BundlePairs {
         let (is_a, child_of) = (world.builtin.is_a, world.builtin.child_of);
         let relationships: SmallVec<[Entity; 4]> =
             self.0.iter_mut().map(|pair| pair.relationship(&mut *world)).collect();
-        let parents = relationships.iter().filter(|&&relationship| relationship == child_of).count();
-        let reorder = parents > 0 && relationships.contains(&is_a);
-        if parents < 2 && !reorder {
+        let replaced = replaced_pairs(world, &relationships);
+        let reorder = relationships.contains(&child_of) && relationships.contains(&is_a);
+        if !reorder && !replaced.contains(&true) {
             return self.0;
         }
-        let last_parent = relationships.iter().rposition(|&relationship| relationship == child_of);
         let mut keyed: SmallVec<[(bool, PendingPair); 4]> = relationships
             .iter()
-            .enumerate()
+            .zip(replaced)
             .zip(self.0)
-            .filter(|&((position, &relationship), _)| relationship != child_of || Some(position) == last_parent)
-            .map(|((_, &relationship), pair)| (reorder && relationship != child_of, pair))
+            .filter(|&((_, replaced), _)| !replaced)
+            .map(|((&relationship, _), pair)| (reorder && relationship != child_of, pair))
             .collect();
         // Stable: the order within each part is kept.
         keyed.sort_by_key(|&(later, _)| later);
@@ -346,4 +353,18 @@ impl BundlePairs {
         }
         Some(ids)
     }
+}
+
+/// For each pair of a bundle (whose relationships are `relationships`, in
+/// bundle order), whether a later pair of the same exclusive relationship
+/// replaces it.
+fn replaced_pairs(world: &World, relationships: &[Entity]) -> SmallVec<[bool; 4]> {
+    relationships
+        .iter()
+        .enumerate()
+        .map(|(position, &relationship)| {
+            relationships[position + 1..].contains(&relationship)
+                && world.components.relationship_traits(relationship.index()).exclusive
+        })
+        .collect()
 }

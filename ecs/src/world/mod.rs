@@ -885,15 +885,18 @@ impl World {
         }
         let (placed, alone) = (&self.archetypes[destination], &self.archetypes[components_only]);
         // Pairs sort after plain ids: the placement fits when the archetype is
-        // the bundle's components (no pair of their own) followed by exactly
-        // the bundle's pairs (none replaced, none added by a trait), with one
-        // more column for each pair that has one.
+        // the bundle's components (no pair of their own) followed by pairs of
+        // the bundle only (an exclusive relationship's later pair replaced
+        // the earlier ones: `write_to` drops their values), with one more
+        // column for each of those pairs that has one.
         let (placed_ids, alone_ids) = (placed.ids(), alone.ids());
-        let pair_columns = pair_ids.iter().filter(|&&id| placed.column_of(id).is_some()).count();
         let fits = alone_ids.last().is_none_or(|id| !id.is_pair())
-            && placed_ids.len() == alone_ids.len() + pair_ids.len()
+            && placed_ids.len() >= alone_ids.len()
             && placed_ids[..alone_ids.len()] == *alone_ids
-            && placed.table().columns().len() == alone.table().columns().len() + pair_columns;
+            && placed_ids[alone_ids.len()..].iter().all(|id| id.is_pair() && pair_ids.contains(id))
+            && placed.table().columns().len()
+                == alone.table().columns().len()
+                    + placed_ids[alone_ids.len()..].iter().filter(|&&id| placed.column_of(id).is_some()).count();
         fits.then_some((pair_ids, destination))
     }
 
