@@ -9,6 +9,9 @@
 //!   children through `ChildOf`'s `on_delete_target = "delete"` policy. Every
 //!   parent's children share a table of their own (pairs fragment), which the
 //!   despawn deletes again.
+//! * `ecs_bundle`: the same `ChildOf` pairs given in the spawn's bundle
+//!   (`spawn(ChildOf.pair(parent))`, the form of bevy's `spawn(ChildOf(parent))`):
+//!   each child is placed once, in its parent's table, without a move.
 //! * `ecs_union`: the same links as a union relationship (`ParentLink`:
 //!   `#[relationship(union, on_delete_target = "delete")]`), the parent
 //!   pointer as a non-fragmenting pair: every child sits in one table whatever
@@ -50,6 +53,20 @@ fn ecs_build(world: &mut World, parents: &mut Vec<Entity>) {
         let parent = world.spawn_empty().id();
         for _ in 0..CHILDREN_PER_PARENT {
             world.spawn_empty().add_pair::<ChildOf>(parent);
+        }
+        parents.push(parent);
+    }
+}
+
+/// Builds the hierarchy with the parent link in the spawn's bundle
+/// (`spawn(ChildOf.pair(parent))`, bevy's `spawn(ChildOf(parent))`): each
+/// child is placed once, in its parent's table.
+fn ecs_bundle_build(world: &mut World, parents: &mut Vec<Entity>) {
+    parents.clear();
+    for _ in 0..PARENTS {
+        let parent = world.spawn_empty().id();
+        for _ in 0..CHILDREN_PER_PARENT {
+            world.spawn(ChildOf.pair(parent));
         }
         parents.push(parent);
     }
@@ -255,6 +272,22 @@ fn bench(c: &mut Criterion) {
 
         b.iter(|| {
             ecs_build(&mut world, &mut parents);
+            ecs_despawn(&mut world, black_box(&parents));
+        });
+        assert_eq!(world.entity_count(), 0);
+    });
+
+    group.bench_function("ecs_bundle", |b| {
+        let mut world = World::new();
+        let mut parents = Vec::with_capacity(PARENTS);
+        ecs_bundle_build(&mut world, &mut parents);
+        assert_eq!(world.entity_count(), TOTAL);
+        assert!(parents.iter().all(|&parent| world.children(parent).count() == CHILDREN_PER_PARENT));
+        ecs_despawn(&mut world, &parents);
+        assert_eq!(world.entity_count(), 0);
+
+        b.iter(|| {
+            ecs_bundle_build(&mut world, &mut parents);
             ecs_despawn(&mut world, black_box(&parents));
         });
         assert_eq!(world.entity_count(), 0);

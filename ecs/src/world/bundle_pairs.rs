@@ -142,7 +142,7 @@ impl BundlePairs {
         // pair (exclusive: the last one wins, and lands before any base).
         let final_parent = self.0.iter().rev().find(|pair| pair.relationship == Some(child_of)).map(|pair| pair.target);
         let has_bases = self.0.iter().any(|pair| pair.relationship == Some(is_a));
-        for pair in &self.0 {
+        for (position, pair) in self.0.iter().enumerate() {
             let (relationship, target) = (pair.relationship.unwrap_or(Entity::PLACEHOLDER), pair.target);
             let id = Id::pair(relationship, target);
             // Named by its halves (a dead target's index may be another's now).
@@ -154,9 +154,13 @@ impl BundlePairs {
                 refuse(PairError::Wildcard { id: world.id_name(id), entity: entity.unwrap_or(Entity::PLACEHOLDER) });
             }
             if !world.is_alive(target) {
-                let panics = world.components.relationship_traits(relationship.index()).on_delete_target
-                    == crate::component::CleanupPolicy::Panic;
-                if dead_by_policy && !panics {
+                let traits = world.components.relationship_traits(relationship.index());
+                let panics = traits.on_delete_target == crate::component::CleanupPolicy::Panic;
+                // A later pair of an exclusive relationship replaces it: it
+                // never lands, so no policy applies to it.
+                let replaced = traits.exclusive
+                    && self.0[position + 1..].iter().any(|later| later.relationship == pair.relationship);
+                if dead_by_policy && (!panics || replaced) {
                     continue; // `remove` leaves it out, `delete` despawns the entity
                 }
                 if dead_by_policy {

@@ -67,18 +67,34 @@ impl Pattern {
         }
     }
 
-    /// The id to look up in the component index: unbound parts read as `*`.
+    /// Whether the pattern is a pair whose relationship (written, or a
+    /// variable's entity) does not fit the 31 bits of a pair id: it matches
+    /// nothing. A written one is refused when the query is built; a variable
+    /// may bind any entity (`(Likes, $r), ($r, *)`).
+    pub(crate) fn relationship_too_wide(&self, vars: &[Option<Entity>]) -> bool {
+        let first = match self.first {
+            Half::Entity(entity) => Some(entity),
+            Half::Var(var) => vars[var],
+            Half::Wildcard | Half::Any => None,
+        };
+        self.second.is_some() && first.is_some_and(|first| first.index() > Entity::MAX_RELATIONSHIP_INDEX)
+    }
+
+    /// The id to look up in the component index: unbound parts read as `*`,
+    /// and so does a relationship too wide for a pair id
+    /// ([`Pattern::relationship_too_wide`]: the pattern matches nothing,
+    /// which the evaluation decides).
     pub(crate) fn index_id(&self, vars: &[Option<Entity>]) -> Id {
         let half = |half: Half| match half {
             Half::Entity(entity) => Some(entity),
             Half::Var(var) => vars[var],
             Half::Wildcard | Half::Any => None,
         };
+        let first =
+            half(self.first).filter(|first| self.second.is_none() || first.index() <= Entity::MAX_RELATIONSHIP_INDEX);
         match self.second {
-            None => half(self.first).map_or(Entity::WILDCARD.id(), Entity::id),
-            Some(second) => {
-                Id::pair(half(self.first).unwrap_or(Entity::WILDCARD), half(second).unwrap_or(Entity::WILDCARD))
-            }
+            None => first.map_or(Entity::WILDCARD.id(), Entity::id),
+            Some(second) => Id::pair(first.unwrap_or(Entity::WILDCARD), half(second).unwrap_or(Entity::WILDCARD)),
         }
     }
 }

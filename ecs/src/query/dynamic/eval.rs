@@ -447,6 +447,9 @@ impl<'w> Evaluator<'w, '_> {
         along: Option<Entity>,
     ) {
         for (alternative, &pattern) in term.alternatives.iter().enumerate() {
+            if pattern.relationship_too_wide(vars) {
+                continue; // no pair has it as its relationship
+            }
             if term.transitive || term.transitive_alternatives.get(alternative).copied().unwrap_or(false) {
                 self.transitive_hits(pattern, place, vars, hits);
             } else {
