@@ -80,7 +80,7 @@ impl PairSink for BundlePairs {
         });
         self.0.push(PendingPair {
             target,
-            register: |world: &mut World| world.register_component::<C>(),
+            register: |world: &mut World| world.component_id::<C>().unwrap_or_else(|| world.register_component::<C>()),
             relationship: None,
             apply,
         });
