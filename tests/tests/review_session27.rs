@@ -33,7 +33,7 @@
 //! self-loop; walks, `up` terms and the delete cascade still end, each node
 //! once. `ChildOf` and an acyclic union refuse both.
 //!
-//! Findings:
+//! Findings (fixed in the library since; the test runs):
 //! * `union_on_remove_observers_still_list_the_child_among_the_dying_parents_sources`:
 //!   while a union parent is despawned, the `OnRemove` observer of a child's
 //!   `Pair<ParentLink>` sees `target(child) == parent` but `sources(parent)`
@@ -956,7 +956,7 @@ fn removal_view_on_parent_despawn<R: Link>() -> Vec<(Entity, Option<Entity>, Opt
 }
 
 #[test]
-#[ignore = "finding: a union child's OnRemove observer, run while its parent is despawned, sees target(child) == parent but sources(parent) without the child (ChildOf lists it)"]
+
 fn union_on_remove_observers_still_list_the_child_among_the_dying_parents_sources() {
     for (name, seen) in [
         ("ChildOf", removal_view_on_parent_despawn::<ChildOf>()),

@@ -691,10 +691,26 @@ impl World {
                 }
             }
         }
+        // Hooks or observers hear of some despawn (step 2).
+        let notified = plan.delete.iter().any(|&dying| {
+            self.entities.get(dying).is_some_and(|record| {
+                self.archetype_lifecycle(record.location.archetype, record.flags)
+                    || record.flags.contains(EntityFlags::HAS_SPARSE)
+            })
+        });
         // 1c. Surviving holders of union pairs targeting a dying entity lose
-        // them. The dying targets' index entries go first, as a whole (each
-        // holder's own unindexing then has nothing to search).
-        if !self.union_holders.is_empty() {
+        // them. Where nothing runs that could read the index (no hook or
+        // observer hears of a union pair's removal or of a despawn), the
+        // dying targets' index entries go first, as a whole (each holder's
+        // own unindexing then has nothing to search); else each holder
+        // leaves its target's list as it loses the pair, as a fragmenting
+        // pair's holder leaves its table.
+        let watched = notified
+            || plan
+                .union_removals
+                .iter()
+                .any(|&(_, id, target)| self.id_has_lifecycle(Id::pair_from_indices(id.first_index(), target.index())));
+        if !self.union_holders.is_empty() && !watched {
             for &dying in &plan.named {
                 // Only targets are listed.
                 if self.entities.get(dying).is_some_and(|record| record.flags.contains(EntityFlags::IS_TARGET)) {
@@ -734,12 +750,6 @@ impl World {
         }
         doomed.sort_unstable();
         doomed.dedup();
-        let notified = plan.delete.iter().any(|&dying| {
-            self.entities.get(dying).is_some_and(|record| {
-                self.archetype_lifecycle(record.location.archetype, record.flags)
-                    || record.flags.contains(EntityFlags::HAS_SPARSE)
-            })
-        });
         if notified {
             // Hooks or observers hear of some despawn: bottom to top, as Flecs
             // deletes a DAG (`bottom_up_order`); each one's events run just
@@ -753,6 +763,13 @@ impl World {
             }
         } else {
             self.free_planned_silently(&plan, &doomed, panics);
+        }
+        // Every holder left its dead target's list (none is kept for an index
+        // a new entity may take).
+        if watched && !self.union_holders.is_empty() {
+            for &dying in &plan.named {
+                self.forget_union_holders_of(dying);
+            }
         }
         // 3. Archetypes naming a dead entity are empty now: delete them, in id
         // order (the component index orders its entries by emptiness, not by
