@@ -354,7 +354,10 @@ impl World {
     ///
     /// # Panics
     /// As [`World::add_id`]: also if `relationship` or `target` is not alive or
-    /// is a wildcard (a pattern, not a pair), naming them.
+    /// is a wildcard (a pattern, not a pair), and if `relationship`'s index
+    /// does not fit the 31 bits a pair gives its relationship
+    /// ([`Entity::MAX_RELATIONSHIP_INDEX`]: an entity of a high
+    /// [`World::set_entity_range`]), naming them.
     ///
     /// # Examples
     /// ```
@@ -371,20 +374,31 @@ impl World {
             let dead = if self.is_alive(relationship) { target } else { relationship };
             panic!("add_pair_id({entity:?}, {relationship:?}, {target:?}): {}", PairError::NotAlive(dead));
         }
+        if !fits_relationship(relationship) {
+            panic!("add_pair_id({entity:?}, {relationship:?}, {target:?}): {}", too_wide(relationship));
+        }
         self.add_id(entity, Id::pair(relationship, target))
     }
 
     /// Removes the pair `(relationship, target)`; whether it was there. A
     /// wildcard in either half removes every pair it matches (see
-    /// [`World::remove_id`]).
+    /// [`World::remove_id`]). A relationship whose index exceeds 31 bits
+    /// ([`Entity::MAX_RELATIONSHIP_INDEX`]) is in no pair: `false`.
     pub fn remove_pair_id(&mut self, entity: Entity, relationship: Entity, target: Entity) -> bool {
-        self.is_alive(relationship) && self.is_alive(target) && self.remove_id(entity, Id::pair(relationship, target))
+        self.is_alive(relationship)
+            && self.is_alive(target)
+            && fits_relationship(relationship)
+            && self.remove_id(entity, Id::pair(relationship, target))
     }
 
     /// Whether `entity` has the pair `(relationship, target)`; either may be a
-    /// wildcard ("any").
+    /// wildcard ("any"). A relationship whose index exceeds 31 bits
+    /// ([`Entity::MAX_RELATIONSHIP_INDEX`]) is in no pair: `false`.
     pub fn has_pair_id(&self, entity: Entity, relationship: Entity, target: Entity) -> bool {
-        self.is_alive(relationship) && self.is_alive(target) && self.owns_id(entity, Id::pair(relationship, target))
+        self.is_alive(relationship)
+            && self.is_alive(target)
+            && fits_relationship(relationship)
+            && self.owns_id(entity, Id::pair(relationship, target))
     }
 }
 
@@ -463,4 +477,18 @@ impl EntityWorldMut<'_> {
     pub fn get_pair<R: Relationship>(&self, target: Entity) -> Option<&R> {
         self.world().get_pair::<R>(self.id(), target)
     }
+}
+
+/// Whether `relationship`'s index fits the 31 bits a pair id gives its
+/// relationship ([`Entity::MAX_RELATIONSHIP_INDEX`]).
+pub(crate) fn fits_relationship(relationship: Entity) -> bool {
+    relationship.index() <= Entity::MAX_RELATIONSHIP_INDEX
+}
+
+/// Why `relationship` cannot be a pair's relationship (its index is too wide).
+pub(crate) fn too_wide(relationship: Entity) -> String {
+    format!(
+        "{relationship:?} cannot be a relationship: its index exceeds the 31 bits of a pair's relationship \
+         (Entity::MAX_RELATIONSHIP_INDEX)"
+    )
 }

@@ -386,7 +386,8 @@ impl EntityCommands<'_, '_, '_> {
     /// # Panics
     /// Applying the command panics where [`World::add_pair_id`] would (a cycle
     /// of an acyclic relationship, a wildcard, a relationship that carries
-    /// data), or under a `panic` policy above, naming the entities.
+    /// data, a relationship whose index exceeds 31 bits, dead or alive), or
+    /// under a `panic` policy above, naming the entities.
     ///
     /// # Examples
     /// ```
@@ -407,12 +408,17 @@ impl EntityCommands<'_, '_, '_> {
         let entity = self.entity;
         let queued = self.commands.world.components().relationship_traits(relationship.index());
         self.commands.queue(move |world: &mut World| {
+            let label = || format!("add_pair_id({entity:?}, {relationship:?}, {target:?})");
+            // No pair can have it as its relationship, dead or alive: refused
+            // before any policy applies.
+            if !crate::relation::fits_relationship(relationship) {
+                panic!("{}: {}", label(), crate::relation::too_wide(relationship));
+            }
             let traits = if world.is_alive(relationship) {
                 world.components().relationship_traits(relationship.index())
             } else {
                 queued
             };
-            let label = || format!("add_pair_id({entity:?}, {relationship:?}, {target:?})");
             let pair = PairCommand { entity, relationship, target, traits };
             pair.apply(world, label, |world| world.try_add_id(entity, Id::pair(relationship, target)));
         });
