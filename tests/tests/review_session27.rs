@@ -620,14 +620,12 @@ impl<R: Link> Side<R> {
     }
 
     /// The observer events since the last call, in logical ids, in order.
-    /// `despawn`: a despawn ran (see the finding of
+    /// `despawn`: a despawn ran (the finding of
     /// `union_on_remove_observers_still_list_the_child_among_the_dying_parents_sources`,
-    /// whose symptom is tolerated here so that the rest is still compared).
+    /// once tolerated here, is fixed: every view is compared).
     fn take_events(&self, tag: &str, despawn: bool) -> Vec<Event> {
-        let mut views = std::mem::take(&mut *self.views.lock().unwrap());
-        if despawn && R::UNION {
-            views.retain(|view| !view.starts_with("sources: OnRemove"));
-        }
+        let _ = despawn;
+        let views = std::mem::take(&mut *self.views.lock().unwrap());
         assert!(views.is_empty(), "{tag}: observers saw inconsistent views: {views:?}");
         let raw = std::mem::take(&mut *self.events.lock().unwrap());
         let out: Vec<Event> = raw

@@ -1169,7 +1169,11 @@ impl World {
             Some(location) if crate::archetype::is_union_id(id) => {
                 let archetype = &self.archetypes()[location.archetype];
                 let column = archetype.column_of(id)?;
+                // A target freed while the cleanup that removes this pair runs
+                // (a cycle of dying entities) is gone, as `entity_at` finds a
+                // fragmenting pair's dead target gone.
                 Some(archetype.union_column(column)[location.row as usize].target)
+                    .filter(|&target| self.is_alive(target))
             }
             _ => self.entity_at(id.second_index()),
         })
