@@ -115,8 +115,6 @@ trait Link: Relationship + Sized {
     fn make() -> Self;
     /// Whether `R` has the recording hooks.
     const HOOKED: bool;
-    /// Whether `R` is a union (non-fragmenting).
-    const UNION: bool;
 }
 
 impl Link for ChildOf {
@@ -124,7 +122,6 @@ impl Link for ChildOf {
         ChildOf
     }
     const HOOKED: bool = false;
-    const UNION: bool = false;
 }
 
 impl Link for ParentLink {
@@ -132,7 +129,6 @@ impl Link for ParentLink {
         ParentLink
     }
     const HOOKED: bool = true;
-    const UNION: bool = true;
 }
 
 impl Link for ParentLinkR {
@@ -140,7 +136,6 @@ impl Link for ParentLinkR {
         ParentLinkR
     }
     const HOOKED: bool = true;
-    const UNION: bool = true;
 }
 
 impl Link for FragLinkR {
@@ -148,7 +143,6 @@ impl Link for FragLinkR {
         FragLinkR
     }
     const HOOKED: bool = true;
-    const UNION: bool = false;
 }
 
 // ---------------------------------------------------------------------------
