@@ -142,6 +142,22 @@ impl Entity {
         self.0.get() as u32
     }
 
+    /// Whether the entity can be a pair's relationship: its index fits the
+    /// 31 bits a pair id gives its relationship
+    /// ([`Entity::MAX_RELATIONSHIP_INDEX`]). Any entity can be a target or a
+    /// plain id.
+    ///
+    /// # Examples
+    /// ```
+    /// use ecs::entity::Entity;
+    /// assert!(Entity::from_raw(5, 0).fits_relationship());
+    /// assert!(!Entity::from_raw(3_000_000_000, 0).fits_relationship());
+    /// ```
+    #[inline]
+    pub const fn fits_relationship(self) -> bool {
+        self.index() <= Entity::MAX_RELATIONSHIP_INDEX
+    }
+
     /// The generation: how many times the index was recycled before this handle.
     ///
     /// # Examples

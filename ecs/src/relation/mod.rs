@@ -38,7 +38,7 @@ mod world_api;
 pub use hierarchy::ChildSpawner;
 pub use query::{Fixed, Pair, PairMut, PairRef, PairTarget, PairTerm, Up, WithPair};
 pub(crate) use query::{pair_access_id, pair_access_key};
-pub(crate) use world_api::{fits_relationship, too_wide};
+pub(crate) use world_api::too_wide;
 
 use crate::bundle::{Bundle, ComponentReader, ComponentWriter, PairSink};
 pub use crate::component::{ChildOf, IsA};

@@ -374,7 +374,7 @@ impl World {
             let dead = if self.is_alive(relationship) { target } else { relationship };
             panic!("add_pair_id({entity:?}, {relationship:?}, {target:?}): {}", PairError::NotAlive(dead));
         }
-        if !fits_relationship(relationship) {
+        if !relationship.fits_relationship() {
             panic!("add_pair_id({entity:?}, {relationship:?}, {target:?}): {}", too_wide(relationship));
         }
         self.add_id(entity, Id::pair(relationship, target))
@@ -387,7 +387,7 @@ impl World {
     pub fn remove_pair_id(&mut self, entity: Entity, relationship: Entity, target: Entity) -> bool {
         self.is_alive(relationship)
             && self.is_alive(target)
-            && fits_relationship(relationship)
+            && relationship.fits_relationship()
             && self.remove_id(entity, Id::pair(relationship, target))
     }
 
@@ -397,7 +397,7 @@ impl World {
     pub fn has_pair_id(&self, entity: Entity, relationship: Entity, target: Entity) -> bool {
         self.is_alive(relationship)
             && self.is_alive(target)
-            && fits_relationship(relationship)
+            && relationship.fits_relationship()
             && self.owns_id(entity, Id::pair(relationship, target))
     }
 }
@@ -477,12 +477,6 @@ impl EntityWorldMut<'_> {
     pub fn get_pair<R: Relationship>(&self, target: Entity) -> Option<&R> {
         self.world().get_pair::<R>(self.id(), target)
     }
-}
-
-/// Whether `relationship`'s index fits the 31 bits a pair id gives its
-/// relationship ([`Entity::MAX_RELATIONSHIP_INDEX`]).
-pub(crate) fn fits_relationship(relationship: Entity) -> bool {
-    relationship.index() <= Entity::MAX_RELATIONSHIP_INDEX
 }
 
 /// Why `relationship` cannot be a pair's relationship (its index is too wide).

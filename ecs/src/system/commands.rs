@@ -411,7 +411,7 @@ impl EntityCommands<'_, '_, '_> {
             let label = || format!("add_pair_id({entity:?}, {relationship:?}, {target:?})");
             // No pair can have it as its relationship, dead or alive: refused
             // before any policy applies.
-            if !crate::relation::fits_relationship(relationship) {
+            if !relationship.fits_relationship() {
                 panic!("{}: {}", label(), crate::relation::too_wide(relationship));
             }
             let traits = if world.is_alive(relationship) {

@@ -131,19 +131,19 @@ impl BundlePairs {
         if self.0.is_empty() {
             return;
         }
-        for pair in &mut self.0 {
-            pair.relationship(world);
-        }
+        let relationships: SmallVec<[Entity; 4]> = self.0.iter_mut().map(|pair| pair.relationship(world)).collect();
+        let replaced = replaced_pairs(world, &relationships);
         let (is_a, child_of) = (world.builtin.is_a, world.builtin.child_of);
         let record = entity.and_then(|entity| world.entities.get(entity));
         let who = || entity.map_or_else(|| "a new entity".to_owned(), |entity| format!("{entity:?}"));
         // An `IsA` pair is checked against the parent the bundle gives, if it
         // gives one (below), not the entity's current one: its last `ChildOf`
         // pair (exclusive: the last one wins, and lands before any base).
-        let final_parent = self.0.iter().rev().find(|pair| pair.relationship == Some(child_of)).map(|pair| pair.target);
-        let has_bases = self.0.iter().any(|pair| pair.relationship == Some(is_a));
-        for (position, pair) in self.0.iter().enumerate() {
-            let (relationship, target) = (pair.relationship.unwrap_or(Entity::PLACEHOLDER), pair.target);
+        let final_parent =
+            relationships.iter().rposition(|&relationship| relationship == child_of).map(|at| self.0[at].target);
+        let has_bases = relationships.contains(&is_a);
+        for (position, (pair, &relationship)) in self.0.iter().zip(&relationships).enumerate() {
+            let target = pair.target;
             let id = Id::pair(relationship, target);
             // Named by its halves (a dead target's index may be another's now).
             let refuse = |error: PairError| -> ! {
@@ -154,13 +154,11 @@ impl BundlePairs {
                 refuse(PairError::Wildcard { id: world.id_name(id), entity: entity.unwrap_or(Entity::PLACEHOLDER) });
             }
             if !world.is_alive(target) {
-                let traits = world.components.relationship_traits(relationship.index());
-                let panics = traits.on_delete_target == crate::component::CleanupPolicy::Panic;
+                let panics = world.components.relationship_traits(relationship.index()).on_delete_target
+                    == crate::component::CleanupPolicy::Panic;
                 // A later pair of an exclusive relationship replaces it: it
                 // never lands, so no policy applies to it.
-                let replaced = traits.exclusive
-                    && self.0[position + 1..].iter().any(|later| later.relationship == pair.relationship);
-                if dead_by_policy && (!panics || replaced) {
+                if dead_by_policy && (!panics || replaced[position]) {
                     continue; // `remove` leaves it out, `delete` despawns the entity
                 }
                 if dead_by_policy {
@@ -182,8 +180,9 @@ impl BundlePairs {
                     let bases: SmallVec<[Entity; 2]> = self
                         .0
                         .iter()
-                        .filter(|other| other.relationship == Some(is_a))
-                        .map(|base| base.target)
+                        .zip(&relationships)
+                        .filter(|&(_, &other)| other == is_a)
+                        .map(|(base, _)| base.target)
                         .collect();
                     if let Some(base) = world.first_on_line(target, &bases) {
                         refuse(world.ancestor_instance(relationship, source, target, base));

@@ -117,8 +117,7 @@ impl std::error::Error for CleanupError {}
 /// relationship; `None` for an index above 31 bits, which no pair can have as
 /// its relationship (such an entity is still a valid target and plain id).
 fn relationship_pairs(entity: Entity) -> Option<Id> {
-    (entity.index() <= Entity::MAX_RELATIONSHIP_INDEX)
-        .then(|| Id::pair_from_indices(entity.index(), Entity::WILDCARD.index()))
+    entity.fits_relationship().then(|| Id::pair_from_indices(entity.index(), Entity::WILDCARD.index()))
 }
 
 /// Where the holders of a dying id are.

@@ -370,7 +370,7 @@ impl<'a, N: DslNames> Parser<'a, '_, N> {
 /// entity whose index does not fit the 31 bits a pair id gives it.
 fn refuse_wide_relationship(first: &TermRef, offset: usize) -> Result<(), DslError> {
     match first {
-        TermRef::Entity(entity) if entity.index() > Entity::MAX_RELATIONSHIP_INDEX => Err(DslError::new(
+        TermRef::Entity(entity) if !entity.fits_relationship() => Err(DslError::new(
             offset,
             format!("{entity:?} cannot be a relationship: its index exceeds the 31 bits of a pair's relationship"),
         )),

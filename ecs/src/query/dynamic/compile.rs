@@ -77,7 +77,7 @@ impl Pattern {
             Half::Var(var) => vars[var],
             Half::Wildcard | Half::Any => None,
         };
-        self.second.is_some() && first.is_some_and(|first| first.index() > Entity::MAX_RELATIONSHIP_INDEX)
+        self.second.is_some() && first.is_some_and(|first| !first.fits_relationship())
     }
 
     /// The id to look up in the component index: unbound parts read as `*`,
@@ -90,8 +90,7 @@ impl Pattern {
             Half::Var(var) => vars[var],
             Half::Wildcard | Half::Any => None,
         };
-        let first =
-            half(self.first).filter(|first| self.second.is_none() || first.index() <= Entity::MAX_RELATIONSHIP_INDEX);
+        let first = half(self.first).filter(|first| self.second.is_none() || first.fits_relationship());
         match self.second {
             None => first.map_or(Entity::WILDCARD.id(), Entity::id),
             Some(second) => Id::pair(first.unwrap_or(Entity::WILDCARD), half(second).unwrap_or(Entity::WILDCARD)),
@@ -356,10 +355,10 @@ pub(crate) fn compile(terms: &[Term], is_transitive: &dyn Fn(Entity) -> bool) ->
         // A pair's relationship is stored in 31 bits of its id.
         let too_wide = |alternative: &TermMatch| {
             alternative.second.is_some()
-                && matches!(alternative.first, TermRef::Entity(entity) if entity.index() > Entity::MAX_RELATIONSHIP_INDEX)
+                && matches!(alternative.first, TermRef::Entity(entity) if !entity.fits_relationship())
         };
         let wide_traversal = matches!(term.traversal, Traversal::Up(relationship) | Traversal::SelfUp(relationship)
-            if relationship.index() > Entity::MAX_RELATIONSHIP_INDEX);
+            if !relationship.fits_relationship());
         if wide_traversal || term.alternatives.iter().any(too_wide) {
             return Err(invalid("a pair's relationship index exceeds 31 bits"));
         }
